@@ -1,0 +1,169 @@
+//! Compile-time tables of character classes (RFC 3986 §2, RFC 3987 §2.2).
+//!
+//! One 256-entry table of bit flags; each flag names the grammar rule it stands for.
+
+/// `unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"` (RFC 3986 §2.3).
+pub const UNRESERVED: u8 = 1 << 0;
+/// `sub-delims = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="` (RFC 3986 §2.2).
+pub const SUB_DELIMS: u8 = 1 << 1;
+/// `gen-delims = ":" / "/" / "?" / "#" / "[" / "]" / "@"` (RFC 3986 §2.2).
+pub const GEN_DELIMS: u8 = 1 << 2;
+/// Characters after the first in `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`
+/// (RFC 3986 §3.1).
+pub const SCHEME: u8 = 1 << 3;
+/// Printable ASCII not allowed in URIs: space `" < > \ ^ ` { | }` (RFC 3987 §3.1, the list
+/// that "MAY" be percent-encoded; also 3987bis §6.3).
+pub const DISALLOWED_ASCII: u8 = 1 << 4;
+/// C0 controls and DEL, `%x00-1F / %x7F` (RFC 3987 §2.2 allows none; 3987bis §6.1 LEIRI does).
+pub const CONTROL: u8 = 1 << 5;
+/// `HEXDIG` (RFC 5234 B.1, case-insensitive per RFC 3986 §2.1).
+pub const HEXDIG: u8 = 1 << 6;
+/// `%`: starts `pct-encoded` (RFC 3986 §2.1).
+pub const PERCENT: u8 = 1 << 7;
+
+const fn build() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        let mut f = 0u8;
+        if b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_' || b == b'~' {
+            f |= UNRESERVED;
+        }
+        if matches!(
+            b,
+            b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
+        ) {
+            f |= SUB_DELIMS;
+        }
+        if matches!(b, b':' | b'/' | b'?' | b'#' | b'[' | b']' | b'@') {
+            f |= GEN_DELIMS;
+        }
+        if b.is_ascii_alphanumeric() || b == b'+' || b == b'-' || b == b'.' {
+            f |= SCHEME;
+        }
+        if matches!(
+            b,
+            b' ' | b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}'
+        ) {
+            f |= DISALLOWED_ASCII;
+        }
+        if b < 0x20 || b == 0x7f {
+            f |= CONTROL;
+        }
+        if b.is_ascii_hexdigit() {
+            f |= HEXDIG;
+        }
+        if b == b'%' {
+            f |= PERCENT;
+        }
+        t[i] = f;
+        i += 1;
+    }
+    t
+}
+
+/// The class table: `TABLE[b]` holds the flags of byte `b` (0 for bytes ≥ 0x80).
+pub static TABLE: [u8; 256] = build();
+
+/// True if `b` has any of the flags in `mask`.
+#[inline(always)]
+pub fn is(b: u8, mask: u8) -> bool {
+    TABLE[b as usize] & mask != 0
+}
+
+/// True for ASCII allowed as-is somewhere in a URI-reference (unreserved, reserved, `%`).
+#[inline(always)]
+pub fn is_uri_char(b: u8) -> bool {
+    is(b, UNRESERVED | SUB_DELIMS | GEN_DELIMS | PERCENT)
+}
+
+/// Uppercase hex digits used for `%HH` (RFC 3987 §3.1 step 2.2: "SHOULD use uppercase").
+pub const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
+
+/// Value of a hex digit, if it is one.
+#[inline(always)]
+pub fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Bidi formatting characters that an IRI must not contain (RFC 3987 §4.1: LRM, RLM, LRE,
+/// RLE, PDF, LRO, RLO; and the isolates LRI, RLI, FSI, PDI added in Unicode 6.3).
+#[inline]
+pub fn is_bidi_format(c: char) -> bool {
+    matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `iprivate = %xE000-F8FF / %xF0000-FFFFD / %x100000-10FFFD` (RFC 3987 §2.2).
+#[inline]
+pub fn is_iprivate(c: char) -> bool {
+    matches!(c, '\u{E000}'..='\u{F8FF}' | '\u{F0000}'..='\u{FFFFD}' | '\u{100000}'..='\u{10FFFD}')
+}
+
+/// `ucschar` of RFC 3987 §2.2: `%xA0-D7FF / %xF900-FDCF / %xFDF0-FFEF / %x10000-1FFFD / ...
+/// / %xD0000-DFFFD / %xE1000-EFFFD`: every plane's last two code points, the noncharacters
+/// U+FDD0–FDEF, the specials U+FFF0–FFFF, the tags U+E0000–E0FFF and private use are excluded.
+#[inline]
+pub fn is_ucschar(c: char) -> bool {
+    let u = c as u32;
+    match u {
+        0xA0..=0xD7FF | 0xF900..=0xFDCF | 0xFDF0..=0xFFEF => true,
+        0x10000..=0xDFFFF => (u & 0xFFFF) <= 0xFFFD,
+        0xE1000..=0xEFFFD => true,
+        _ => false,
+    }
+}
+
+/// C1 controls U+0080–U+009F (RFC 3987 §2.2 allows none; 3987bis §6.3).
+#[inline]
+pub fn is_c1(c: char) -> bool {
+    matches!(c, '\u{80}'..='\u{9F}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_matches_rfc_lists() {
+        let unreserved: Vec<u8> = (0..=255u8).filter(|&b| is(b, UNRESERVED)).collect();
+        assert_eq!(unreserved.len(), 26 * 2 + 10 + 4);
+        let sub: Vec<u8> = (0..=255u8).filter(|&b| is(b, SUB_DELIMS)).collect();
+        assert_eq!(sub, b"!$&'()*+,;=");
+        let gen: Vec<u8> = (0..=255u8).filter(|&b| is(b, GEN_DELIMS)).collect();
+        assert_eq!(gen, b"#/:?@[]");
+        let dis: Vec<u8> = (0..=255u8).filter(|&b| is(b, DISALLOWED_ASCII)).collect();
+        assert_eq!(dis, b" \"<>\\^`{|}");
+        // Every printable ASCII byte is exactly one of: URI char, disallowed.
+        for b in 0x20..0x7fu8 {
+            assert!(is_uri_char(b) ^ is(b, DISALLOWED_ASCII), "byte {b:#x}");
+        }
+        for b in 0x80..=0xffu8 {
+            assert_eq!(TABLE[b as usize], 0);
+        }
+    }
+
+    #[test]
+    fn ucschar_edges() {
+        assert!(!is_ucschar('\u{9F}'));
+        assert!(is_ucschar('\u{A0}'));
+        assert!(is_ucschar('\u{D7FF}'));
+        assert!(!is_ucschar('\u{E000}'));
+        assert!(!is_ucschar('\u{FDD0}'));
+        assert!(is_ucschar('\u{FDF0}'));
+        assert!(!is_ucschar('\u{FFF0}'));
+        assert!(!is_ucschar('\u{FFFE}'));
+        assert!(is_ucschar('\u{1FFFD}'));
+        assert!(!is_ucschar('\u{1FFFE}'));
+        assert!(!is_ucschar('\u{E0001}'));
+        assert!(is_ucschar('\u{E1000}'));
+        assert!(!is_ucschar('\u{EFFFE}'));
+        assert!(is_iprivate('\u{F0000}'));
+        assert!(!is_iprivate('\u{FFFFE}'));
+    }
+}

@@ -1,0 +1,258 @@
+//! Command-line arguments (clap) and their validation into [`RunOptions`].
+
+use crate::config::{HostMode, InvalidUtf8, ToUriOptions};
+use crate::engine::{EngineOptions, OnError};
+use crate::host::idna2003;
+use crate::pipeline::RunOptions;
+use clap::{Parser, ValueEnum};
+use std::path::PathBuf;
+
+const EXAMPLES: &str = "\
+Examples:
+  iribulk --in urls.txt --out uris.txt
+  zcat crawl.gz | iribulk > uris.txt
+  iribulk --in crawl.txt.zst --out uris.txt.zst --errors errors.tsv --stats json
+  iribulk --in links.tsv --field 2 --on-error skip --out links.uri.tsv
+  iribulk --host idna2003 --strict --on-error fail --in urls.txt --out /dev/null
+
+Exit status: 0 all lines converted; 3 finished, but some lines had errors;
+1 I/O or other fatal error; 2 usage error.";
+
+/// iribulk: convert IRIs to URIs (RFC 3987) in bulk, at disk speed.
+#[derive(Parser, Debug)]
+#[command(name = "iribulk", version, about, after_help = EXAMPLES)]
+pub struct Cli {
+    /// Input file (mapped if regular; .gz/.zst decompressed); '-' or absent: stdin.
+    #[arg(long = "in", value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// Output file (written to a temporary name, renamed at the end; .gz/.zst compressed);
+    /// '-' or absent: stdout.
+    #[arg(long = "out", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// What to do with each line.
+    #[arg(long, value_enum, default_value_t = Mode::ToUri)]
+    pub mode: Mode,
+    /// Host mapping: auto (IDNA for DNS schemes such as http/https/ws/wss/ftp, percent-encoding
+    /// otherwise), uts46, idna2003 (RFC 3490), percent (3987bis §3.4.1).
+    #[arg(long, value_enum, default_value_t = HostArg::Auto)]
+    pub host: HostArg,
+    /// When IDNA fails, percent-encode the host instead of failing the line.
+    #[arg(long = "host-fallback", value_enum, value_name = "percent")]
+    pub host_fallback: Option<Fallback>,
+    /// IDNA2003: refuse code points unassigned in Unicode 3.2 (AllowUnassigned=FALSE).
+    #[arg(long)]
+    pub idna2003_no_unassigned: bool,
+    /// IDNA2003: do not apply the STD3 ASCII rules (UseSTD3ASCIIRules=FALSE).
+    #[arg(long)]
+    pub idna2003_no_std3: bool,
+    /// Make every repair and warning an error with its own code.
+    #[arg(long)]
+    pub strict: bool,
+    /// LEIRI input (3987bis §6): percent-encode controls instead of failing.
+    #[arg(long)]
+    pub leiri: bool,
+    /// Bytes that are not UTF-8: error (default) or percent (encode each such byte).
+    #[arg(long = "invalid-utf8", value_enum, default_value_t = Utf8Arg::Error)]
+    pub invalid_utf8: Utf8Arg,
+    /// A line with an error: keep it unchanged, skip it, or fail (stop, exit 3).
+    #[arg(long = "on-error", value_enum, default_value_t = OnErrorArg::Keep)]
+    pub on_error: OnErrorArg,
+    /// Write a TSV report of errors and warnings (line, column, code, message, input).
+    #[arg(long, value_name = "FILE")]
+    pub errors: Option<PathBuf>,
+    /// Convert only this field (1-based) of each record; other bytes are unchanged.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub field: Option<u32>,
+    /// Field delimiter for --field: one ASCII character, or \t (default TAB).
+    #[arg(long, value_name = "C", default_value = "\\t")]
+    pub delimiter: String,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+    /// Stream regular files instead of memory-mapping them.
+    #[arg(long)]
+    pub no_mmap: bool,
+    /// Lines longer than this many bytes are the error line-too-long.
+    #[arg(long = "max-line-bytes", value_name = "BYTES", default_value = "8M", value_parser = parse_size)]
+    pub max_line_bytes: usize,
+    /// Chunk size (e.g. 1M, 256K).
+    #[arg(long = "chunk-size", value_name = "BYTES", default_value = "1M", value_parser = parse_size)]
+    pub chunk_size: usize,
+    /// Print the summary as text (default) or JSON on stderr.
+    #[arg(long, value_enum, default_value_t = StatsArg::Text)]
+    pub stats: StatsArg,
+    /// No summary and no progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Modes. Later modes (to-iri, check, normalize, bench) join this list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Mode {
+    /// IRI → URI (RFC 3987 §3.1).
+    ToUri,
+}
+
+/// `--host`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HostArg {
+    /// IDNA for DNS schemes, percent-encoding otherwise.
+    Auto,
+    /// UTS #46 non-transitional.
+    Uts46,
+    /// RFC 3490 IDNA2003.
+    Idna2003,
+    /// Percent-encode the host.
+    Percent,
+}
+
+/// `--host-fallback`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Fallback {
+    /// Percent-encode the host.
+    Percent,
+}
+
+/// `--invalid-utf8`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Utf8Arg {
+    /// Error `invalid-utf8`.
+    Error,
+    /// Percent-encode invalid bytes.
+    Percent,
+}
+
+/// `--on-error`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OnErrorArg {
+    /// Keep the line unchanged.
+    Keep,
+    /// Leave the line out.
+    Skip,
+    /// Stop.
+    Fail,
+}
+
+/// `--stats`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StatsArg {
+    /// Human-readable.
+    Text,
+    /// JSON.
+    Json,
+}
+
+/// Parses sizes like `8M`, `256K`, `1G`, `4096` (binary multiples).
+pub fn parse_size(s: &str) -> Result<usize, String> {
+    let s = s.trim();
+    let (num, mult) = match s.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let m: usize = match c.to_ascii_uppercase() {
+                'K' => 1 << 10,
+                'M' => 1 << 20,
+                'G' => 1 << 30,
+                _ => return Err(format!("unknown size suffix in '{s}' (use K, M or G)")),
+            };
+            (&s[..i], m)
+        }
+        _ => (s, 1),
+    };
+    let n: usize = num
+        .parse()
+        .map_err(|_| format!("'{s}' is not a size (e.g. 4096, 256K, 8M)"))?;
+    let v = n
+        .checked_mul(mult)
+        .ok_or_else(|| format!("size '{s}' is too large"))?;
+    if v == 0 {
+        return Err("size must be at least 1 byte".into());
+    }
+    Ok(v)
+}
+
+fn parse_delimiter(s: &str) -> Result<u8, String> {
+    match s {
+        "\\t" | "\t" | "tab" | "TAB" => Ok(b'\t'),
+        _ if s.len() == 1 && s.is_ascii() => {
+            let b = s.as_bytes()[0];
+            if b == b'\n' || b == b'\r' {
+                Err("the delimiter cannot be CR or LF".into())
+            } else {
+                Ok(b)
+            }
+        }
+        _ => Err(format!(
+            "--delimiter must be one ASCII character or \\t, not '{s}'"
+        )),
+    }
+}
+
+impl Cli {
+    /// Validates and converts the arguments.
+    pub fn to_options(&self) -> Result<RunOptions, String> {
+        let to_uri = ToUriOptions::default()
+            .host(match self.host {
+                HostArg::Auto => HostMode::Auto,
+                HostArg::Uts46 => HostMode::Uts46,
+                HostArg::Idna2003 => HostMode::Idna2003,
+                HostArg::Percent => HostMode::Percent,
+            })
+            .host_fallback_percent(self.host_fallback.is_some())
+            .strict(self.strict)
+            .leiri(self.leiri)
+            .invalid_utf8(match self.invalid_utf8 {
+                Utf8Arg::Error => InvalidUtf8::Error,
+                Utf8Arg::Percent => InvalidUtf8::Percent,
+            })
+            .idna2003_flags(idna2003::Flags {
+                allow_unassigned: !self.idna2003_no_unassigned,
+                use_std3_ascii_rules: !self.idna2003_no_std3,
+            });
+        let field = match self.field {
+            Some(n) => Some((n as usize - 1, parse_delimiter(&self.delimiter)?)),
+            None => None,
+        };
+        Ok(RunOptions {
+            engine: EngineOptions {
+                to_uri,
+                on_error: match self.on_error {
+                    OnErrorArg::Keep => OnError::Keep,
+                    OnErrorArg::Skip => OnError::Skip,
+                    OnErrorArg::Fail => OnError::Fail,
+                },
+                field,
+                max_line_bytes: self.max_line_bytes,
+            },
+            input: self.input.clone(),
+            output: self.output.clone(),
+            errors: self.errors.clone(),
+            threads: self.threads,
+            chunk_size: self.chunk_size,
+            window: 0,
+            no_mmap: self.no_mmap,
+            progress: false,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("8M"), Ok(8 << 20));
+        assert_eq!(parse_size("256k"), Ok(256 << 10));
+        assert_eq!(parse_size("17"), Ok(17));
+        assert!(parse_size("0").is_err());
+        assert!(parse_size("1X").is_err());
+        assert!(parse_size("x").is_err());
+    }
+
+    #[test]
+    fn delimiters() {
+        assert_eq!(parse_delimiter("\\t"), Ok(b'\t'));
+        assert_eq!(parse_delimiter(","), Ok(b','));
+        assert!(parse_delimiter("ab").is_err());
+        assert!(parse_delimiter("é").is_err());
+    }
+}

@@ -1,0 +1,3 @@
+//! The converters, one file per direction.
+
+pub mod to_uri;

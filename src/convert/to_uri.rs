@@ -1,0 +1,368 @@
+//! IRI → URI, the exact per-line converter (RFC 3987 §3.1, 3987bis §3.3–§3.6).
+//!
+//! The steps, in order, each citing its section:
+//! 1. The line must be UTF-8 (RFC 3987 §3.1 step 1c; [`InvalidUtf8`] chooses what to do).
+//!    No normalization is applied (§3.1 step 1c), existing `%HH` stay as they are.
+//! 2. Parse into components (3987bis §3.2; RFC 3986 Appendix B): [`crate::components`].
+//! 3. Map the host (`ireg-name`) by IDNA or percent-encoding (RFC 3987 §3.1, 3987bis §3.4);
+//!    IP literals are validated and never changed (RFC 3986 §3.2.2).
+//! 4. Percent-encode, as `%HH` of its UTF-8 octets with uppercase hex, every character not
+//!    allowed in URIs in every other component (RFC 3987 §3.1 step 2, 3987bis §3.3).
+//! 5. Reassemble with the original delimiters (3987bis §3.6).
+//!
+//! The mapping is the identity on valid URIs and idempotent (RFC 3987 §3.1).
+
+use crate::classes::{
+    self, is_bidi_format, is_c1, is_iprivate, is_ucschar, CONTROL, DISALLOWED_ASCII, TABLE,
+};
+use crate::components::{self, Components};
+use crate::config::{is_dns_scheme, HostMode, InvalidUtf8, ToUriOptions};
+use crate::error::{ErrorKind, LineError};
+use crate::host::{HostCache, Idna};
+use crate::pct::{decode_utf8, is_pct_triplet, push_pct, push_pct_all};
+use std::borrow::Cow;
+
+/// What a successful conversion did to a line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// True if the output differs from the input.
+    pub changed: bool,
+    /// Number of repairs: disallowed printable ASCII (and, in LEIRI mode, controls; with
+    /// [`InvalidUtf8::Percent`], invalid bytes) that were percent-encoded.
+    pub repairs: u32,
+    /// Number of hosts that fell back to percent-encoding after IDNA failed.
+    pub host_fallbacks: u32,
+    /// Number of warnings (bidi formatting, private use outside the query, non-`ucschar`).
+    pub warnings: u32,
+    /// The first warning, with its byte offset.
+    pub first_warning: Option<LineError>,
+}
+
+/// Which component a run of bytes belongs to: decides which characters are allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Comp {
+    Userinfo,
+    Host,
+    Path,
+    Query,
+    Fragment,
+}
+
+/// The IRI→URI converter. One per worker thread: it owns a host cache and scratch space.
+///
+/// ```
+/// use iribulk::{ToUri, ToUriOptions};
+/// let mut conv = ToUri::new(ToUriOptions::default());
+/// let mut out = Vec::new();
+/// conv.convert_into("http://bücher.de/straße?q=ü#é".as_bytes(), &mut out).unwrap();
+/// assert_eq!(out, b"http://xn--bcher-kva.de/stra%C3%9Fe?q=%C3%BC#%C3%A9");
+/// ```
+#[derive(Debug)]
+pub struct ToUri {
+    opts: ToUriOptions,
+    cache: HostCache,
+}
+
+impl ToUri {
+    /// A converter with these options.
+    pub fn new(opts: ToUriOptions) -> Self {
+        ToUri {
+            opts,
+            cache: HostCache::default(),
+        }
+    }
+
+    /// The options.
+    pub fn options(&self) -> &ToUriOptions {
+        &self.opts
+    }
+
+    /// Host cache (hits, misses).
+    pub fn cache_stats(&self) -> (u64, u64) {
+        self.cache.stats()
+    }
+
+    /// Converts one line (without its terminator) and appends the URI to `out`.
+    ///
+    /// On error nothing is appended (`out` is truncated back) and the error says what and at
+    /// which byte offset. This is the hot path: it allocates nothing unless a host goes through
+    /// IDNA for the first time.
+    pub fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+        let mark = out.len();
+        let r = self.convert_inner(line, out);
+        if r.is_err() {
+            out.truncate(mark);
+        }
+        r
+    }
+
+    /// Converts a string, returning it borrowed when nothing changed.
+    pub fn convert<'a>(&mut self, s: &'a str) -> Result<Cow<'a, str>, LineError> {
+        let mut out = Vec::new();
+        let o = self.convert_into(s.as_bytes(), &mut out)?;
+        if !o.changed {
+            return Ok(Cow::Borrowed(s));
+        }
+        // The output is ASCII by construction (every non-ASCII byte is percent-encoded or
+        // replaced by IDNA output); from_utf8 checks it anyway, without unsafe.
+        Ok(Cow::Owned(
+            String::from_utf8(out).expect("converter output is ASCII"),
+        ))
+    }
+
+    fn convert_inner(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+        let mut o = Outcome::default();
+        // Step 1: UTF-8 (RFC 3987 §3.1 step 1c).
+        let mut valid_utf8 = true;
+        if !line.is_ascii() {
+            if let Err(e) = simdutf8::compat::from_utf8(line) {
+                if self.opts.invalid_utf8 == InvalidUtf8::Error {
+                    return Err(LineError::new(ErrorKind::InvalidUtf8, e.valid_up_to()));
+                }
+                valid_utf8 = false;
+            }
+        }
+        // Step 2: components (3987bis §3.2, RFC 3986 Appendix B).
+        let c: Components = components::split(line);
+        components::check_scheme(line, &c)?;
+        // Everything before `pos` has been written; the scheme and its ':' are copied with
+        // whatever follows them up to the first component that is mapped.
+        let mut pos = 0;
+        if let Some(ar) = c.authority.clone() {
+            let a = components::split_authority(line, ar.clone())?;
+            if let Some(ui) = &a.userinfo {
+                out.extend_from_slice(&line[pos..ui.start]);
+                self.encode(line, ui.clone(), Comp::Userinfo, out, &mut o)?;
+                pos = ui.end;
+            }
+            out.extend_from_slice(&line[pos..a.host.start]);
+            let host = &line[a.host.clone()];
+            if host.first() == Some(&b'[') {
+                // IP literal: validated, never changed (RFC 3986 §3.2.2; RFC 3987 §3.1 MUST
+                // NOT convert brackets).
+                if !components::is_ip_literal(host) {
+                    return Err(LineError::new(ErrorKind::BadIpLiteral, a.host.start));
+                }
+                out.extend_from_slice(host);
+            } else {
+                // Step 3: the host (RFC 3987 §3.1, 3987bis §3.4).
+                let scheme = c.scheme.clone().map(|r| &line[r]);
+                self.map_host(line, a.host.clone(), scheme, valid_utf8, out, &mut o)?;
+            }
+            pos = a.host.end;
+            // The port has been checked to be digits; copy it with its ':'.
+            out.extend_from_slice(&line[pos..ar.end]);
+            pos = ar.end;
+        }
+        // Step 4: path, query, fragment (RFC 3987 §3.1 step 2, 3987bis §3.3).
+        out.extend_from_slice(&line[pos..c.path.start]);
+        self.encode(line, c.path.clone(), Comp::Path, out, &mut o)?;
+        if let Some(q) = c.query.clone() {
+            out.push(b'?');
+            self.encode(line, q, Comp::Query, out, &mut o)?;
+        }
+        if let Some(f) = c.fragment.clone() {
+            out.push(b'#');
+            self.encode(line, f, Comp::Fragment, out, &mut o)?;
+        }
+        Ok(o)
+    }
+
+    /// Maps a reg-name host (RFC 3987 §3.1, 3987bis §3.4). All-ASCII hosts and hosts that are
+    /// not UTF-8 go through the general percent-encoding of §3.3 (which leaves a valid ASCII
+    /// host unchanged); non-ASCII hosts go through the mode's IDNA, or percent-encoding.
+    fn map_host(
+        &mut self,
+        line: &[u8],
+        r: std::ops::Range<usize>,
+        scheme: Option<&[u8]>,
+        valid_utf8: bool,
+        out: &mut Vec<u8>,
+        o: &mut Outcome,
+    ) -> Result<(), LineError> {
+        let host = &line[r.clone()];
+        let idna = match self.opts.host {
+            HostMode::Percent => None,
+            HostMode::Uts46 => Some(Idna::Uts46),
+            HostMode::Idna2003 => Some(Idna::Idna2003(self.opts.idna2003_flags)),
+            HostMode::Auto => match scheme {
+                Some(s) if is_dns_scheme(s) => Some(Idna::Uts46),
+                _ => None,
+            },
+        };
+        let idna = match idna {
+            Some(i) if !host.is_ascii() && (valid_utf8 || std::str::from_utf8(host).is_ok()) => i,
+            _ => return self.encode(line, r, Comp::Host, out, o),
+        };
+        // Problems that are not IDNA's to report: controls, brackets, malformed '%'.
+        for (i, &b) in host.iter().enumerate() {
+            let at = r.start + i;
+            if classes::is(b, CONTROL) && !self.opts.leiri {
+                return Err(LineError::new(ErrorKind::ControlChar, at));
+            }
+            match b {
+                b'[' | b']' => return Err(LineError::new(ErrorKind::BadBracket, at)),
+                b'%' if !is_pct_triplet(host, i) => {
+                    return Err(LineError::new(ErrorKind::BadPercent, at))
+                }
+                _ => {}
+            }
+        }
+        let s = std::str::from_utf8(host).expect("checked above");
+        if !self.opts.leiri {
+            if let Some((i, _)) = s.char_indices().find(|&(_, c)| is_c1(c)) {
+                return Err(LineError::new(ErrorKind::ControlChar, r.start + i));
+            }
+        }
+        match self.cache.to_ascii(s, idna, out) {
+            Ok(()) => {
+                o.changed = true;
+                Ok(())
+            }
+            Err(reason) if self.opts.host_fallback_percent => {
+                let _ = reason;
+                o.host_fallbacks += 1;
+                self.encode(line, r, Comp::Host, out, o)
+            }
+            Err(reason) => Err(LineError::new(ErrorKind::Idna(reason), r.start)),
+        }
+    }
+
+    /// The general percent-encoding of one component (RFC 3987 §3.1 step 2, 3987bis §3.3),
+    /// with the checks of contract item 4 (output must be a valid RFC 3986 URI-reference).
+    fn encode(
+        &self,
+        line: &[u8],
+        r: std::ops::Range<usize>,
+        comp: Comp,
+        out: &mut Vec<u8>,
+        o: &mut Outcome,
+    ) -> Result<(), LineError> {
+        let s = &line[r.clone()];
+        let n = s.len();
+        let mut run = 0; // start of the pending run of bytes copied as they are
+        let mut i = 0;
+        while i < n {
+            let b = s[i];
+            if b < 0x80 {
+                let f = TABLE[b as usize];
+                if f & (classes::UNRESERVED | classes::SUB_DELIMS) != 0 {
+                    i += 1;
+                    continue;
+                }
+                let at = r.start + i;
+                match b {
+                    b':' | b'/' | b'?' | b'@' => i += 1,
+                    b'%' => {
+                        if !is_pct_triplet(s, i) {
+                            return Err(LineError::new(ErrorKind::BadPercent, at));
+                        }
+                        i += 3;
+                    }
+                    b'[' | b']' => return Err(LineError::new(ErrorKind::BadBracket, at)),
+                    b'#' => return Err(LineError::new(ErrorKind::ExtraHash, at)),
+                    _ if f & DISALLOWED_ASCII != 0 => {
+                        if self.opts.strict {
+                            return Err(LineError::new(ErrorKind::DisallowedAscii, at));
+                        }
+                        out.extend_from_slice(&s[run..i]);
+                        push_pct(out, b);
+                        o.repairs += 1;
+                        o.changed = true;
+                        i += 1;
+                        run = i;
+                    }
+                    _ => {
+                        // C0 control or DEL.
+                        debug_assert!(f & CONTROL != 0);
+                        if !self.opts.leiri {
+                            return Err(LineError::new(ErrorKind::ControlChar, at));
+                        }
+                        out.extend_from_slice(&s[run..i]);
+                        push_pct(out, b);
+                        o.repairs += 1;
+                        o.changed = true;
+                        i += 1;
+                        run = i;
+                    }
+                }
+                continue;
+            }
+            // Non-ASCII: always percent-encoded (RFC 3987 §3.1 step 2); check what it is.
+            let at = r.start + i;
+            out.extend_from_slice(&s[run..i]);
+            o.changed = true;
+            match decode_utf8(&s[i..]) {
+                Some((c, len)) => {
+                    self.check_char(c, comp, at, o)?;
+                    push_pct_all(out, &s[i..i + len]);
+                    i += len;
+                }
+                None => {
+                    if self.opts.invalid_utf8 == InvalidUtf8::Error {
+                        return Err(LineError::new(ErrorKind::InvalidUtf8, at));
+                    }
+                    push_pct(out, b);
+                    o.repairs += 1;
+                    i += 1;
+                }
+            }
+            run = i;
+        }
+        out.extend_from_slice(&s[run..]);
+        Ok(())
+    }
+
+    /// Checks a non-ASCII character against RFC 3987 §2.2 and §4.1: C1 controls are errors
+    /// (unless LEIRI); bidi formatting characters, private use outside the query and
+    /// non-`ucschar` are warnings (errors in strict mode; nothing in LEIRI mode, 3987bis §6.1).
+    #[inline]
+    fn check_char(&self, c: char, comp: Comp, at: usize, o: &mut Outcome) -> Result<(), LineError> {
+        if (c as u32) < 0xA0 {
+            debug_assert!(is_c1(c));
+            if self.opts.leiri {
+                o.repairs += 1;
+                return Ok(());
+            }
+            return Err(LineError::new(ErrorKind::ControlChar, at));
+        }
+        if self.opts.leiri {
+            return Ok(());
+        }
+        let warn = if is_bidi_format(c) {
+            Some(ErrorKind::BidiFormat)
+        } else if is_ucschar(c) {
+            None
+        } else if is_iprivate(c) {
+            (comp != Comp::Query).then_some(ErrorKind::PrivateUse)
+        } else {
+            Some(ErrorKind::NotUcschar)
+        };
+        if let Some(kind) = warn {
+            let e = LineError::new(kind, at);
+            if self.opts.strict {
+                return Err(e);
+            }
+            o.warnings += 1;
+            o.first_warning.get_or_insert(e);
+        }
+        Ok(())
+    }
+}
+
+/// Converts an IRI reference to a URI reference with the default options.
+///
+/// ```
+/// assert_eq!(
+///     iribulk::iri_to_uri("http://example.com/𐌀𐌁𐌂").unwrap(),
+///     "http://example.com/%F0%90%8C%80%F0%90%8C%81%F0%90%8C%82" // RFC 3987 §3.1
+/// );
+/// ```
+pub fn iri_to_uri(s: &str) -> Result<Cow<'_, str>, LineError> {
+    ToUri::new(ToUriOptions::default()).convert(s)
+}
+
+/// Converts with the given options (a fresh converter: no cache reuse between calls).
+pub fn iri_to_uri_with(s: &str, opts: ToUriOptions) -> Result<Cow<'_, str>, LineError> {
+    ToUri::new(opts).convert(s)
+}

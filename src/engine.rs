@@ -1,0 +1,516 @@
+//! The chunk converter: the fast path of iribulk, and its slow twin.
+//!
+//! A chunk is a run of whole lines. [`Worker::convert_chunk`] classifies it in 64-byte blocks
+//! ([`crate::simd`]), walks the LF bits, and decides per line:
+//!
+//! * no flagged byte and [`is_plain`] (scheme and port well-formed): the line is passed through;
+//!   consecutive such lines form one [`Piece::Input`] range of the input, written without copy;
+//! * otherwise the exact converter ([`ToUri`]) runs on it; an unchanged result extends the
+//!   input run as well, a changed one becomes a [`Piece::Output`].
+//!
+//! [`Worker::convert_chunk_naive`] splits lines with `memchr` and runs the converter on every
+//! line: the obviously-correct twin that tests compare against, byte for byte.
+
+use crate::classes::{self, SCHEME};
+use crate::config::ToUriOptions;
+use crate::convert::to_uri::ToUri;
+use crate::error::{ErrorKind, LineError};
+use crate::simd::{ByteSet, Classifier};
+use std::io::{self, Write};
+use std::ops::Range;
+
+/// What happens to a line that has an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OnError {
+    /// Write the line unchanged and report it (the default).
+    Keep,
+    /// Leave the line out of the output and report it.
+    Skip,
+    /// Stop at the first error with a non-zero exit status.
+    Fail,
+}
+
+/// Options of the bulk conversion of chunks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Options of the per-line converter.
+    pub to_uri: ToUriOptions,
+    /// Error policy. Default [`OnError::Keep`].
+    pub on_error: OnError,
+    /// Convert only this field (0-based index, delimiter byte). Default `None`: whole lines.
+    pub field: Option<(usize, u8)>,
+    /// Lines longer than this (without terminator) are the error `line-too-long`, detected
+    /// before any other work. Default 8 MiB (contract item 5).
+    pub max_line_bytes: usize,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            to_uri: ToUriOptions::default(),
+            on_error: OnError::Keep,
+            field: None,
+            max_line_bytes: 8 << 20,
+        }
+    }
+}
+
+/// The bytes that send a line to the exact converter in to-uri mode: C0 controls and DEL
+/// (RFC 3987 §2.2), every byte ≥ 0x80 (non-ASCII), printable ASCII not allowed in URIs
+/// (RFC 3987 §3.1), and the delimiters whose placement must be checked to keep the output a
+/// valid URI-reference (contract item 4): `%` (must start `%HH`), `#` (only one), `[` `]`
+/// (only around an IP literal), `@` (only one in the authority).
+pub const TO_URI_FLAGGED: ByteSet = ByteSet::EMPTY
+    .with_range(0x00, 0x1F)
+    .with_range(0x7F, 0xFF)
+    .with(b' ')
+    .with(b'"')
+    .with(b'<')
+    .with(b'>')
+    .with(b'\\')
+    .with(b'^')
+    .with(b'`')
+    .with(b'{')
+    .with(b'|')
+    .with(b'}')
+    .with(b'%')
+    .with(b'#')
+    .with(b'[')
+    .with(b']')
+    .with(b'@');
+
+/// One piece of a chunk's output: a range of the input chunk or of [`ChunkOut::out`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Piece {
+    /// Bytes of the input, unchanged.
+    Input(Range<usize>),
+    /// Bytes of [`ChunkOut::out`].
+    Output(Range<usize>),
+}
+
+/// A problem on one line, as the report needs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineIssue {
+    /// 0-based index of the line in the chunk.
+    pub line: u64,
+    /// Offset of the line's first byte in the chunk.
+    pub start: usize,
+    /// Length of the line without terminator.
+    pub len: usize,
+    /// The error or warning; its offset is relative to the line start.
+    pub err: LineError,
+    /// True for a warning (the line was converted).
+    pub warning: bool,
+}
+
+/// Counters of a chunk (and, summed, of a run).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Lines read.
+    pub lines: u64,
+    /// Bytes read.
+    pub bytes: u64,
+    /// Lines written exactly as read.
+    pub passthrough: u64,
+    /// Lines whose output differs from the input.
+    pub converted: u64,
+    /// Lines with at least one repair.
+    pub repaired_lines: u64,
+    /// Repairs (percent-encoded disallowed ASCII, LEIRI controls, invalid bytes).
+    pub repairs: u64,
+    /// Lines with at least one warning.
+    pub warning_lines: u64,
+    /// Hosts that fell back to percent-encoding.
+    pub host_fallbacks: u64,
+    /// Lines with an error.
+    pub error_lines: u64,
+    /// Lines left out of the output (`--on-error skip`).
+    pub skipped: u64,
+    /// Lines written (passthrough, converted, or kept with an error).
+    pub written: u64,
+    /// Errors and warnings by code, indexed like [`ErrorKind::ALL_CODES`].
+    pub by_code: [u64; ErrorKind::ALL_CODES.len()],
+}
+
+impl Stats {
+    /// Adds `o` into `self`.
+    pub fn add(&mut self, o: &Stats) {
+        self.lines += o.lines;
+        self.bytes += o.bytes;
+        self.passthrough += o.passthrough;
+        self.converted += o.converted;
+        self.repaired_lines += o.repaired_lines;
+        self.repairs += o.repairs;
+        self.warning_lines += o.warning_lines;
+        self.host_fallbacks += o.host_fallbacks;
+        self.error_lines += o.error_lines;
+        self.skipped += o.skipped;
+        self.written += o.written;
+        for (a, b) in self.by_code.iter_mut().zip(o.by_code.iter()) {
+            *a += b;
+        }
+    }
+}
+
+/// The result of converting one chunk.
+#[derive(Debug, Default)]
+pub struct ChunkOut {
+    /// The output, in order.
+    pub pieces: Vec<Piece>,
+    /// Converted bytes that [`Piece::Output`] ranges point into.
+    pub out: Vec<u8>,
+    /// Errors and warnings, in line order.
+    pub issues: Vec<LineIssue>,
+    /// Counters.
+    pub stats: Stats,
+    /// True if `--on-error fail` stopped the chunk at an error (the last issue).
+    pub failed: bool,
+}
+
+impl ChunkOut {
+    /// Empties it for reuse, keeping the allocations.
+    pub fn clear(&mut self) {
+        self.pieces.clear();
+        self.out.clear();
+        self.issues.clear();
+        self.stats = Stats::default();
+        self.failed = false;
+    }
+
+    /// Writes the output of the chunk whose input was `data`.
+    pub fn write_to<W: Write + ?Sized>(&self, data: &[u8], w: &mut W) -> io::Result<()> {
+        for p in &self.pieces {
+            match p {
+                Piece::Input(r) => w.write_all(&data[r.clone()])?,
+                Piece::Output(r) => w.write_all(&self.out[r.clone()])?,
+            }
+        }
+        Ok(())
+    }
+
+    /// The output as one vector (tests, convenience).
+    pub fn render(&self, data: &[u8]) -> Vec<u8> {
+        let mut v = Vec::new();
+        self.write_to(data, &mut v).expect("writing to a Vec");
+        v
+    }
+}
+
+/// Cheap check of a line with no flagged byte: true if the exact converter would pass it
+/// through unchanged. It looks at what flagged bytes cannot reveal: the scheme (RFC 3986 §3.1;
+/// a `:` in the first segment of a relative reference) and the port (RFC 3986 §3.2.3).
+/// `false` only means "ask the converter".
+#[inline]
+pub fn is_plain(line: &[u8]) -> bool {
+    let n = line.len();
+    let mut j = 0;
+    while j < n && !matches!(line[j], b':' | b'/' | b'?' | b'#') {
+        j += 1;
+    }
+    let mut rest = 0;
+    if j < n && line[j] == b':' {
+        if j == 0
+            || !line[0].is_ascii_alphabetic()
+            || !line[1..j].iter().all(|&b| classes::is(b, SCHEME))
+        {
+            return false;
+        }
+        rest = j + 1;
+    }
+    if line[rest..].starts_with(b"//") {
+        // No '@' and no '[' here (both flagged), so the first ':' starts the port.
+        let mut k = rest + 2;
+        while k < n && !matches!(line[k], b'/' | b'?' | b'#') {
+            if line[k] == b':' {
+                k += 1;
+                while k < n && !matches!(line[k], b'/' | b'?' | b'#') {
+                    if !line[k].is_ascii_digit() {
+                        return false;
+                    }
+                    k += 1;
+                }
+                break;
+            }
+            k += 1;
+        }
+    }
+    true
+}
+
+/// A worker: a converter (with its host cache) and a classifier. One per thread.
+#[derive(Debug)]
+pub struct Worker {
+    conv: ToUri,
+    classifier: Classifier,
+    opts: EngineOptions,
+}
+
+impl Worker {
+    /// A worker for these options, with the best classifier for this CPU.
+    pub fn new(opts: EngineOptions) -> Self {
+        Self::with_classifier(opts, Classifier::new(Self::flagged_set(&opts)))
+    }
+
+    /// A worker with a given classifier (tests force each implementation).
+    pub fn with_classifier(opts: EngineOptions, classifier: Classifier) -> Self {
+        Worker {
+            conv: ToUri::new(opts.to_uri),
+            classifier,
+            opts,
+        }
+    }
+
+    /// The flagged set for these options: [`TO_URI_FLAGGED`] without the field delimiter.
+    pub fn flagged_set(opts: &EngineOptions) -> ByteSet {
+        match opts.field {
+            Some((_, d)) => TO_URI_FLAGGED.without(d),
+            None => TO_URI_FLAGGED,
+        }
+    }
+
+    /// The converter.
+    pub fn converter(&self) -> &ToUri {
+        &self.conv
+    }
+
+    /// Converts a chunk of whole lines (the last one may lack its terminator) into `res`
+    /// (cleared first). The fast path.
+    pub fn convert_chunk(&mut self, data: &[u8], res: &mut ChunkOut) {
+        res.clear();
+        res.stats.bytes = data.len() as u64;
+        let n = data.len();
+        let mut st = Walk::default();
+        let mut off = 0;
+        while off < n {
+            let end = (off + 64).min(n);
+            let m = self.classifier.classify(&data[off..end]);
+            // A CR right before an LF is part of the terminator, any other CR is flagged.
+            let mut cr_ok = m.cr & (m.lf >> 1);
+            if m.cr >> 63 != 0 && end < n && data[end] == b'\n' {
+                cr_ok |= 1 << 63;
+            }
+            let mut fl = m.flag | (m.cr & !cr_ok);
+            let mut lf = m.lf;
+            while lf != 0 {
+                let bit = lf.trailing_zeros();
+                let upto = (1u64 << bit) | ((1u64 << bit) - 1);
+                let dirty = st.line_dirty || fl & upto != 0;
+                fl &= !upto;
+                if self.end_line(data, off + bit as usize, true, dirty, &mut st, res) {
+                    return;
+                }
+                lf &= lf - 1;
+            }
+            st.line_dirty |= fl != 0;
+            off = end;
+        }
+        if st.line_start < n {
+            let dirty = st.line_dirty;
+            if self.end_line(data, n, false, dirty, &mut st, res) {
+                return;
+            }
+        }
+        if st.run_start < n {
+            res.pieces.push(Piece::Input(st.run_start..n));
+        }
+    }
+
+    /// The slow twin of [`Worker::convert_chunk`]: every line through the converter.
+    pub fn convert_chunk_naive(&mut self, data: &[u8], res: &mut ChunkOut) {
+        res.clear();
+        res.stats.bytes = data.len() as u64;
+        let n = data.len();
+        let mut st = Walk::default();
+        while st.line_start < n {
+            match memchr::memchr(b'\n', &data[st.line_start..]) {
+                Some(p) => {
+                    if self.end_line(data, st.line_start + p, true, true, &mut st, res) {
+                        return;
+                    }
+                }
+                None => {
+                    if self.end_line(data, n, false, true, &mut st, res) {
+                        return;
+                    }
+                }
+            }
+        }
+        if st.run_start < n {
+            res.pieces.push(Piece::Input(st.run_start..n));
+        }
+    }
+
+    /// Handles the line from `st.line_start` to `end` (the LF's position if `has_lf`, else the
+    /// end of the chunk). Returns true if the chunk must stop (`--on-error fail`).
+    #[inline]
+    fn end_line(
+        &mut self,
+        data: &[u8],
+        end: usize,
+        has_lf: bool,
+        dirty: bool,
+        st: &mut Walk,
+        res: &mut ChunkOut,
+    ) -> bool {
+        let start = st.line_start;
+        let content_end = if has_lf && end > start && data[end - 1] == b'\r' {
+            end - 1
+        } else {
+            end
+        };
+        let term_end = if has_lf { end + 1 } else { end };
+        let line_no = res.stats.lines;
+        res.stats.lines += 1;
+        st.line_start = term_end;
+        st.line_dirty = false;
+        let content = &data[start..content_end];
+        if !dirty && content.len() <= self.opts.max_line_bytes {
+            let field = match self.opts.field {
+                None => Some(content),
+                Some((k, d)) => field_range(content, k, d).map(|r| &content[r]),
+            };
+            if field.is_some_and(is_plain) {
+                res.stats.passthrough += 1;
+                res.stats.written += 1;
+                return false;
+            }
+        }
+        self.slow_line(data, start, content_end, term_end, line_no, st, res)
+    }
+
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn slow_line(
+        &mut self,
+        data: &[u8],
+        start: usize,
+        content_end: usize,
+        term_end: usize,
+        line_no: u64,
+        st: &mut Walk,
+        res: &mut ChunkOut,
+    ) -> bool {
+        let content = &data[start..content_end];
+        let mark = res.out.len();
+        let result = if content.len() > self.opts.max_line_bytes {
+            Err(LineError::new(
+                ErrorKind::LineTooLong,
+                self.opts.max_line_bytes,
+            ))
+        } else {
+            match self.opts.field {
+                None => self.conv.convert_into(content, &mut res.out),
+                Some((k, d)) => match field_range(content, k, d) {
+                    None => Err(LineError::new(ErrorKind::MissingField, content.len())),
+                    Some(fr) => {
+                        res.out.extend_from_slice(&content[..fr.start]);
+                        match self.conv.convert_into(&content[fr.clone()], &mut res.out) {
+                            Ok(o) => {
+                                res.out.extend_from_slice(&content[fr.end..]);
+                                Ok(o)
+                            }
+                            Err(e) => {
+                                res.out.truncate(mark);
+                                Err(LineError::new(e.kind, e.offset + fr.start))
+                            }
+                        }
+                    }
+                },
+            }
+        };
+        match result {
+            Ok(o) => {
+                res.stats.written += 1;
+                if o.repairs > 0 {
+                    res.stats.repaired_lines += 1;
+                    res.stats.repairs += o.repairs as u64;
+                }
+                res.stats.host_fallbacks += o.host_fallbacks as u64;
+                if let Some(w) = o.first_warning {
+                    res.stats.warning_lines += 1;
+                    res.stats.by_code[w.kind.index()] += 1;
+                    let offset = w.offset + self.field_start(content);
+                    res.issues.push(LineIssue {
+                        line: line_no,
+                        start,
+                        len: content.len(),
+                        err: LineError::new(w.kind, offset),
+                        warning: true,
+                    });
+                }
+                if o.changed {
+                    res.stats.converted += 1;
+                    res.out.extend_from_slice(&data[content_end..term_end]);
+                    if st.run_start < start {
+                        res.pieces.push(Piece::Input(st.run_start..start));
+                    }
+                    res.pieces.push(Piece::Output(mark..res.out.len()));
+                    st.run_start = term_end;
+                } else {
+                    res.out.truncate(mark);
+                    res.stats.passthrough += 1;
+                }
+                false
+            }
+            Err(e) => {
+                res.out.truncate(mark);
+                res.stats.error_lines += 1;
+                res.stats.by_code[e.kind.index()] += 1;
+                res.issues.push(LineIssue {
+                    line: line_no,
+                    start,
+                    len: content.len(),
+                    err: e,
+                    warning: false,
+                });
+                match self.opts.on_error {
+                    OnError::Keep => {
+                        res.stats.written += 1;
+                        false
+                    }
+                    OnError::Skip => {
+                        res.stats.skipped += 1;
+                        if st.run_start < start {
+                            res.pieces.push(Piece::Input(st.run_start..start));
+                        }
+                        st.run_start = term_end;
+                        false
+                    }
+                    OnError::Fail => {
+                        if st.run_start < start {
+                            res.pieces.push(Piece::Input(st.run_start..start));
+                        }
+                        st.run_start = term_end;
+                        res.failed = true;
+                        true
+                    }
+                }
+            }
+        }
+    }
+
+    fn field_start(&self, content: &[u8]) -> usize {
+        match self.opts.field {
+            Some((k, d)) => field_range(content, k, d).map_or(0, |r| r.start),
+            None => 0,
+        }
+    }
+}
+
+/// The byte range of field `k` (0-based) of `line`, fields separated by `delim`.
+pub fn field_range(line: &[u8], k: usize, delim: u8) -> Option<Range<usize>> {
+    let mut start = 0;
+    for _ in 0..k {
+        start += memchr::memchr(delim, &line[start..])? + 1;
+    }
+    let end = memchr::memchr(delim, &line[start..]).map_or(line.len(), |p| start + p);
+    Some(start..end)
+}
+
+#[derive(Default)]
+struct Walk {
+    line_start: usize,
+    line_dirty: bool,
+    run_start: usize,
+}

@@ -1,0 +1,209 @@
+//! Error and warning kinds.
+//!
+//! The hot path passes around [`LineError`], a small `Copy` value: a [`ErrorKind`] and the byte
+//! offset in the line where the problem starts. Messages and line numbers are computed only when
+//! the report is written.
+
+use std::fmt;
+
+/// Why IDNA processing of a host failed (RFC 3490 §4.1, UTS #46 §4, RFC 3987 §3.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum IdnaReason {
+    /// The raw host is longer than [`crate::host::MAX_RAW_HOST`] bytes (checked before any
+    /// mapping, so hostile hosts cost linear time).
+    RawTooLong,
+    /// A raw label is longer than [`crate::host::MAX_RAW_LABEL`] bytes (checked before Nameprep).
+    RawLabelTooLong,
+    /// An IDNA2003 step failed (RFC 3490 §4.1); the inner value says which.
+    Idna2003(crate::host::idna2003::Error),
+    /// UTS #46 ToASCII reported an error (disallowed code point, invalid Punycode, bidi or
+    /// CONTEXTJ rule, hyphen rule, STD3 ASCII deny list, or DNS length).
+    Uts46,
+    /// The percent-encoded octets of the host do not decode to UTF-8 (3987bis §3.4.2), so the
+    /// host cannot go through IDNA.
+    PercentNotUtf8,
+}
+
+impl IdnaReason {
+    /// A short English explanation.
+    pub fn reason(self) -> &'static str {
+        match self {
+            IdnaReason::RawTooLong => "host longer than 1024 bytes before mapping",
+            IdnaReason::RawLabelTooLong => "host label longer than 255 bytes before mapping",
+            IdnaReason::Idna2003(e) => e.reason(),
+            IdnaReason::Uts46 => {
+                "UTS #46 ToASCII failed (disallowed character, invalid punycode, bidi, \
+                 CONTEXTJ, hyphen, STD3 or DNS length rule)"
+            }
+            IdnaReason::PercentNotUtf8 => "percent-encoded octets in the host are not UTF-8",
+        }
+    }
+}
+
+/// The kind of a problem found in one line. Each has a stable code (see [`ErrorKind::code`]).
+///
+/// The codes are part of the public interface: the error report and `--stats json` use them,
+/// and they never change meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// `invalid-utf8`: the line is not UTF-8 (RFC 3987 §3.1 step 1c: an IRI is characters).
+    InvalidUtf8,
+    /// `control-char`: a C0 control, DEL or C1 control (RFC 3987 §2.2 allows none; 3987bis
+    /// §6.2 lets LEIRI mode percent-encode them).
+    ControlChar,
+    /// `disallowed-ascii`: printable ASCII not allowed in URIs (`space " < > \ ^ ` { | }`), in
+    /// strict mode (RFC 3987 §3.1: "the conversion SHOULD fail").
+    DisallowedAscii,
+    /// `bad-percent`: a `%` not followed by two hex digits (RFC 3986 §2.1; RFC 3987 §3.1 says
+    /// `%` MUST NOT be converted, so the line cannot be repaired).
+    BadPercent,
+    /// `extra-hash`: a second `#` (RFC 3986 §3.5 allows none in the fragment).
+    ExtraHash,
+    /// `bad-bracket`: `[` or `]` outside an IP literal (RFC 3986 §3.2.2).
+    BadBracket,
+    /// `extra-at`: a second `@` in the authority (RFC 3986 §3.2.1).
+    ExtraAt,
+    /// `bad-scheme`: the text before the first `:` is not a scheme (RFC 3986 §3.1), and a
+    /// relative reference cannot have a `:` in its first segment (RFC 3986 §4.2).
+    BadScheme,
+    /// `bad-ip-literal`: malformed IP literal (RFC 3986 §3.2.2 IPv6address / IPvFuture; zone
+    /// identifiers are not allowed).
+    BadIpLiteral,
+    /// `bad-port`: the port is not all digits (RFC 3986 §3.2.3).
+    BadPort,
+    /// `idna`: the host could not be converted with IDNA (RFC 3987 §3.1, 3987bis §3.4.2).
+    Idna(IdnaReason),
+    /// `line-too-long`: the line is longer than the configured cap.
+    LineTooLong,
+    /// `missing-field`: `--field N` was given and the record has fewer than N fields.
+    MissingField,
+    /// `bidi-format`: a bidi formatting character (RFC 3987 §4.1). A warning unless strict.
+    BidiFormat,
+    /// `private-use`: a private-use character outside the query (RFC 3987 §2.2). A warning
+    /// unless strict.
+    PrivateUse,
+    /// `not-ucschar`: a character that is neither `ucschar` nor `iprivate` (RFC 3987 §2.2),
+    /// such as a noncharacter or a tag character. A warning unless strict.
+    NotUcschar,
+}
+
+impl ErrorKind {
+    /// Every code, in documentation order (for reports, stats and tests).
+    pub const ALL_CODES: &'static [&'static str] = &[
+        "invalid-utf8",
+        "control-char",
+        "disallowed-ascii",
+        "bad-percent",
+        "extra-hash",
+        "bad-bracket",
+        "extra-at",
+        "bad-scheme",
+        "bad-ip-literal",
+        "bad-port",
+        "idna",
+        "line-too-long",
+        "missing-field",
+        "bidi-format",
+        "private-use",
+        "not-ucschar",
+    ];
+
+    /// The stable code of this kind, as printed in reports.
+    pub fn code(self) -> &'static str {
+        match self {
+            ErrorKind::InvalidUtf8 => "invalid-utf8",
+            ErrorKind::ControlChar => "control-char",
+            ErrorKind::DisallowedAscii => "disallowed-ascii",
+            ErrorKind::BadPercent => "bad-percent",
+            ErrorKind::ExtraHash => "extra-hash",
+            ErrorKind::BadBracket => "bad-bracket",
+            ErrorKind::ExtraAt => "extra-at",
+            ErrorKind::BadScheme => "bad-scheme",
+            ErrorKind::BadIpLiteral => "bad-ip-literal",
+            ErrorKind::BadPort => "bad-port",
+            ErrorKind::Idna(_) => "idna",
+            ErrorKind::LineTooLong => "line-too-long",
+            ErrorKind::MissingField => "missing-field",
+            ErrorKind::BidiFormat => "bidi-format",
+            ErrorKind::PrivateUse => "private-use",
+            ErrorKind::NotUcschar => "not-ucschar",
+        }
+    }
+
+    /// A one-line English message.
+    pub fn message(self) -> String {
+        match self {
+            ErrorKind::InvalidUtf8 => "invalid UTF-8 (an IRI is a sequence of characters)".into(),
+            ErrorKind::ControlChar => "control character (C0, DEL or C1) is not allowed".into(),
+            ErrorKind::DisallowedAscii => {
+                "ASCII character not allowed in URIs (strict mode: not repaired)".into()
+            }
+            ErrorKind::BadPercent => "'%' not followed by two hex digits".into(),
+            ErrorKind::ExtraHash => "second '#' (the fragment cannot contain '#')".into(),
+            ErrorKind::BadBracket => "'[' or ']' outside an IP literal".into(),
+            ErrorKind::ExtraAt => "second '@' in the authority".into(),
+            ErrorKind::BadScheme => {
+                "invalid scheme, or ':' in the first segment of a relative reference".into()
+            }
+            ErrorKind::BadIpLiteral => {
+                "malformed IP literal (RFC 3986 IPv6address/IPvFuture)".into()
+            }
+            ErrorKind::BadPort => "port is not all digits".into(),
+            ErrorKind::Idna(r) => format!("IDNA failed: {}", r.reason()),
+            ErrorKind::LineTooLong => "line longer than --max-line-bytes".into(),
+            ErrorKind::MissingField => "the record has fewer fields than --field".into(),
+            ErrorKind::BidiFormat => "bidi formatting character (RFC 3987 §4.1)".into(),
+            ErrorKind::PrivateUse => "private-use character outside the query".into(),
+            ErrorKind::NotUcschar => "character not allowed in IRIs (not ucschar)".into(),
+        }
+    }
+
+    /// Index of [`ErrorKind::code`] in [`ErrorKind::ALL_CODES`].
+    pub fn index(self) -> usize {
+        let code = self.code();
+        Self::ALL_CODES
+            .iter()
+            .position(|&c| c == code)
+            .expect("every code is listed")
+    }
+
+    /// True for the kinds that are warnings unless strict mode makes them errors.
+    pub fn is_warning_kind(self) -> bool {
+        matches!(
+            self,
+            ErrorKind::BidiFormat | ErrorKind::PrivateUse | ErrorKind::NotUcschar
+        )
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code(), self.message())
+    }
+}
+
+/// An error in one line: what, and at which byte offset (0-based) of the line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineError {
+    /// What went wrong.
+    pub kind: ErrorKind,
+    /// 0-based byte offset in the line (the converted field, in `--field` mode).
+    pub offset: usize,
+}
+
+impl LineError {
+    /// A new error.
+    pub fn new(kind: ErrorKind, offset: usize) -> Self {
+        LineError { kind, offset }
+    }
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "byte {}: {}", self.offset, self.kind)
+    }
+}
+
+impl std::error::Error for LineError {}

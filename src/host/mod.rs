@@ -1,0 +1,202 @@
+//! Host mapping: IDNA (UTS #46 through the `idna` crate, IDNA2003 through [`idna2003`]),
+//! percent-encoded hosts (3987bis §3.4.2), and the per-worker host cache.
+//!
+//! Crawl dumps repeat hosts heavily and IDNA costs hundreds of nanoseconds a host, so each
+//! converter keeps a bounded cache of converted hosts ([`HostCache`]).
+
+#[path = "idna2003_stub.rs"]
+pub mod idna2003;
+
+use crate::classes::hex_value;
+use crate::error::IdnaReason;
+use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
+use std::collections::HashMap;
+
+/// Cap on the raw host, in bytes, checked before any mapping (contract item 5): a longer host
+/// cannot become a DNS name of ≤ 253 octets in any realistic way, and the cap keeps hostile
+/// hosts from costing more than linear time.
+pub const MAX_RAW_HOST: usize = 1024;
+/// Cap on one raw label, in bytes, checked before Nameprep or UTS #46 mapping.
+pub const MAX_RAW_LABEL: usize = 255;
+
+/// The IDNA version used for a host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Idna {
+    /// UTS #46 non-transitional, STD3 deny list, hyphen checks, DNS length with root dot.
+    Uts46,
+    /// RFC 3490 ToASCII with these flags.
+    Idna2003(idna2003::Flags),
+}
+
+/// True for the label separators of RFC 3490 §3.1: U+002E, U+3002, U+FF0E, U+FF61.
+#[inline]
+pub fn is_label_dot(c: char) -> bool {
+    matches!(c, '.' | '\u{3002}' | '\u{FF0E}' | '\u{FF61}')
+}
+
+/// Decodes `%HH` in a host (3987bis §3.4.2: "If there is any percent-encoding, and the
+/// corresponding octets all represent valid UTF-8 octet sequences, then convert these back to
+/// Unicode character sequences"). `None` if the decoded octets are not UTF-8. The caller has
+/// already checked that every `%` starts a well-formed `%HH`.
+pub fn decode_host_percent(host: &str) -> Option<String> {
+    let b = host.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            let (h, l) = (hex_value(b[i + 1])?, hex_value(b[i + 2])?);
+            out.push(h << 4 | l);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// IDNA ToASCII of a whole host name (RFC 3987 §3.1, 3987bis §3.4.2) into `out`.
+///
+/// Steps: the raw-length caps ([`MAX_RAW_HOST`], [`MAX_RAW_LABEL`]) before anything else;
+/// percent-decoding (3987bis §3.4.2); then ToASCII of the chosen version. On error `out` is
+/// left as it was.
+pub fn to_ascii(host: &str, idna: Idna, out: &mut String) -> Result<(), IdnaReason> {
+    if host.len() > MAX_RAW_HOST {
+        return Err(IdnaReason::RawTooLong);
+    }
+    let decoded;
+    let host = if host.contains('%') {
+        decoded = decode_host_percent(host).ok_or(IdnaReason::PercentNotUtf8)?;
+        decoded.as_str()
+    } else {
+        host
+    };
+    if host.split(is_label_dot).any(|l| l.len() > MAX_RAW_LABEL) {
+        return Err(IdnaReason::RawLabelTooLong);
+    }
+    let mark = out.len();
+    match idna {
+        Idna::Uts46 => {
+            match Uts46::new().to_ascii(
+                host.as_bytes(),
+                AsciiDenyList::STD3,
+                Hyphens::Check,
+                DnsLength::VerifyAllowRootDot,
+            ) {
+                Ok(s) => {
+                    out.push_str(&s);
+                    Ok(())
+                }
+                Err(_) => Err(IdnaReason::Uts46),
+            }
+        }
+        Idna::Idna2003(flags) => idna2003::domain_to_ascii(host, flags, out).map_err(|e| {
+            out.truncate(mark);
+            IdnaReason::Idna2003(e)
+        }),
+    }
+}
+
+/// A bounded cache of converted hosts, one per worker. When it holds [`HostCache::CAPACITY`]
+/// entries it is cleared (crawl dumps have a small working set of hosts per chunk; a clear is
+/// cheaper and simpler than LRU bookkeeping, and memory stays bounded).
+#[derive(Debug, Default)]
+pub struct HostCache {
+    map: HashMap<Box<str>, Result<Box<str>, IdnaReason>>,
+    hits: u64,
+    misses: u64,
+}
+
+impl HostCache {
+    /// Maximum number of cached hosts.
+    pub const CAPACITY: usize = 4096;
+
+    /// Converts `host` with `idna`, using the cache, appending the ASCII form to `out`.
+    pub fn to_ascii(
+        &mut self,
+        host: &str,
+        idna: Idna,
+        out: &mut Vec<u8>,
+    ) -> Result<(), IdnaReason> {
+        if let Some(r) = self.map.get(host) {
+            self.hits += 1;
+            return match r {
+                Ok(s) => {
+                    out.extend_from_slice(s.as_bytes());
+                    Ok(())
+                }
+                Err(e) => Err(*e),
+            };
+        }
+        self.misses += 1;
+        let mut s = String::new();
+        let r = to_ascii(host, idna, &mut s).map(|()| s.into_boxed_str());
+        if self.map.len() >= Self::CAPACITY {
+            self.map.clear();
+        }
+        let res = match &r {
+            Ok(s) => {
+                out.extend_from_slice(s.as_bytes());
+                Ok(())
+            }
+            Err(e) => Err(*e),
+        };
+        self.map.insert(host.into(), r);
+        res
+    }
+
+    /// (hits, misses) so far.
+    pub fn stats(&self) -> (u64, u64) {
+        (self.hits, self.misses)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percent_decoding_of_hosts() {
+        assert_eq!(decode_host_percent("r%C3%A9sum%C3%A9").unwrap(), "résumé");
+        assert_eq!(decode_host_percent("a%2Eb").unwrap(), "a.b");
+        assert!(decode_host_percent("%C3").is_none());
+        assert!(decode_host_percent("%FF.de").is_none());
+    }
+
+    #[test]
+    fn uts46_and_caps() {
+        let mut s = String::new();
+        to_ascii("résumé.example.org", Idna::Uts46, &mut s).unwrap();
+        // RFC 3987 §3.1 example (3987bis §3.4.2 prints "xn--rsum-bad", a typo in the draft).
+        assert_eq!(s, "xn--rsum-bpad.example.org");
+        s.clear();
+        to_ascii("bücher.de.", Idna::Uts46, &mut s).unwrap();
+        assert_eq!(s, "xn--bcher-kva.de.", "root dot kept (contract 6)");
+        let long = "ü".repeat(600);
+        assert_eq!(
+            to_ascii(&long, Idna::Uts46, &mut s),
+            Err(IdnaReason::RawTooLong)
+        );
+        let label = format!("{}.de", "ü".repeat(200));
+        assert_eq!(
+            to_ascii(&label, Idna::Uts46, &mut s),
+            Err(IdnaReason::RawLabelTooLong)
+        );
+        assert_eq!(
+            to_ascii("a_b.bücher.de", Idna::Uts46, &mut s),
+            Err(IdnaReason::Uts46)
+        );
+    }
+
+    #[test]
+    fn cache_gives_same_answers() {
+        let mut c = HostCache::default();
+        for _ in 0..3 {
+            let mut v = Vec::new();
+            c.to_ascii("bücher.de", Idna::Uts46, &mut v).unwrap();
+            assert_eq!(v, b"xn--bcher-kva.de");
+            assert!(c.to_ascii("-x.bücher.de", Idna::Uts46, &mut v).is_err());
+        }
+        assert_eq!(c.stats(), (4, 2));
+    }
+}

@@ -1,0 +1,357 @@
+//! Opening the input: memory-mapped regular files, or a stream (stdin, pipes, `.gz`, `.zst`),
+//! and cutting it into chunks of whole lines.
+
+use memmap2::Mmap;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::Path;
+
+/// Compression of a stream, from the file name or the first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compression {
+    /// Plain bytes.
+    None,
+    /// gzip (RFC 1952), magic `1f 8b`; concatenated members are read as one stream.
+    Gzip,
+    /// Zstandard, magic `28 b5 2f fd`.
+    Zstd,
+}
+
+impl Compression {
+    /// From a file name's extension.
+    pub fn from_path(p: &Path) -> Compression {
+        match p.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("gz") => Compression::Gzip,
+            Some(e) if e.eq_ignore_ascii_case("zst") => Compression::Zstd,
+            _ => Compression::None,
+        }
+    }
+
+    /// From the first bytes of the data.
+    pub fn from_magic(head: &[u8]) -> Compression {
+        if head.starts_with(&[0x1f, 0x8b]) {
+            Compression::Gzip
+        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+            Compression::Zstd
+        } else {
+            Compression::None
+        }
+    }
+}
+
+/// An opened input.
+pub enum Source {
+    /// A memory-mapped regular file (or an empty one).
+    Mapped(MappedFile),
+    /// A stream read sequentially.
+    Stream(Box<dyn Read + Send>),
+}
+
+/// A memory-mapped file; empty files are not mapped.
+pub struct MappedFile {
+    map: Option<Mmap>,
+}
+
+impl MappedFile {
+    /// The bytes.
+    pub fn bytes(&self) -> &[u8] {
+        self.map.as_deref().unwrap_or(&[])
+    }
+}
+
+/// Opens `path` (`None` or `-`: stdin). Regular uncompressed files are mapped unless
+/// `no_mmap`; everything else is streamed, decompressed by extension or magic bytes.
+/// Returns the source and the input size when known (for the progress bar).
+pub fn open(path: Option<&Path>, no_mmap: bool) -> io::Result<(Source, Option<u64>)> {
+    let path = path.filter(|p| p.as_os_str() != "-");
+    let Some(path) = path else {
+        let mut r = BufReader::with_capacity(1 << 20, io::stdin());
+        let comp = Compression::from_magic(r.fill_buf()?);
+        return Ok((Source::Stream(decompress(Box::new(r), comp)?), None));
+    };
+    let mut f = File::open(path)?;
+    let meta = f.metadata()?;
+    if meta.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "is a directory",
+        ));
+    }
+    let mut head = [0u8; 4];
+    let nhead = read_up_to(&mut f, &mut head)?;
+    let mut comp = Compression::from_magic(&head[..nhead]);
+    if comp == Compression::None {
+        comp = Compression::from_path(path);
+    }
+    let size = meta.is_file().then_some(meta.len());
+    if comp == Compression::None && meta.is_file() && !no_mmap {
+        if meta.len() == 0 {
+            return Ok((Source::Mapped(MappedFile { map: None }), size));
+        }
+        // SAFETY: the map is read-only and private to this process. Its contract is that the
+        // file must not be truncated or changed while mapped; that is documented for users
+        // (README: "do not modify the input while iribulk runs; use --no-mmap for files that
+        // grow"). A concurrent truncation would raise SIGBUS, never read uninitialized memory.
+        let map = unsafe { Mmap::map(&f)? };
+        #[cfg(unix)]
+        {
+            let _ = map.advise(memmap2::Advice::Sequential);
+        }
+        return Ok((Source::Mapped(MappedFile { map: Some(map) }), size));
+    }
+    // Stream it: reopen at the start (the probe read 4 bytes).
+    let f = File::open(path)?;
+    let r = BufReader::with_capacity(1 << 20, f);
+    Ok((Source::Stream(decompress(Box::new(r), comp)?), size))
+}
+
+fn read_up_to(f: &mut File, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match f.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+fn decompress(r: Box<dyn BufRead + Send>, comp: Compression) -> io::Result<Box<dyn Read + Send>> {
+    Ok(match comp {
+        Compression::None => r,
+        Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(r)),
+        Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(r)?),
+    })
+}
+
+/// Where the next chunk of a mapped input ends: at the last LF within `chunk` bytes of `pos`,
+/// or, if that window has none, at the first LF after it (or the end).
+pub fn next_mapped_chunk_end(data: &[u8], pos: usize, chunk: usize) -> usize {
+    let n = data.len();
+    let lim = pos.saturating_add(chunk.max(1)).min(n);
+    if lim == n {
+        return n;
+    }
+    match memchr::memrchr(b'\n', &data[pos..lim]) {
+        Some(p) => pos + p + 1,
+        None => memchr::memchr(b'\n', &data[lim..]).map_or(n, |p| lim + p + 1),
+    }
+}
+
+/// What a streamed chunk holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamChunk {
+    /// Whole lines (the last one lacks its LF only at the end of the input).
+    Lines,
+    /// A piece of one line longer than the line cap: `first` is its first piece, `last` its
+    /// last (which holds the terminator, if any). Such a line is never held whole in memory.
+    LongLine {
+        /// First piece of the line.
+        first: bool,
+        /// Last piece of the line.
+        last: bool,
+    },
+}
+
+/// Cuts a stream into chunks of whole lines with bounded memory: about `chunk` bytes, or one
+/// line up to the cap, or pieces of a longer line.
+pub struct StreamChunker {
+    r: Box<dyn Read + Send>,
+    carry: Vec<u8>,
+    eof: bool,
+    chunk: usize,
+    max_line: usize,
+    in_long: bool,
+    started: bool,
+    total_read: u64,
+}
+
+impl StreamChunker {
+    /// A chunker of `r`; `max_line` is the line cap in bytes (without terminator).
+    pub fn new(r: Box<dyn Read + Send>, chunk: usize, max_line: usize) -> Self {
+        StreamChunker {
+            r,
+            carry: Vec::new(),
+            eof: false,
+            chunk: chunk.max(1),
+            max_line,
+            in_long: false,
+            started: false,
+            total_read: 0,
+        }
+    }
+
+    /// Bytes read from the (decompressed) stream so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.total_read
+    }
+
+    fn fill(&mut self, buf: &mut Vec<u8>, want: usize) -> io::Result<()> {
+        while buf.len() < want && !self.eof {
+            let old = buf.len();
+            let target = want.max(old + 1);
+            buf.resize(target, 0);
+            match self.r.read(&mut buf[old..]) {
+                Ok(0) => {
+                    buf.truncate(old);
+                    self.eof = true;
+                }
+                Ok(k) => {
+                    buf.truncate(old + k);
+                    self.total_read += k as u64;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => buf.truncate(old),
+                Err(e) => {
+                    buf.truncate(old);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Fills `buf` with the next chunk. `Ok(None)` at the end. A UTF-8 BOM at the very start
+    /// is dropped.
+    pub fn next_chunk(&mut self, buf: &mut Vec<u8>) -> io::Result<Option<StreamChunk>> {
+        buf.clear();
+        buf.append(&mut self.carry);
+        if !self.started {
+            self.fill(buf, 3)?;
+            if buf.starts_with(b"\xEF\xBB\xBF") {
+                buf.drain(..3);
+            }
+            self.started = true;
+        }
+        if self.in_long {
+            self.fill(buf, self.chunk)?;
+            if buf.is_empty() {
+                self.in_long = false;
+                return Ok(None);
+            }
+            return Ok(Some(match memchr::memchr(b'\n', buf) {
+                Some(p) => {
+                    self.carry.extend_from_slice(&buf[p + 1..]);
+                    buf.truncate(p + 1);
+                    self.in_long = false;
+                    StreamChunk::LongLine {
+                        first: false,
+                        last: true,
+                    }
+                }
+                None => {
+                    let last = self.eof;
+                    self.in_long = !last;
+                    StreamChunk::LongLine { first: false, last }
+                }
+            }));
+        }
+        let mut searched = 0;
+        let mut want = self.chunk;
+        loop {
+            self.fill(buf, want)?;
+            if let Some(p) = memchr::memrchr(b'\n', &buf[searched..]) {
+                let p = searched + p;
+                self.carry.extend_from_slice(&buf[p + 1..]);
+                buf.truncate(p + 1);
+                return Ok(Some(StreamChunk::Lines));
+            }
+            if self.eof {
+                return Ok(if buf.is_empty() {
+                    None
+                } else {
+                    Some(StreamChunk::Lines)
+                });
+            }
+            searched = buf.len();
+            // One line without LF so far. Past the cap (+2 for a CRLF), it is too long:
+            // hand it out in pieces instead of holding it.
+            if buf.len() >= self.max_line.saturating_add(2) {
+                self.in_long = true;
+                return Ok(Some(StreamChunk::LongLine {
+                    first: true,
+                    last: false,
+                }));
+            }
+            want = (buf.len() + self.chunk).min(self.max_line.saturating_add(2));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunks(data: &[u8], chunk: usize, max_line: usize) -> Vec<(Vec<u8>, StreamChunk)> {
+        let mut c = StreamChunker::new(Box::new(io::Cursor::new(data.to_vec())), chunk, max_line);
+        let mut v = Vec::new();
+        let mut buf = Vec::new();
+        while let Some(k) = c.next_chunk(&mut buf).unwrap() {
+            v.push((buf.clone(), k));
+        }
+        v
+    }
+
+    #[test]
+    fn stream_chunks_are_whole_lines_and_concatenate_back() {
+        let data = b"a\nbb\r\nccc\n\ndddd";
+        for chunk in 1..20 {
+            let cs = chunks(data, chunk, 100);
+            let joined: Vec<u8> = cs.iter().flat_map(|c| c.0.clone()).collect();
+            assert_eq!(joined, data, "chunk {chunk}");
+            for (i, (b, k)) in cs.iter().enumerate() {
+                assert_eq!(*k, StreamChunk::Lines);
+                if i + 1 < cs.len() {
+                    assert_eq!(b.last(), Some(&b'\n'));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bom_dropped_once() {
+        let cs = chunks(b"\xEF\xBB\xBFa\n\xEF\xBB\xBFb\n", 4, 100);
+        let joined: Vec<u8> = cs.iter().flat_map(|c| c.0.clone()).collect();
+        assert_eq!(joined, b"a\n\xEF\xBB\xBFb\n");
+    }
+
+    #[test]
+    fn long_lines_come_in_pieces() {
+        let mut data = b"ok\n".to_vec();
+        data.extend(std::iter::repeat_n(b'x', 1000));
+        data.extend_from_slice(b"\nnext\n");
+        let cs = chunks(&data, 64, 100);
+        let joined: Vec<u8> = cs.iter().flat_map(|c| c.0.clone()).collect();
+        assert_eq!(joined, data);
+        let longs: Vec<_> = cs
+            .iter()
+            .filter(|c| matches!(c.1, StreamChunk::LongLine { .. }))
+            .collect();
+        assert!(longs.len() > 2);
+        assert_eq!(
+            longs[0].1,
+            StreamChunk::LongLine {
+                first: true,
+                last: false
+            }
+        );
+        assert_eq!(
+            longs.last().unwrap().1,
+            StreamChunk::LongLine {
+                first: false,
+                last: true
+            }
+        );
+        assert!(cs.iter().all(|c| c.0.len() <= 102 + 64));
+    }
+
+    #[test]
+    fn mapped_chunk_ends() {
+        let d = b"aa\nbb\ncccccc\nd";
+        assert_eq!(next_mapped_chunk_end(d, 0, 4), 3);
+        assert_eq!(next_mapped_chunk_end(d, 3, 2), 6);
+        assert_eq!(next_mapped_chunk_end(d, 6, 2), 13);
+        assert_eq!(next_mapped_chunk_end(d, 13, 2), 14);
+    }
+}
