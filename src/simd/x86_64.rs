@@ -1,0 +1,440 @@
+//! x86_64 block classifiers: SSE2 (baseline on x86_64, always usable) and
+//! AVX2 (selected at run time by the caller after
+//! `is_x86_feature_detected!("avx2")`).
+//!
+//! * AVX2 tests set membership with the nibble-lookup technique: for a byte
+//!   `b = h << 4 | l` below 0x80, `lo[l]` holds one bit per high nibble `h`
+//!   whose byte is in the set and `hi[h] = 1 << h`; `b` is a member iff
+//!   `lo[l] & hi[h] != 0`. `vpshufb` returns 0 for indices with the sign bit
+//!   set, so bytes >= 0x80 miss the low table by construction; when the set
+//!   has any of them, they are looked up in a second table indexed by
+//!   `b ^ 0x80` (which in turn misses for bytes below 0x80).
+//! * SSE2 has no byte shuffle, so the set is compiled at construction into a
+//!   short list of compares: the sign bit when the set holds all of
+//!   0x80..=0xFF, unsigned range tests (`min_epu8`) for runs of consecutive
+//!   members and equality tests for isolated members. Sets needing more than
+//!   [`MAX_TERMS`] compares have no plan and the caller uses the scalar table.
+//!
+//! LF and CR are never reported in the flag mask.
+
+use core::arch::x86_64::{
+    __m128i, __m256i, _mm256_and_si256, _mm256_broadcastsi128_si256, _mm256_cmpeq_epi8,
+    _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8,
+    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_xor_si256, _mm_cmpeq_epi8,
+    _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_set_epi64x,
+    _mm_setzero_si128, _mm_sub_epi8,
+};
+
+use super::{BlockMasks, ByteSet};
+
+/// The most compares (ranges plus single bytes) an SSE2 plan may hold.
+pub(crate) const MAX_TERMS: usize = 24;
+
+// SSE2 is part of the x86_64 baseline: every x86_64 CPU has it. The
+// `target_feature(enable = "sse2")` functions below are therefore sound to call
+// from any context; the assertion turns a build that disabled SSE2 anyway
+// (`-C target-feature=-sse2`) into a compile error instead of unsoundness.
+const _: () = assert!(cfg!(target_feature = "sse2"), "x86_64 without SSE2");
+
+/// A `__m128i` holding `bytes` (lane i = `bytes[i]`), built without a load.
+#[target_feature(enable = "sse2")]
+fn m128_from_bytes(bytes: [u8; 16]) -> __m128i {
+    let mut lo = [0u8; 8];
+    let mut hi = [0u8; 8];
+    lo.copy_from_slice(&bytes[..8]);
+    hi.copy_from_slice(&bytes[8..]);
+    _mm_set_epi64x(i64::from_le_bytes(hi), i64::from_le_bytes(lo))
+}
+
+/// `_mm_set1_epi8` taking a byte.
+#[target_feature(enable = "sse2")]
+#[inline]
+fn splat(b: u8) -> __m128i {
+    _mm_set1_epi8(b as i8)
+}
+
+/// Whether LF or CR, which never count as flagged, is `b`.
+const fn is_line_end(b: u8) -> bool {
+    b == b'\n' || b == b'\r'
+}
+
+// ---------------------------------------------------------------------------
+// SSE2
+// ---------------------------------------------------------------------------
+
+/// A set compiled into SSE2 compares.
+#[derive(Clone, Debug)]
+pub(crate) struct Sse2Plan {
+    /// The set holds every byte in 0x80..=0xFF: use the sign bit.
+    high_all: bool,
+    /// A run `0..=hi` of members, as `splat(hi)`: tested with one `min_epu8`.
+    low: Option<__m128i>,
+    /// Number of valid entries in `range_lo` / `range_span`.
+    n_ranges: usize,
+    /// `splat(lo)` for each run `lo..=hi` (lo > 0).
+    range_lo: [__m128i; MAX_TERMS],
+    /// `splat(hi - lo)` for each run.
+    range_span: [__m128i; MAX_TERMS],
+    /// Number of valid entries in `eq`.
+    n_eq: usize,
+    /// `splat(b)` for each isolated member `b`.
+    eq: [__m128i; MAX_TERMS],
+}
+
+/// Maximal runs of consecutive members of `set` in `0..=last`.
+fn runs(set: &ByteSet, last: u8) -> Vec<(u8, u8)> {
+    let mut out: Vec<(u8, u8)> = Vec::new();
+    let mut open: Option<u8> = None;
+    for b in 0..=last {
+        match (set.contains(b), open) {
+            (true, None) => open = Some(b),
+            (false, Some(lo)) => {
+                out.push((lo, b - 1));
+                open = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(lo) = open {
+        out.push((lo, last));
+    }
+    out
+}
+
+impl Sse2Plan {
+    /// Compiles `set`; `None` if it needs more than [`MAX_TERMS`] compares.
+    pub(crate) fn new(set: &ByteSet) -> Option<Sse2Plan> {
+        // SAFETY: SSE2 is always available on x86_64 (see the assertion at
+        // the top of this file).
+        unsafe { Sse2Plan::build(set) }
+    }
+
+    #[target_feature(enable = "sse2")]
+    fn build(set: &ByteSet) -> Option<Sse2Plan> {
+        let high_all = (0x80..=0xFFu8).all(|b| set.contains(b));
+        let last = if high_all { 0x7F } else { 0xFF };
+        // LF and CR are removed from the flag mask afterwards, so they are
+        // "don't care" here: use whichever choice gives fewer runs.
+        let without = set.without(b'\n').without(b'\r');
+        let with = set.with(b'\n').with(b'\r');
+        let (a, b) = (runs(&without, last), runs(&with, last));
+        let runs = if b.len() < a.len() { b } else { a };
+        if runs.len() > MAX_TERMS {
+            return None;
+        }
+        let mut plan = Sse2Plan {
+            high_all,
+            low: None,
+            n_ranges: 0,
+            range_lo: [_mm_setzero_si128(); MAX_TERMS],
+            range_span: [_mm_setzero_si128(); MAX_TERMS],
+            n_eq: 0,
+            eq: [_mm_setzero_si128(); MAX_TERMS],
+        };
+        for (lo, hi) in runs {
+            if lo == 0 {
+                plan.low = Some(splat(hi));
+            } else if lo == hi {
+                plan.eq[plan.n_eq] = splat(lo);
+                plan.n_eq += 1;
+            } else {
+                plan.range_lo[plan.n_ranges] = splat(lo);
+                plan.range_span[plan.n_ranges] = splat(hi - lo);
+                plan.n_ranges += 1;
+            }
+        }
+        Some(plan)
+    }
+}
+
+/// Loads a 64-byte block as four vectors.
+#[target_feature(enable = "sse2")]
+#[inline]
+fn load4(block: &[u8; 64]) -> [__m128i; 4] {
+    let p = block.as_ptr();
+    // SAFETY: `block` is 64 readable bytes, and the four 16-byte loads read
+    // offsets 0..16, 16..32, 32..48 and 48..64; `loadu` has no alignment
+    // requirement; SSE2 is enabled (`target_feature`).
+    unsafe {
+        [
+            _mm_loadu_si128(p.cast::<__m128i>()),
+            _mm_loadu_si128(p.add(16).cast::<__m128i>()),
+            _mm_loadu_si128(p.add(32).cast::<__m128i>()),
+            _mm_loadu_si128(p.add(48).cast::<__m128i>()),
+        ]
+    }
+}
+
+/// The sign bits of four vectors as one 64-bit mask.
+#[target_feature(enable = "sse2")]
+#[inline]
+fn movemask4(v: [__m128i; 4]) -> u64 {
+    let mut m = 0u64;
+    for (i, x) in v.into_iter().enumerate() {
+        m |= u64::from(_mm_movemask_epi8(x) as u16) << (16 * i);
+    }
+    m
+}
+
+/// Byte-equality mask of four vectors against `c`.
+#[target_feature(enable = "sse2")]
+#[inline]
+fn eq_mask4(v: &[__m128i; 4], c: __m128i) -> u64 {
+    movemask4([
+        _mm_cmpeq_epi8(v[0], c),
+        _mm_cmpeq_epi8(v[1], c),
+        _mm_cmpeq_epi8(v[2], c),
+        _mm_cmpeq_epi8(v[3], c),
+    ])
+}
+
+/// Classifies one full 64-byte block with SSE2.
+#[inline]
+pub(crate) fn classify64_sse2(plan: &Sse2Plan, block: &[u8; 64]) -> BlockMasks {
+    // SAFETY: SSE2 is always available on x86_64 (see the top of this file).
+    unsafe { sse2_block64(plan, block) }
+}
+
+/// [`classify64_sse2`] with the feature enabled.
+#[target_feature(enable = "sse2")]
+#[inline]
+fn sse2_block64(plan: &Sse2Plan, block: &[u8; 64]) -> BlockMasks {
+    let v = load4(block);
+    // Only the sign bit of each byte of `acc` matters (movemask), so OR-ing the
+    // input itself flags every byte >= 0x80.
+    let mut acc = if plan.high_all {
+        v
+    } else {
+        [_mm_setzero_si128(); 4]
+    };
+    if let Some(hi) = plan.low {
+        for (a, &x) in acc.iter_mut().zip(&v) {
+            *a = _mm_or_si128(*a, _mm_cmpeq_epi8(_mm_min_epu8(x, hi), x));
+        }
+    }
+    let ranges = plan.range_lo[..plan.n_ranges]
+        .iter()
+        .zip(&plan.range_span[..plan.n_ranges]);
+    for (&lo, &span) in ranges {
+        for (a, &x) in acc.iter_mut().zip(&v) {
+            // x in lo..=lo+span  <=>  (x - lo) mod 256 <= span (unsigned).
+            let t = _mm_sub_epi8(x, lo);
+            *a = _mm_or_si128(*a, _mm_cmpeq_epi8(_mm_min_epu8(t, span), t));
+        }
+    }
+    for &e in &plan.eq[..plan.n_eq] {
+        for (a, &x) in acc.iter_mut().zip(&v) {
+            *a = _mm_or_si128(*a, _mm_cmpeq_epi8(x, e));
+        }
+    }
+    let lf = eq_mask4(&v, splat(b'\n'));
+    let cr = eq_mask4(&v, splat(b'\r'));
+    BlockMasks {
+        lf,
+        cr,
+        flag: movemask4(acc) & !(lf | cr),
+    }
+}
+
+/// Appends the masks of every 64-byte block of `buf` to `out` (the last block
+/// may be partial).
+pub(crate) fn scan_into_sse2(plan: &Sse2Plan, buf: &[u8], out: &mut Vec<BlockMasks>) {
+    // SAFETY: SSE2 is always available on x86_64 (see the top of this file).
+    unsafe { sse2_scan(plan, buf, out) }
+}
+
+/// [`scan_into_sse2`] with the feature enabled.
+#[target_feature(enable = "sse2")]
+fn sse2_scan(plan: &Sse2Plan, buf: &[u8], out: &mut Vec<BlockMasks>) {
+    out.reserve(buf.len().div_ceil(64));
+    let mut blocks = buf.chunks_exact(64);
+    for block in blocks.by_ref() {
+        if let Ok(block) = <&[u8; 64]>::try_from(block) {
+            out.push(sse2_block64(plan, block));
+        }
+    }
+    let tail = blocks.remainder();
+    if !tail.is_empty() {
+        let (block, keep) = super::pad(tail);
+        out.push(sse2_block64(plan, &block).keep(keep));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// AVX2
+// ---------------------------------------------------------------------------
+
+/// Mode: no byte >= 0x80 is a member; one lookup table suffices.
+const HIGH_NONE: u8 = 0;
+/// Mode: some or all bytes >= 0x80 are members: second lookup table.
+///
+/// (A cheaper "all high bytes" mode OR-ing the sign bit of the input was
+/// tried: rustc 1.95 / LLVM 22 scalarizes it into per-bit code inside the scan
+/// loop, 2.6 GB/s instead of 17, so the table is used for that case too.)
+const HIGH_MIXED: u8 = 1;
+
+/// Nibble-lookup tables of one set (LF and CR removed).
+#[derive(Clone, Debug)]
+pub(crate) struct Avx2Tables {
+    /// `lo_a[l]` bit h (h < 8): byte `h << 4 | l` is a member.
+    lo_a: __m128i,
+    /// `lo_b[l]` bit h (h < 8): byte `0x80 | h << 4 | l` is a member.
+    lo_b: __m128i,
+    /// `hi[h] = 1 << (h & 7)`.
+    hi: __m128i,
+    /// `HIGH_NONE` or `HIGH_MIXED`.
+    mode: u8,
+}
+
+impl Avx2Tables {
+    /// Builds the tables of `set`. Needs no CPU feature beyond SSE2.
+    pub(crate) fn new(set: &ByteSet) -> Avx2Tables {
+        // SAFETY: SSE2 is always available on x86_64 (see the top of this
+        // file).
+        unsafe { Avx2Tables::build(set) }
+    }
+
+    #[target_feature(enable = "sse2")]
+    fn build(set: &ByteSet) -> Avx2Tables {
+        let mut lo_a = [0u8; 16];
+        let mut lo_b = [0u8; 16];
+        let mut hi = [0u8; 16];
+        for b in (0..=255u8).filter(|&b| set.contains(b) && !is_line_end(b)) {
+            let (h, l) = (b >> 4, usize::from(b & 0x0F));
+            if h < 8 {
+                lo_a[l] |= 1 << h;
+            } else {
+                lo_b[l] |= 1 << (h - 8);
+            }
+        }
+        for (h, e) in hi.iter_mut().enumerate() {
+            *e = 1 << (h & 7);
+        }
+        let mode = if lo_b == [0; 16] {
+            HIGH_NONE
+        } else {
+            HIGH_MIXED
+        };
+        Avx2Tables {
+            lo_a: m128_from_bytes(lo_a),
+            lo_b: m128_from_bytes(lo_b),
+            hi: m128_from_bytes(hi),
+            mode,
+        }
+    }
+}
+
+/// The tables broadcast to both 128-bit lanes, plus constants.
+#[derive(Clone, Copy)]
+struct Wide {
+    lo_a: __m256i,
+    lo_b: __m256i,
+    hi: __m256i,
+    nibble: __m256i,
+    sign: __m256i,
+    lf: __m256i,
+    cr: __m256i,
+}
+
+impl Wide {
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn new(t: &Avx2Tables) -> Wide {
+        Wide {
+            lo_a: _mm256_broadcastsi128_si256(t.lo_a),
+            lo_b: _mm256_broadcastsi128_si256(t.lo_b),
+            hi: _mm256_broadcastsi128_si256(t.hi),
+            nibble: _mm256_set1_epi8(0x0F),
+            sign: _mm256_set1_epi8(i8::MIN),
+            lf: _mm256_set1_epi8(b'\n' as i8),
+            cr: _mm256_set1_epi8(b'\r' as i8),
+        }
+    }
+}
+
+/// Membership bits of the 32 bytes of `v`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn member32<const MODE: u8>(w: &Wide, v: __m256i) -> u32 {
+    let high_nibbles = _mm256_and_si256(_mm256_srli_epi16::<4>(v), w.nibble);
+    let hi = _mm256_shuffle_epi8(w.hi, high_nibbles);
+    // Indices >= 0x80 select 0: bytes >= 0x80 miss `lo_a`.
+    let mut lo = _mm256_shuffle_epi8(w.lo_a, v);
+    if MODE == HIGH_MIXED {
+        // `v ^ 0x80` has the sign bit set exactly for bytes < 0x80.
+        let flipped = _mm256_xor_si256(v, w.sign);
+        lo = _mm256_or_si256(lo, _mm256_shuffle_epi8(w.lo_b, flipped));
+    }
+    let non_member = _mm256_cmpeq_epi8(_mm256_and_si256(lo, hi), _mm256_setzero_si256());
+    !(_mm256_movemask_epi8(non_member) as u32)
+}
+
+/// Joins two 32-bit lane masks.
+#[inline(always)]
+fn join(lo: u32, hi: u32) -> u64 {
+    u64::from(lo) | (u64::from(hi) << 32)
+}
+
+/// Classifies one 64-byte block with prepared constants.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn block64<const MODE: u8>(w: &Wide, block: &[u8; 64]) -> BlockMasks {
+    let p = block.as_ptr();
+    // SAFETY: `block` is 64 readable bytes and the two 32-byte loads read
+    // offsets 0..32 and 32..64; `loadu` has no alignment requirement; this
+    // function is only entered with AVX2 enabled (`target_feature`).
+    let (v0, v1) = unsafe {
+        (
+            _mm256_loadu_si256(p.cast::<__m256i>()),
+            _mm256_loadu_si256(p.add(32).cast::<__m256i>()),
+        )
+    };
+    let eq = |v: __m256i, c: __m256i| _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, c)) as u32;
+    BlockMasks {
+        lf: join(eq(v0, w.lf), eq(v1, w.lf)),
+        cr: join(eq(v0, w.cr), eq(v1, w.cr)),
+        flag: join(member32::<MODE>(w, v0), member32::<MODE>(w, v1)),
+    }
+}
+
+/// Classifies one full 64-byte block with AVX2.
+///
+/// Callers must only call it where AVX2 was detected (it is `unsafe` to call
+/// from code without the feature enabled).
+#[target_feature(enable = "avx2")]
+pub(crate) fn classify64_avx2(t: &Avx2Tables, block: &[u8; 64]) -> BlockMasks {
+    let w = Wide::new(t);
+    match t.mode {
+        HIGH_NONE => block64::<HIGH_NONE>(&w, block),
+        _ => block64::<HIGH_MIXED>(&w, block),
+    }
+}
+
+/// The scan loop for one mode.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn scan_mode<const MODE: u8>(w: &Wide, buf: &[u8], out: &mut Vec<BlockMasks>) {
+    let mut blocks = buf.chunks_exact(64);
+    out.reserve(blocks.len() + 1);
+    for block in blocks.by_ref() {
+        if let Ok(block) = <&[u8; 64]>::try_from(block) {
+            out.push(block64::<MODE>(w, block));
+        }
+    }
+    let tail = blocks.remainder();
+    if !tail.is_empty() {
+        let (block, keep) = super::pad(tail);
+        out.push(block64::<MODE>(w, &block).keep(keep));
+    }
+}
+
+/// Appends the masks of every 64-byte block of `buf` to `out` (the last block
+/// may be partial), with AVX2. Same calling condition as [`classify64_avx2`].
+#[target_feature(enable = "avx2")]
+pub(crate) fn scan_into_avx2(t: &Avx2Tables, buf: &[u8], out: &mut Vec<BlockMasks>) {
+    let w = Wide::new(t);
+    match t.mode {
+        HIGH_NONE => scan_mode::<HIGH_NONE>(&w, buf, out),
+        _ => scan_mode::<HIGH_MIXED>(&w, buf, out),
+    }
+}
