@@ -283,7 +283,10 @@ impl Worker {
         let mut off = 0;
         while off < n {
             let end = (off + 64).min(n);
-            let m = self.classifier.classify(&data[off..end]);
+            let m = match data[off..end].try_into() {
+                Ok(block) => self.classifier.classify_block(block),
+                Err(_) => self.classifier.classify(&data[off..end]),
+            };
             // A CR right before an LF is part of the terminator, any other CR is flagged.
             let mut cr_ok = m.cr & (m.lf >> 1);
             if m.cr >> 63 != 0 && end < n && data[end] == b'\n' {

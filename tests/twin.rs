@@ -1,0 +1,541 @@
+//! The per-line converter against its naive twin, and its properties (RFC 3987 §3.1: identity
+//! on URIs, idempotent, output is a URI-reference), on random IRIs of many scripts.
+//!
+//! The twin below is written for obviousness, not speed: it tokenizes into characters first,
+//! splits with `split_once`, and formats `%HH` with `format!`.
+
+mod common;
+
+use iribulk::host::{self, Idna};
+use iribulk::{ErrorKind, HostMode, InvalidUtf8, ToUri, ToUriOptions};
+use proptest::prelude::*;
+
+#[derive(Clone, Copy, Debug)]
+enum Tok {
+    C(char, usize),
+    B(u8, usize),
+}
+
+fn tokens(s: &[u8]) -> Vec<Tok> {
+    let mut v = Vec::new();
+    let mut i = 0;
+    while i < s.len() {
+        match std::str::from_utf8(&s[i..]) {
+            Ok(t) => {
+                v.extend(t.char_indices().map(|(j, c)| Tok::C(c, i + j)));
+                break;
+            }
+            Err(e) => {
+                let good = std::str::from_utf8(&s[i..i + e.valid_up_to()]).unwrap();
+                v.extend(good.char_indices().map(|(j, c)| Tok::C(c, i + j)));
+                let bad = i + e.valid_up_to();
+                let n = e.error_len().unwrap_or(s.len() - bad);
+                for k in 0..n {
+                    v.push(Tok::B(s[bad + k], bad + k));
+                }
+                i = bad + n;
+            }
+        }
+    }
+    v
+}
+
+type R<T> = Result<T, (ErrorKind, usize)>;
+
+fn is_unreserved(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "-._~".contains(c)
+}
+fn is_sub_delim(c: char) -> bool {
+    "!$&'()*+,;=".contains(c)
+}
+
+fn off(t: &Tok) -> usize {
+    match *t {
+        Tok::C(_, o) | Tok::B(_, o) => o,
+    }
+}
+
+/// Position of the first token equal to `c`.
+fn find(t: &[Tok], c: char) -> Option<usize> {
+    t.iter().position(|x| matches!(x, Tok::C(y, _) if *y == c))
+}
+
+#[derive(PartialEq, Clone, Copy)]
+enum Comp {
+    Userinfo,
+    Host,
+    Path,
+    Query,
+    Fragment,
+}
+
+fn encode(t: &[Tok], comp: Comp, o: &ToUriOptions, out: &mut String) -> R<()> {
+    let mut i = 0;
+    while i < t.len() {
+        match t[i] {
+            Tok::B(b, at) => {
+                if o.invalid_utf8 == InvalidUtf8::Error {
+                    return Err((ErrorKind::InvalidUtf8, at));
+                }
+                out.push_str(&format!("%{b:02X}"));
+            }
+            Tok::C(c, at) if c.is_ascii() => {
+                if is_unreserved(c) || is_sub_delim(c) || ":/?@".contains(c) {
+                    out.push(c);
+                } else if c == '%' {
+                    let hex =
+                        |k: usize| matches!(t.get(k), Some(Tok::C(h, _)) if h.is_ascii_hexdigit());
+                    if !(hex(i + 1) && hex(i + 2)) {
+                        return Err((ErrorKind::BadPercent, at));
+                    }
+                    out.push('%');
+                } else if c == '[' || c == ']' {
+                    return Err((ErrorKind::BadBracket, at));
+                } else if c == '#' {
+                    return Err((ErrorKind::ExtraHash, at));
+                } else if " \"<>\\^`{|}".contains(c) {
+                    if o.strict {
+                        return Err((ErrorKind::DisallowedAscii, at));
+                    }
+                    out.push_str(&format!("%{:02X}", c as u32));
+                } else {
+                    if !o.leiri {
+                        return Err((ErrorKind::ControlChar, at));
+                    }
+                    out.push_str(&format!("%{:02X}", c as u32));
+                }
+            }
+            Tok::C(c, at) => {
+                let u = c as u32;
+                if (0x80..0xA0).contains(&u) {
+                    if !o.leiri {
+                        return Err((ErrorKind::ControlChar, at));
+                    }
+                } else if !o.leiri && o.strict {
+                    let bidi = matches!(u, 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069);
+                    let private =
+                        matches!(u, 0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD);
+                    let ucs = matches!(u, 0xA0..=0xD7FF | 0xF900..=0xFDCF | 0xFDF0..=0xFFEF | 0xE1000..=0xEFFFD)
+                        || (0x10000..=0xDFFFF).contains(&u) && (u & 0xFFFF) <= 0xFFFD;
+                    if bidi {
+                        return Err((ErrorKind::BidiFormat, at));
+                    }
+                    if private && comp != Comp::Query {
+                        return Err((ErrorKind::PrivateUse, at));
+                    }
+                    if !ucs && !private {
+                        return Err((ErrorKind::NotUcschar, at));
+                    }
+                }
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            }
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+fn text(t: &[Tok], s: &[u8]) -> String {
+    match (t.first(), t.last()) {
+        (Some(a), Some(b)) => {
+            let end = off(b)
+                + match b {
+                    Tok::C(c, _) => c.len_utf8(),
+                    Tok::B(..) => 1,
+                };
+            String::from_utf8_lossy(&s[off(a)..end]).into_owned()
+        }
+        _ => String::new(),
+    }
+}
+
+fn is_ip_literal_naive(inner: &str) -> bool {
+    if let Some(rest) = inner.strip_prefix(['v', 'V']) {
+        let Some((hex, tail)) = rest.split_once('.') else {
+            return false;
+        };
+        return !hex.is_empty()
+            && hex.chars().all(|c| c.is_ascii_hexdigit())
+            && !tail.is_empty()
+            && tail
+                .chars()
+                .all(|c| is_unreserved(c) || is_sub_delim(c) || c == ':');
+    }
+    inner.parse::<std::net::Ipv6Addr>().is_ok()
+}
+
+fn host_naive(
+    t: &[Tok],
+    s: &[u8],
+    scheme: Option<&str>,
+    o: &ToUriOptions,
+    out: &mut String,
+) -> R<()> {
+    let idna = match o.host {
+        HostMode::Percent => None,
+        HostMode::Uts46 => Some(Idna::Uts46),
+        HostMode::Idna2003 => Some(Idna::Idna2003(o.idna2003_flags)),
+        HostMode::Auto => scheme
+            .filter(|s| iribulk::config::is_dns_scheme(s.as_bytes()))
+            .map(|_| Idna::Uts46),
+    };
+    let ascii = t.iter().all(|x| matches!(x, Tok::C(c, _) if c.is_ascii()));
+    let utf8 = t.iter().all(|x| matches!(x, Tok::C(..)));
+    let Some(idna) = idna.filter(|_| !ascii && utf8) else {
+        return encode(t, Comp::Host, o, out);
+    };
+    for (i, x) in t.iter().enumerate() {
+        if let Tok::C(c, at) = *x {
+            if (c < ' ' || c == '\u{7F}') && !o.leiri {
+                return Err((ErrorKind::ControlChar, at));
+            }
+            if c == '[' || c == ']' {
+                return Err((ErrorKind::BadBracket, at));
+            }
+            if c == '%' {
+                let hex =
+                    |k: usize| matches!(t.get(k), Some(Tok::C(h, _)) if h.is_ascii_hexdigit());
+                if !(hex(i + 1) && hex(i + 2)) {
+                    return Err((ErrorKind::BadPercent, at));
+                }
+            }
+        }
+    }
+    for x in t {
+        if let Tok::C(c, at) = *x {
+            if ('\u{80}'..='\u{9F}').contains(&c) && !o.leiri {
+                return Err((ErrorKind::ControlChar, at));
+            }
+        }
+    }
+    let h = text(t, s);
+    let mut a = String::new();
+    match host::to_ascii(&h, idna, &mut a) {
+        Ok(()) => {
+            out.push_str(&a);
+            Ok(())
+        }
+        Err(_) if o.host_fallback_percent => encode(t, Comp::Host, o, out),
+        Err(r) => Err((ErrorKind::Idna(r), off(&t[0]))),
+    }
+}
+
+/// The naive twin of `ToUri::convert_into`.
+fn naive(s: &[u8], o: &ToUriOptions) -> R<String> {
+    if o.invalid_utf8 == InvalidUtf8::Error {
+        if let Err(e) = std::str::from_utf8(s) {
+            return Err((ErrorKind::InvalidUtf8, e.valid_up_to()));
+        }
+    }
+    let all = tokens(s);
+    let mut t: &[Tok] = &all;
+    let mut out = String::new();
+    // Scheme: RFC 3986 Appendix B `^(([^:/?#]+):)?`, then §3.1's grammar.
+    let first = t
+        .iter()
+        .position(|x| matches!(x, Tok::C(':' | '/' | '?' | '#', _)));
+    let mut scheme = None;
+    if let Some(p) = first.filter(|&p| p > 0 && matches!(t[p], Tok::C(':', _))) {
+        let sch = &t[..p];
+        for (k, x) in sch.iter().enumerate() {
+            let ok = match x {
+                Tok::C(c, _) if k == 0 => c.is_ascii_alphabetic(),
+                Tok::C(c, _) => c.is_ascii_alphanumeric() || "+-.".contains(*c),
+                Tok::B(..) => false,
+            };
+            if !ok {
+                return Err((ErrorKind::BadScheme, if k == 0 { 0 } else { off(x) }));
+            }
+        }
+        scheme = Some(text(sch, s));
+        out.push_str(scheme.as_deref().unwrap());
+        out.push(':');
+        t = &t[p + 1..];
+    } else if matches!(t.first(), Some(Tok::C(':', _))) {
+        return Err((ErrorKind::BadScheme, 0));
+    }
+    let (rest, frag) = match find(t, '#') {
+        Some(p) => (&t[..p], Some(&t[p + 1..])),
+        None => (t, None),
+    };
+    let (rest, query) = match find(rest, '?') {
+        Some(p) => (&rest[..p], Some(&rest[p + 1..])),
+        None => (rest, None),
+    };
+    let mut path = rest;
+    if matches!(rest, [Tok::C('/', _), Tok::C('/', _), ..]) {
+        let a = &rest[2..];
+        let (auth, p) = match find(a, '/') {
+            Some(k) => (&a[..k], &a[k..]),
+            None => (a, &a[a.len()..]),
+        };
+        path = p;
+        out.push_str("//");
+        let (ui, hp) = match find(auth, '@') {
+            Some(k) => {
+                if let Some(k2) = find(&auth[k + 1..], '@') {
+                    return Err((ErrorKind::ExtraAt, off(&auth[k + 1 + k2])));
+                }
+                (Some(&auth[..k]), &auth[k + 1..])
+            }
+            None => (None, auth),
+        };
+        let (host, port): (&[Tok], Option<&[Tok]>) = if matches!(hp.first(), Some(Tok::C('[', _))) {
+            let Some(close) = find(hp, ']') else {
+                return Err((ErrorKind::BadIpLiteral, off(&hp[0])));
+            };
+            match hp.get(close + 1) {
+                None => (&hp[..=close], None),
+                Some(Tok::C(':', _)) => (&hp[..=close], Some(&hp[close + 2..])),
+                Some(x) => return Err((ErrorKind::BadIpLiteral, off(x))),
+            }
+        } else {
+            match find(hp, ':') {
+                Some(k) => (&hp[..k], Some(&hp[k + 1..])),
+                None => (hp, None),
+            }
+        };
+        if let Some(ui) = ui {
+            if let Some(x) = ui.iter().find(|x| matches!(x, Tok::C('[' | ']', _))) {
+                return Err((ErrorKind::BadBracket, off(x)));
+            }
+        }
+        if let Some(port) = port {
+            if let Some(x) = port
+                .iter()
+                .find(|x| !matches!(x, Tok::C(c, _) if c.is_ascii_digit()))
+            {
+                let k = if matches!(x, Tok::C('[' | ']', _)) {
+                    ErrorKind::BadBracket
+                } else {
+                    ErrorKind::BadPort
+                };
+                return Err((k, off(x)));
+            }
+        }
+        if let Some(ui) = ui {
+            encode(ui, Comp::Userinfo, o, &mut out)?;
+            out.push('@');
+        }
+        if matches!(host.first(), Some(Tok::C('[', _))) {
+            let h = text(host, s);
+            if !is_ip_literal_naive(&h[1..h.len() - 1]) {
+                return Err((ErrorKind::BadIpLiteral, off(&host[0])));
+            }
+            out.push_str(&h);
+        } else {
+            host_naive(host, s, scheme.as_deref(), o, &mut out)?;
+        }
+        if let Some(port) = port {
+            out.push(':');
+            out.push_str(&text(port, s));
+        }
+    }
+    encode(path, Comp::Path, o, &mut out)?;
+    if let Some(q) = query {
+        out.push('?');
+        encode(q, Comp::Query, o, &mut out)?;
+    }
+    if let Some(f) = frag {
+        out.push('#');
+        encode(f, Comp::Fragment, o, &mut out)?;
+    }
+    Ok(out)
+}
+
+fn fast(s: &[u8], o: &ToUriOptions) -> R<String> {
+    let mut out = Vec::new();
+    ToUri::new(*o)
+        .convert_into(s, &mut out)
+        .map(|_| String::from_utf8(out).expect("ASCII output"))
+        .map_err(|e| (e.kind, e.offset))
+}
+
+/// Pieces of IRIs: delimiters, ASCII, percent-encodings good and bad, many scripts, IDN
+/// hosts, and every kind of trouble.
+const ATOMS: &[&str] = &[
+    "http://",
+    "https://",
+    "ftp://",
+    "foo:",
+    "mailto:",
+    "//",
+    "/",
+    "/",
+    "/",
+    "?",
+    "#",
+    ":",
+    "@",
+    "[",
+    "]",
+    "[::1]",
+    "[v1.x]",
+    "[fe80::1%25e]",
+    ":80",
+    ":8x",
+    "%",
+    "%4",
+    "%41",
+    "%C3%A9",
+    "%FF",
+    "a",
+    "b",
+    "Z",
+    "0",
+    "9",
+    "-",
+    ".",
+    "_",
+    "~",
+    "!",
+    "'",
+    "=",
+    "&",
+    "+",
+    " ",
+    "\"",
+    "<",
+    "\\",
+    "^",
+    "{",
+    "|",
+    "é",
+    "ß",
+    "ς",
+    "日本",
+    "пример",
+    "مثال",
+    "עברית",
+    "ไทย",
+    "한국",
+    "\u{1F600}",
+    "\u{200D}",
+    "\u{202E}",
+    "\u{2066}",
+    "\u{E000}",
+    "\u{F0000}",
+    "\u{FDD0}",
+    "\u{FFFE}",
+    "\u{E0001}",
+    "\u{0085}",
+    "\u{0001}",
+    "\u{007F}",
+    "\t",
+    "\u{3002}",
+    "\u{FF0E}",
+    "xn--",
+    "xn--bcher-kva",
+    "bücher.de",
+    "例え.テスト",
+    "WWW.Bücher.DE",
+    "a_b.ü",
+    "\u{00AD}",
+];
+
+fn iri_strategy() -> impl Strategy<Value = Vec<u8>> {
+    let atom = prop::sample::select(ATOMS).prop_map(|s| s.as_bytes().to_vec());
+    let byte = prop_oneof![
+        Just(vec![0xFFu8]),
+        Just(vec![0xC0, 0xAF]),
+        Just(vec![0xE2, 0x82])
+    ];
+    prop::collection::vec(prop_oneof![30 => atom, 1 => byte], 0..24).prop_map(|v| v.concat())
+}
+
+fn options_strategy() -> impl Strategy<Value = ToUriOptions> {
+    (
+        0..4u8,
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(h, s, l, u, f)| {
+            ToUriOptions::default()
+                .host(
+                    [
+                        HostMode::Auto,
+                        HostMode::Uts46,
+                        HostMode::Idna2003,
+                        HostMode::Percent,
+                    ][h as usize],
+                )
+                .strict(s)
+                .leiri(l)
+                .invalid_utf8(if u {
+                    InvalidUtf8::Percent
+                } else {
+                    InvalidUtf8::Error
+                })
+                .host_fallback_percent(f)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, .. ProptestConfig::default() })]
+
+    #[test]
+    fn fast_equals_naive(s in iri_strategy(), o in options_strategy()) {
+        prop_assert_eq!(fast(&s, &o), naive(&s, &o), "input {:?}", String::from_utf8_lossy(&s));
+    }
+
+    #[test]
+    fn output_is_an_ascii_uri_reference_and_idempotent(s in iri_strategy(), o in options_strategy()) {
+        if let Ok(out) = fast(&s, &o) {
+            prop_assert!(out.is_ascii());
+            prop_assert!(
+                iri_string::types::UriReferenceStr::new(&out).is_ok(),
+                "not an RFC 3986 URI-reference: {:?} (from {:?})", out, String::from_utf8_lossy(&s)
+            );
+            // Idempotent (RFC 3987 §3.1), and the second pass reports no change.
+            let mut again = Vec::new();
+            let oc = ToUri::new(o).convert_into(out.as_bytes(), &mut again).unwrap();
+            prop_assert_eq!(String::from_utf8(again).unwrap(), out.clone());
+            prop_assert!(!oc.changed);
+        }
+    }
+
+    #[test]
+    fn identity_on_uris(s in iri_strategy(), o in options_strategy()) {
+        // Whatever RFC 3986 accepts as a URI-reference, the mapping leaves as it is, and
+        // whatever is ASCII and convertible without change is a URI-reference.
+        let Ok(text) = std::str::from_utf8(&s) else { return Ok(()) };
+        if iri_string::types::UriReferenceStr::new(text).is_ok() {
+            let r = fast(&s, &o);
+            // Zone identifiers: iri-string accepts none either, so no exception is needed.
+            prop_assert_eq!(r, Ok(text.to_string()), "URI changed: {:?}", text);
+        }
+    }
+}
+
+#[test]
+fn naive_twin_agrees_on_the_data_file_rows() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/to_uri_examples.tsv");
+    for r in common::read_tsv(&path) {
+        let o = common::parse_options(&r[2]);
+        let input = common::unescape(&r[3]);
+        assert_eq!(fast(&input, &o), naive(&input, &o), "row {}", r[0]);
+    }
+}
+
+#[test]
+fn error_offsets_point_at_the_problem() {
+    let o = ToUriOptions::default();
+    for (input, kind, at) in [
+        ("http://a/b%zz", ErrorKind::BadPercent, 10),
+        ("http://a/#b#c", ErrorKind::ExtraHash, 11),
+        ("http://a@b@c/", ErrorKind::ExtraAt, 10),
+        ("http://h:8x/", ErrorKind::BadPort, 10),
+        ("/é\u{1}", ErrorKind::ControlChar, 3),
+        ("ab_c:d", ErrorKind::BadScheme, 2),
+        ("http://[::g]/", ErrorKind::BadIpLiteral, 7),
+    ] {
+        assert_eq!(fast(input.as_bytes(), &o), Err((kind, at)), "{input}");
+    }
+    assert_eq!(fast(b"/ab\xFFc", &o), Err((ErrorKind::InvalidUtf8, 3)));
+}
