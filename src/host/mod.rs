@@ -4,7 +4,6 @@
 //! Crawl dumps repeat hosts heavily and IDNA costs hundreds of nanoseconds a host, so each
 //! converter keeps a bounded cache of converted hosts ([`HostCache`]).
 
-#[path = "idna2003_stub.rs"]
 pub mod idna2003;
 
 use crate::classes::hex_value;

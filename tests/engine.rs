@@ -1,0 +1,220 @@
+//! The fast chunk path (`Worker::convert_chunk`: SIMD classification, clean runs passed
+//! through) against its slow twin (`convert_chunk_naive`: every line through the converter),
+//! for every classifier implementation: identical output bytes, issues and counts.
+
+use iribulk::engine::{ChunkOut, EngineOptions, OnError, Worker};
+use iribulk::simd::{Classifier, Impl};
+use iribulk::{HostMode, InvalidUtf8};
+use proptest::prelude::*;
+
+fn workers(opts: EngineOptions) -> Vec<Worker> {
+    [Impl::Scalar, Impl::Sse2, Impl::Avx2]
+        .into_iter()
+        .filter_map(|i| Classifier::with_impl(Worker::flagged_set(&opts), i))
+        .map(|c| Worker::with_classifier(opts, c))
+        .collect()
+}
+
+fn check(data: &[u8], opts: EngineOptions) {
+    let mut naive = Worker::new(opts);
+    let mut want = ChunkOut::default();
+    naive.convert_chunk_naive(data, &mut want);
+    let want_bytes = want.render(data);
+    for mut w in workers(opts) {
+        let mut got = ChunkOut::default();
+        w.convert_chunk(data, &mut got);
+        assert_eq!(
+            String::from_utf8_lossy(&got.render(data)),
+            String::from_utf8_lossy(&want_bytes),
+            "output differs for {:?}",
+            String::from_utf8_lossy(data)
+        );
+        assert_eq!(
+            got.issues,
+            want.issues,
+            "issues for {:?}",
+            String::from_utf8_lossy(data)
+        );
+        assert_eq!(
+            got.stats,
+            want.stats,
+            "stats for {:?}",
+            String::from_utf8_lossy(data)
+        );
+        assert_eq!(got.failed, want.failed);
+    }
+    // Lines in = lines written + skipped.
+    assert_eq!(
+        want.stats.lines,
+        want.stats.written + want.stats.skipped + want.failed as u64
+    );
+}
+
+const LINES: &[&str] = &[
+    "http://example.com/a/b?c=d#e",
+    "https://www.example.org/",
+    "module_product_detail.php?pid=1561",
+    "#",
+    "",
+    "a_b:c",
+    ":x",
+    "1http://a/",
+    "http://h:80/x",
+    "http://h:8x/x",
+    "//host:123",
+    "mailto:someone@example.com",
+    "http://bücher.de/ü",
+    "/путь",
+    "http://a b/",
+    "http://a/%zz",
+    "http://a/%41",
+    "http://a/#b#c",
+    "http://[::1]:80/",
+    "http://[::g]/",
+    "http://u@h@x/",
+    "/\u{202E}",
+    "/\u{E000}?\u{E000}",
+    "x\ty\tz",
+    "http://a/\u{1}",
+    "http://a/\u{7F}",
+    "a\rb",
+    "http://a_b.bücher.de/",
+    "\u{FEFF}http://bom/",
+];
+
+fn line_strategy() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        8 => prop::sample::select(LINES).prop_map(|s| s.as_bytes().to_vec()),
+        1 => Just(vec![0xFF, b'a']),
+        1 => "[a-z:/?#%@. ]{0,30}".prop_map(|s| s.into_bytes()),
+        1 => prop::collection::vec(any::<u8>(), 0..20),
+    ]
+}
+
+fn doc_strategy() -> impl Strategy<Value = Vec<u8>> {
+    (
+        prop::collection::vec((line_strategy(), 0..3u8), 0..40),
+        any::<bool>(),
+    )
+        .prop_map(|(lines, final_nl)| {
+            let mut v = Vec::new();
+            let n = lines.len();
+            for (i, (l, term)) in lines.into_iter().enumerate() {
+                v.extend_from_slice(&l);
+                if i + 1 < n || final_nl {
+                    v.extend_from_slice(match term {
+                        0 => b"\n",
+                        1 => b"\r\n",
+                        _ => b"\n",
+                    });
+                }
+            }
+            v
+        })
+}
+
+fn opts_strategy() -> impl Strategy<Value = EngineOptions> {
+    (
+        0..3u8,
+        0..4u8,
+        any::<bool>(),
+        any::<bool>(),
+        prop::option::of(0..3usize),
+        1..200usize,
+    )
+        .prop_map(|(oe, host, strict, pct, field, max)| {
+            let mut o = EngineOptions::default();
+            o.on_error = [OnError::Keep, OnError::Skip, OnError::Fail][oe as usize];
+            o.to_uri = o
+                .to_uri
+                .host(
+                    [
+                        HostMode::Auto,
+                        HostMode::Uts46,
+                        HostMode::Idna2003,
+                        HostMode::Percent,
+                    ][host as usize],
+                )
+                .strict(strict)
+                .invalid_utf8(if pct {
+                    InvalidUtf8::Percent
+                } else {
+                    InvalidUtf8::Error
+                });
+            o.field = field.map(|k| (k, b'\t'));
+            o.max_line_bytes = if max < 100 { max } else { 8 << 20 };
+            o
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1500, .. ProptestConfig::default() })]
+    #[test]
+    fn fast_chunk_equals_naive_chunk(doc in doc_strategy(), opts in opts_strategy()) {
+        check(&doc, opts);
+    }
+}
+
+/// Every length of a clean line 0..=200, placed at every alignment against the 64-byte blocks,
+/// with one flagged byte (or CR, or LF) at every position: the block walk must find exactly
+/// the lines the naive loop finds.
+#[test]
+fn exhaustive_positions_and_alignments() {
+    let opts = EngineOptions::default();
+    let base: Vec<u8> = b"http://example.com/abcdefghijklmnopqrstuvwxyz0123456789/"
+        .iter()
+        .copied()
+        .cycle()
+        .take(200)
+        .collect();
+    for len in (0..=200).step_by(3) {
+        for align in [0usize, 1, 31, 62, 63] {
+            let mut doc = vec![b'a'; align];
+            doc.push(b'\n');
+            let start = doc.len();
+            doc.extend_from_slice(&base[..len]);
+            doc.extend_from_slice(b"\nhttp://next/\n");
+            check(&doc, opts);
+            for pos in 0..len {
+                for b in [b' ', b'%', 0xC3, b'\r', b'\n', b'#', 0x01] {
+                    let mut d = doc.clone();
+                    d[start + pos] = b;
+                    check(&d, opts);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn crlf_at_a_block_boundary() {
+    // The CR is byte 63 of the first block and its LF byte 0 of the next one.
+    let mut doc = vec![b'x'; 63];
+    doc[0] = b'/';
+    doc.extend_from_slice(b"\r\n/y\r\n");
+    check(&doc, EngineOptions::default());
+    let mut w = Worker::new(EngineOptions::default());
+    let mut out = ChunkOut::default();
+    w.convert_chunk(&doc, &mut out);
+    assert!(out.issues.is_empty(), "{:?}", out.issues);
+    assert_eq!(out.render(&doc), doc);
+}
+
+#[test]
+fn field_mode_converts_only_the_field() {
+    let o = EngineOptions {
+        field: Some((1, b'\t')),
+        ..Default::default()
+    };
+    let doc = "a é\thttp://bücher.de/é\tz é\nonly-one-field\n".as_bytes();
+    let mut w = Worker::new(o);
+    let mut out = ChunkOut::default();
+    w.convert_chunk(doc, &mut out);
+    assert_eq!(
+        String::from_utf8(out.render(doc)).unwrap(),
+        "a é\thttp://xn--bcher-kva.de/%C3%A9\tz é\nonly-one-field\n"
+    );
+    assert_eq!(out.issues.len(), 1);
+    assert_eq!(out.issues[0].err.kind.code(), "missing-field");
+    check(doc, o);
+}
