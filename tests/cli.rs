@@ -1,0 +1,399 @@
+//! End-to-end tests of the `iribulk` command: every flag, the error report, exit codes, and
+//! the failure cases (missing files, /dev/full, truncated input, closed pipe).
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_iribulk"))
+}
+
+fn sample_path() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/sample.txt"))
+}
+
+fn run_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut c = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = c.stdin.take().unwrap();
+    let data = input.to_vec();
+    let t = std::thread::spawn(move || {
+        let _ = stdin.write_all(&data);
+    });
+    let out = c.wait_with_output().unwrap();
+    t.join().unwrap();
+    out
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn help_has_examples_and_exit_codes() {
+    let o = bin().arg("--help").output().unwrap();
+    assert!(o.status.success());
+    let h = stdout(&o);
+    for s in [
+        "--in",
+        "--out",
+        "--host",
+        "--on-error",
+        "--errors",
+        "--field",
+        "Examples:",
+        "Exit status",
+    ] {
+        assert!(h.contains(s), "help lacks {s}");
+    }
+}
+
+#[test]
+fn sample_dataset_end_to_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("uris.txt");
+    let rep = dir.path().join("errors.tsv");
+    let o = bin()
+        .arg("--in")
+        .arg(sample_path())
+        .arg("--out")
+        .arg(&out)
+        .arg("--errors")
+        .arg(&rep)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let input = std::fs::read(sample_path()).unwrap();
+    let output = std::fs::read(&out).unwrap();
+    assert_eq!(
+        input.iter().filter(|&&b| b == b'\n').count(),
+        output.iter().filter(|&&b| b == b'\n').count(),
+        "line i of the output belongs to line i of the input"
+    );
+    let report = std::fs::read_to_string(&rep).unwrap();
+    let rows: Vec<&str> = report.lines().collect();
+    assert_eq!(rows[0], "line\tcolumn\tcode\tmessage\tinput");
+    assert_eq!(rows.len(), 1 + 11, "{report}");
+    assert!(rows
+        .iter()
+        .any(|r| r.starts_with("30\t") && r.contains("invalid-utf8") && r.contains("\\xFF")));
+    assert!(rows
+        .iter()
+        .any(|r| r.starts_with("109\t") && r.contains("warning: ")));
+    let e = stderr(&o);
+    assert!(e.contains("406 lines"), "{e}");
+    assert!(e.contains("lines in 406 = written 406 + skipped 0"), "{e}");
+    // Every output line is ASCII except the kept error lines.
+    let non_ascii_lines = String::from_utf8_lossy(&output)
+        .lines()
+        .filter(|l| !l.is_ascii())
+        .count();
+    assert!(non_ascii_lines <= 4, "{non_ascii_lines}");
+}
+
+#[test]
+fn clean_input_exits_zero_and_stdin_stdout_work() {
+    let o = run_stdin(
+        &["--in", "-", "--out", "-"],
+        "http://bücher.de/ü\nhttps://a/b\n".as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "http://xn--bcher-kva.de/%C3%BC\nhttps://a/b\n");
+}
+
+#[test]
+fn on_error_skip_and_fail() {
+    let input = b"http://a/ok\nhttp://a/%zz\nhttp://a/\xC3\xA9\n";
+    let o = run_stdin(&["--on-error", "skip"], input);
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(stdout(&o), "http://a/ok\nhttp://a/%C3%A9\n");
+    assert!(
+        stderr(&o).contains("written 2 + skipped 1"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = run_stdin(&["--on-error", "keep"], input);
+    assert_eq!(stdout(&o), "http://a/ok\nhttp://a/%zz\nhttp://a/%C3%A9\n");
+
+    let dir = tempfile::tempdir().unwrap();
+    let inp = dir.path().join("in.txt");
+    std::fs::write(&inp, input).unwrap();
+    let out = dir.path().join("out.txt");
+    let o = bin()
+        .args(["--on-error", "fail", "--in"])
+        .arg(&inp)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stderr(&o).contains("stopped at the first error"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        !out.exists(),
+        "a failed run leaves no complete-looking output"
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "no temporary file left"
+    );
+}
+
+#[test]
+fn stats_json_and_quiet() {
+    let o = run_stdin(&["--stats", "json"], b"http://a/ b\n/%zz\n");
+    let e = stderr(&o);
+    assert!(
+        e.trim_start().starts_with('{') && e.trim_end().ends_with('}'),
+        "{e}"
+    );
+    for k in [
+        "\"lines\":2",
+        "\"error_lines\":1",
+        "\"repaired_lines\":1",
+        "\"bad-percent\":1",
+        "\"mb_per_s\":",
+    ] {
+        assert!(e.contains(k), "{k} in {e}");
+    }
+    let o = run_stdin(&["--quiet"], b"/%zz\n");
+    assert_eq!(o.status.code(), Some(3));
+    assert!(o.stderr.is_empty());
+}
+
+#[test]
+fn host_modes_and_idna_flags() {
+    let line = "http://WWW.faß.DE/\n".as_bytes();
+    let cases: &[(&[&str], &str)] = &[
+        (&["--host", "auto"], "http://www.xn--fa-hia.de/\n"),
+        (&["--host", "uts46"], "http://www.xn--fa-hia.de/\n"),
+        (&["--host", "idna2003"], "http://WWW.fass.DE/\n"),
+        (&["--host", "percent"], "http://WWW.fa%C3%9F.DE/\n"),
+    ];
+    for (args, want) in cases {
+        let o = run_stdin(args, line);
+        assert_eq!(stdout(&o), *want, "{args:?}");
+    }
+    let bad = "http://a_b.bücher.de/\n".as_bytes();
+    assert_eq!(
+        run_stdin(&["--host", "idna2003"], bad).status.code(),
+        Some(3)
+    );
+    let o = run_stdin(&["--host", "idna2003", "--idna2003-no-std3"], bad);
+    assert_eq!(stdout(&o), "http://a_b.xn--bcher-kva.de/\n");
+    let o = run_stdin(&["--host-fallback", "percent"], bad);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "http://a_b.b%C3%BCcher.de/\n");
+    assert!(
+        stderr(&o).contains("after IDNA failed: 1"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run_stdin(
+        &["--host", "idna2003", "--idna2003-no-unassigned"],
+        "http://\u{1E9E}.de/\n".as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(3));
+}
+
+#[test]
+fn strict_leiri_and_invalid_utf8() {
+    let o = run_stdin(&["--strict"], b"http://a/b c\n");
+    assert_eq!(o.status.code(), Some(3));
+    let o = run_stdin(&["--strict"], "/\u{202E}\n".as_bytes());
+    assert_eq!(o.status.code(), Some(3));
+    let o = run_stdin(&[], "/\u{202E}\n".as_bytes());
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "warnings alone give 0 (contract 11)"
+    );
+    let o = run_stdin(&["--leiri"], b"/a\x01b\n");
+    assert_eq!(stdout(&o), "/a%01b\n");
+    let o = run_stdin(&[], b"/a\x01b\n");
+    assert_eq!(o.status.code(), Some(3));
+    let o = run_stdin(&["--invalid-utf8", "percent"], b"/caf\xE9\n");
+    assert_eq!(stdout(&o), "/caf%E9\n");
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn field_delimiter_threads_chunks_mmap() {
+    let input = "1\thttp://bücher.de/\tx é\n2\t/ü\ty\n".as_bytes();
+    let want = "1\thttp://xn--bcher-kva.de/\tx é\n2\t/%C3%BC\ty\n";
+    let o = run_stdin(&["--field", "2"], input);
+    assert_eq!(stdout(&o), want);
+    let comma = "1,/ü,é\n".as_bytes();
+    let o = run_stdin(&["--field", "2", "--delimiter", ","], comma);
+    assert_eq!(stdout(&o), "1,/%C3%BC,é\n");
+    let dir = tempfile::tempdir().unwrap();
+    let inp = dir.path().join("in.tsv");
+    std::fs::write(&inp, input.repeat(1000)).unwrap();
+    let mut outs = Vec::new();
+    for extra in [
+        vec!["--threads", "1"],
+        vec!["--threads", "3", "--chunk-size", "100"],
+        vec!["--no-mmap", "--chunk-size", "1K"],
+    ] {
+        let o = bin()
+            .args(["--field", "2", "--in"])
+            .arg(&inp)
+            .args(&extra)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        outs.push(o.stdout);
+    }
+    assert!(outs.iter().all(|o| *o == want.repeat(1000).into_bytes()));
+}
+
+#[test]
+fn max_line_bytes_and_crlf() {
+    let mut input = b"/a\r\n".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 300));
+    input.extend_from_slice(b"\n/\xC3\xBC");
+    let o = run_stdin(&["--max-line-bytes", "100", "--chunk-size", "64"], &input);
+    assert_eq!(o.status.code(), Some(3));
+    let mut want = b"/a\r\n".to_vec();
+    want.extend(std::iter::repeat_n(b'x', 300));
+    want.extend_from_slice(b"\n/%C3%BC");
+    assert_eq!(o.stdout, want, "CRLF kept, no newline added at the end");
+    assert!(stderr(&o).contains("line-too-long 1"), "{}", stderr(&o));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["--host", "nope"][..],
+        &["--field", "0"],
+        &["--field", "1", "--delimiter", "ab"],
+        &["--max-line-bytes", "0"],
+        &["--bogus"],
+    ] {
+        let o = bin().args(args).stdin(Stdio::null()).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn missing_input_output_dir_and_directory_input() {
+    let o = bin().args(["--in", "/nonexistent/x.txt"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains("/nonexistent/x.txt") && e.contains("No such file"),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 1, "one-line message: {e}");
+
+    let o = bin()
+        .arg("--in")
+        .arg(sample_path())
+        .args(["--out", "/nonexistent-dir/out.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("/nonexistent-dir/out.txt"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = bin().args(["--in", "/tmp"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("directory"), "{}", stderr(&o));
+}
+
+#[test]
+fn disk_full() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("SKIPPED: no /dev/full on this system");
+        return;
+    }
+    let o = bin()
+        .arg("--in")
+        .arg(sample_path())
+        .args(["--out", "/dev/full"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains("/dev/full") && e.contains("No space left"),
+        "{e}"
+    );
+}
+
+#[test]
+fn truncated_gzip_fails_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    for i in 0..20000 {
+        writeln!(enc, "http://example.com/{i}/ü").unwrap();
+    }
+    let gz = enc.finish().unwrap();
+    let inp = dir.path().join("in.txt.gz");
+    std::fs::write(&inp, &gz[..gz.len() / 2]).unwrap();
+    let out = dir.path().join("out.txt");
+    let o = bin()
+        .arg("--in")
+        .arg(&inp)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("in.txt.gz"), "{}", stderr(&o));
+    assert!(!out.exists(), "no output under the final name");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "temporary file removed"
+    );
+}
+
+#[test]
+fn gzip_on_stdin_by_magic() {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all("/ü\n".as_bytes()).unwrap();
+    let o = run_stdin(&[], &enc.finish().unwrap());
+    assert_eq!(stdout(&o), "/%C3%BC\n");
+}
+
+#[test]
+fn closed_pipe_is_a_quiet_success() {
+    let dir = tempfile::tempdir().unwrap();
+    let inp = dir.path().join("big.txt");
+    let line = "http://example.com/ü/path?q=1\n";
+    std::fs::write(&inp, line.repeat(400_000)).unwrap();
+    let mut c = bin()
+        .arg("--in")
+        .arg(&inp)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = c.stdout.take().unwrap();
+    let mut buf = [0u8; 100];
+    out.read_exact(&mut buf).unwrap();
+    drop(out);
+    let status = c.wait().unwrap();
+    let mut err = String::new();
+    c.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    assert_eq!(status.code(), Some(0), "{err}");
+    assert!(!err.contains("error"), "{err}");
+}

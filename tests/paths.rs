@@ -1,0 +1,237 @@
+//! One tester, every path: the same inputs through mmap / streaming / gzip / zstd, 1 / 2 / many
+//! threads, chunk sizes from one byte to a megabyte, LF / CRLF / no final newline / BOM, long
+//! lines, `--field`, keep / skip; the output and the error report must be byte-identical to a
+//! one-line-at-a-time reference (the naive twin on the whole input).
+
+use iribulk::engine::{ChunkOut, EngineOptions, OnError, Worker};
+use iribulk::pipeline::{self, RunOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+fn sample() -> Vec<u8> {
+    std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/sample.txt")).unwrap()
+}
+
+fn crlf(d: &[u8]) -> Vec<u8> {
+    let mut v = Vec::new();
+    for &b in d {
+        if b == b'\n' {
+            v.push(b'\r');
+        }
+        v.push(b);
+    }
+    v
+}
+
+fn tsv(d: &[u8]) -> Vec<u8> {
+    let mut v = Vec::new();
+    for (i, l) in d.split(|&b| b == b'\n').enumerate() {
+        if i > 0 {
+            v.push(b'\n');
+        }
+        if !l.is_empty() {
+            v.extend_from_slice(format!("{i}\t").as_bytes());
+            v.extend_from_slice(l);
+            v.extend_from_slice("\tcol é 3".as_bytes());
+        }
+    }
+    v
+}
+
+/// The reference: BOM dropped, then every line through the converter, one at a time.
+fn reference(input: &[u8], opts: EngineOptions) -> (Vec<u8>, Vec<u8>) {
+    let data = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
+    let mut w = Worker::new(opts);
+    let mut out = ChunkOut::default();
+    w.convert_chunk_naive(data, &mut out);
+    let mut report = iribulk::report::HEADER.as_bytes().to_vec();
+    let mut scratch = String::new();
+    for is in &out.issues {
+        iribulk::report::write_row(
+            &mut report,
+            is.line + 1,
+            is.err.offset as u64 + 1,
+            is.err.kind,
+            is.warning,
+            &data[is.start..is.start + is.len],
+            &mut scratch,
+        )
+        .unwrap();
+    }
+    (out.render(data), report)
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Via {
+    Mmap,
+    Stream,
+    Gzip,
+    Zstd,
+}
+
+fn write_input(dir: &Path, data: &[u8], via: Via) -> PathBuf {
+    match via {
+        Via::Mmap | Via::Stream => {
+            let p = dir.join("in.txt");
+            std::fs::write(&p, data).unwrap();
+            p
+        }
+        Via::Gzip => {
+            // Named without .gz: the magic bytes must be enough.
+            let p = dir.join("in.data");
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(data).unwrap();
+            std::fs::write(&p, e.finish().unwrap()).unwrap();
+            p
+        }
+        Via::Zstd => {
+            let p = dir.join("in.txt.zst");
+            std::fs::write(&p, zstd::encode_all(data, 1).unwrap()).unwrap();
+            p
+        }
+    }
+}
+
+fn run_once(
+    data: &[u8],
+    via: Via,
+    threads: usize,
+    chunk: usize,
+    engine: EngineOptions,
+) -> (Vec<u8>, Vec<u8>, iribulk::report::Summary) {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_input(dir.path(), data, via);
+    let output = dir.path().join("out.txt");
+    let errors = dir.path().join("errors.tsv");
+    let opts = RunOptions {
+        engine,
+        input: Some(input),
+        output: Some(output.clone()),
+        errors: Some(errors.clone()),
+        threads,
+        chunk_size: chunk,
+        window: 0,
+        no_mmap: matches!(via, Via::Stream),
+        progress: false,
+    };
+    let summary = pipeline::run(&opts).unwrap();
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+    (
+        std::fs::read(output).unwrap(),
+        std::fs::read(errors).unwrap(),
+        summary,
+    )
+}
+
+fn inputs() -> Vec<(&'static str, Vec<u8>)> {
+    let s = sample();
+    let mut no_final = s.clone();
+    no_final.pop();
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend_from_slice(&s);
+    let mut long = s[..2000].to_vec();
+    long.extend(std::iter::repeat_n(b'x', 5000));
+    long.push(b'\n');
+    long.extend_from_slice(&s[2000..4000]);
+    long.extend(std::iter::repeat_n(b'y', 3000)); // a long last line without newline
+    vec![
+        ("lf", s.clone()),
+        ("crlf", crlf(&s)),
+        ("no-final-newline", no_final),
+        ("bom", bom),
+        ("long-lines", long),
+        ("empty", Vec::new()),
+        ("one-newline", b"\n".to_vec()),
+        ("crlf-only", b"\r\n\r\n".to_vec()),
+    ]
+}
+
+#[test]
+fn every_path_gives_identical_bytes() {
+    let mut configs = 0;
+    for (name, data) in inputs() {
+        for on_error in [OnError::Keep, OnError::Skip] {
+            let engine = EngineOptions {
+                on_error,
+                max_line_bytes: 1000,
+                ..Default::default()
+            };
+            let (want_out, want_rep) = reference(&data, engine);
+            for via in [Via::Mmap, Via::Stream, Via::Gzip, Via::Zstd] {
+                for threads in [1, 2, 7] {
+                    for chunk in [1, 61, 4096, 1 << 20] {
+                        if chunk == 1 && (threads != 2 || data.len() > 30_000) {
+                            continue; // one-byte chunks: one thread count is enough
+                        }
+                        let (out, rep, sum) = run_once(&data, via, threads, chunk, engine);
+                        let ctx =
+                            format!("{name} {via:?} threads={threads} chunk={chunk} {on_error:?}");
+                        assert!(out == want_out, "output differs: {ctx}");
+                        assert!(
+                            rep == want_rep,
+                            "report differs: {ctx}\n{}\n---\n{}",
+                            String::from_utf8_lossy(&rep),
+                            String::from_utf8_lossy(&want_rep)
+                        );
+                        let st = &sum.stats;
+                        assert_eq!(st.lines, st.written + st.skipped, "{ctx}");
+                        configs += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(configs > 300);
+}
+
+#[test]
+fn field_mode_on_every_path() {
+    let data = tsv(&sample());
+    let engine = EngineOptions {
+        field: Some((1, b'\t')),
+        ..Default::default()
+    };
+    let (want_out, want_rep) = reference(&data, engine);
+    // The other columns are unchanged, including their non-ASCII text.
+    assert!(String::from_utf8_lossy(&want_out).contains("\tcol é 3"));
+    for via in [Via::Mmap, Via::Stream, Via::Gzip] {
+        for (threads, chunk) in [(1, 1 << 20), (2, 100), (7, 3000)] {
+            let (out, rep, _) = run_once(&data, via, threads, chunk, engine);
+            assert!(out == want_out, "{via:?} {threads} {chunk}");
+            assert!(rep == want_rep, "{via:?} {threads} {chunk}");
+        }
+    }
+}
+
+#[test]
+fn compressed_output_round_trips() {
+    let data = sample();
+    let (want, _) = reference(&data, EngineOptions::default());
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, &data).unwrap();
+    for ext in ["gz", "zst"] {
+        let output = dir.path().join(format!("out.txt.{ext}"));
+        let opts = RunOptions {
+            input: Some(input.clone()),
+            output: Some(output.clone()),
+            ..Default::default()
+        };
+        pipeline::run(&opts).unwrap();
+        let raw = std::fs::read(&output).unwrap();
+        let got = if ext == "gz" {
+            let mut v = Vec::new();
+            std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(&raw[..]), &mut v)
+                .unwrap();
+            v
+        } else {
+            zstd::decode_all(&raw[..]).unwrap()
+        };
+        assert!(got == want, "{ext}");
+    }
+}
