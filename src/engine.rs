@@ -177,13 +177,19 @@ impl ChunkOut {
         self.failed = false;
     }
 
-    /// Writes the output of the chunk whose input was `data`.
+    /// Writes the output of the chunk whose input was `data`, with vectored writes: clean
+    /// runs go from the input (a memory map, say) to the writer without being copied here.
     pub fn write_to<W: Write + ?Sized>(&self, data: &[u8], w: &mut W) -> io::Result<()> {
-        for p in &self.pieces {
-            match p {
-                Piece::Input(r) => w.write_all(&data[r.clone()])?,
-                Piece::Output(r) => w.write_all(&self.out[r.clone()])?,
-            }
+        const MAX_SLICES: usize = 1024; // IOV_MAX on Linux
+        let mut slices: Vec<io::IoSlice<'_>> =
+            Vec::with_capacity(self.pieces.len().min(MAX_SLICES));
+        for group in self.pieces.chunks(MAX_SLICES) {
+            slices.clear();
+            slices.extend(group.iter().map(|p| match p {
+                Piece::Input(r) => io::IoSlice::new(&data[r.clone()]),
+                Piece::Output(r) => io::IoSlice::new(&self.out[r.clone()]),
+            }));
+            write_all_vectored(w, &mut slices)?;
         }
         Ok(())
     }
@@ -196,45 +202,182 @@ impl ChunkOut {
     }
 }
 
+/// `Write::write_all_vectored` (unstable in std): writes every slice, resuming after partial
+/// writes.
+pub fn write_all_vectored<W: Write + ?Sized>(
+    w: &mut W,
+    mut bufs: &mut [io::IoSlice<'_>],
+) -> io::Result<()> {
+    io::IoSlice::advance_slices(&mut bufs, 0);
+    while !bufs.is_empty() {
+        match w.write_vectored(bufs) {
+            Ok(0) => return Err(io::Error::from(io::ErrorKind::WriteZero)),
+            Ok(n) => io::IoSlice::advance_slices(&mut bufs, n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
 /// Cheap check of a line with no flagged byte: true if the exact converter would pass it
 /// through unchanged. It looks at what flagged bytes cannot reveal: the scheme (RFC 3986 §3.1;
 /// a `:` in the first segment of a relative reference) and the port (RFC 3986 §3.2.3).
-/// `false` only means "ask the converter".
+/// `false` only means "ask the converter". [`is_plain_naive`] is its twin.
 #[inline]
 pub fn is_plain(line: &[u8]) -> bool {
-    let n = line.len();
-    let mut j = 0;
-    while j < n && !matches!(line[j], b':' | b'/' | b'?' | b'#') {
-        j += 1;
+    // The common schemes first: one compare instead of a byte loop.
+    let rest = if line.starts_with(b"https:") {
+        6
+    } else if line.starts_with(b"http:") {
+        5
+    } else {
+        match scheme_end_fast(line) {
+            Some(r) => r,
+            None => return false,
+        }
+    };
+    match line.get(rest..rest + 2) {
+        Some(b"//") => authority_ok(&line[rest + 2..]),
+        _ => true,
     }
-    let mut rest = 0;
-    if j < n && line[j] == b':' {
+}
+
+/// [`scheme_end`] with the first delimiter found by one SSE2 compare when the line is long
+/// enough.
+#[inline]
+fn scheme_end_fast(line: &[u8]) -> Option<usize> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if line.len() >= 16 {
+        let (t, c) = sse2_delims(line);
+        let m = t | c;
+        if m != 0 {
+            let j = m.trailing_zeros() as usize;
+            if c & (1 << j) == 0 {
+                return Some(0); // no scheme: a relative reference
+            }
+            let ok = j > 0
+                && line[0].is_ascii_alphabetic()
+                && line[1..j].iter().all(|&b| classes::is(b, SCHEME));
+            return ok.then_some(j + 1);
+        }
+    }
+    scheme_end(line)
+}
+
+/// Where the path part starts: after `scheme:` if the line has a valid scheme, 0 if it has
+/// none; `None` if the text before the first `:` is not a scheme.
+#[inline]
+fn scheme_end(line: &[u8]) -> Option<usize> {
+    let j = line
+        .iter()
+        .position(|&b| matches!(b, b':' | b'/' | b'?' | b'#'))
+        .unwrap_or(line.len());
+    if j < line.len() && line[j] == b':' {
         if j == 0
             || !line[0].is_ascii_alphabetic()
             || !line[1..j].iter().all(|&b| classes::is(b, SCHEME))
         {
-            return false;
+            return None;
         }
-        rest = j + 1;
+        return Some(j + 1);
     }
-    if line[rest..].starts_with(b"//") {
-        // No '@' and no '[' here (both flagged), so the first ':' starts the port.
-        let mut k = rest + 2;
-        while k < n && !matches!(line[k], b'/' | b'?' | b'#') {
-            if line[k] == b':' {
-                k += 1;
-                while k < n && !matches!(line[k], b'/' | b'?' | b'#') {
-                    if !line[k].is_ascii_digit() {
-                        return false;
-                    }
-                    k += 1;
-                }
-                break;
-            }
-            k += 1;
+    Some(0)
+}
+
+/// Bit 7 of each byte of `w` that equals `b`, exact for the lowest match (SWAR).
+#[inline(always)]
+fn has_byte(w: u64, b: u8) -> u64 {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let y = w ^ (LO * b as u64);
+    y.wrapping_sub(LO) & !y & HI
+}
+
+/// The authority (after `//`) of a line with no flagged byte has no `@` and no `[`, so its
+/// first `:` starts the port, which must be digits up to the first `/`, `?` or `#`.
+#[inline]
+fn authority_ok(a: &[u8]) -> bool {
+    let mut i = 0;
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    while i + 16 <= a.len() {
+        let (t, c) = sse2_delims(&a[i..i + 16]);
+        // A ':' counts if it comes before the first terminator.
+        let before = c & t.wrapping_sub(1) & !t;
+        if before != 0 {
+            return port_ok(&a[i + before.trailing_zeros() as usize + 1..]);
+        }
+        if t != 0 {
+            return true;
+        }
+        i += 16;
+    }
+    while i + 8 <= a.len() {
+        let w = u64::from_le_bytes(a[i..i + 8].try_into().expect("8 bytes"));
+        let t = has_byte(w, b'/') | has_byte(w, b'?') | has_byte(w, b'#');
+        let c = has_byte(w, b':');
+        // The lowest set bit of each mask is exact; a ':' counts if it comes before the
+        // first terminator.
+        let before = if t == 0 {
+            c
+        } else {
+            c & ((1u64 << t.trailing_zeros()) - 1)
+        };
+        if before != 0 {
+            return port_ok(&a[i + before.trailing_zeros() as usize / 8 + 1..]);
+        }
+        if t != 0 {
+            return true;
+        }
+        i += 8;
+    }
+    for (k, &b) in a[i..].iter().enumerate() {
+        match b {
+            b'/' | b'?' | b'#' => return true,
+            b':' => return port_ok(&a[i + k + 1..]),
+            _ => {}
         }
     }
     true
+}
+
+/// Bit masks of `/ ? #` and of `:` in the first 16 bytes of `b` (SSE2).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn sse2_delims(b: &[u8]) -> (u32, u32) {
+    use std::arch::x86_64::*;
+    assert!(b.len() >= 16);
+    // SAFETY: SSE2 is enabled at compile time (the cfg above; it is part of the x86_64
+    // baseline), which is all these intrinsics require. `b` has at least 16 bytes (asserted),
+    // so the unaligned 16-byte load stays inside it; `_mm_loadu_si128` needs no alignment.
+    unsafe {
+        let v = _mm_loadu_si128(b.as_ptr().cast::<__m128i>());
+        let slash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'/' as i8));
+        let quest = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'?' as i8));
+        let hash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'#' as i8));
+        let colon = _mm_cmpeq_epi8(v, _mm_set1_epi8(b':' as i8));
+        let t = _mm_or_si128(_mm_or_si128(slash, quest), hash);
+        (_mm_movemask_epi8(t) as u32, _mm_movemask_epi8(colon) as u32)
+    }
+}
+
+#[cold]
+fn port_ok(p: &[u8]) -> bool {
+    p.iter()
+        .take_while(|&&b| !matches!(b, b'/' | b'?' | b'#'))
+        .all(u8::is_ascii_digit)
+}
+
+/// The obviously-correct twin of [`is_plain`]: split with the real splitter and check.
+pub fn is_plain_naive(line: &[u8]) -> bool {
+    let c = crate::components::split(line);
+    if crate::components::check_scheme(line, &c).is_err() {
+        return false;
+    }
+    match c.authority {
+        Some(a) => crate::components::split_authority(line, a).is_ok(),
+        None => true,
+    }
 }
 
 /// A worker: a converter (with its host cache) and a classifier. One per thread.
@@ -243,7 +386,11 @@ pub struct Worker {
     conv: ToUri,
     classifier: Classifier,
     opts: EngineOptions,
+    masks: Vec<crate::simd::BlockMasks>,
 }
+
+/// Bytes classified per call of the SIMD scan (a multiple of 64).
+const WINDOW: usize = 4096;
 
 impl Worker {
     /// A worker for these options, with the best classifier for this CPU.
@@ -257,6 +404,7 @@ impl Worker {
             conv: ToUri::new(opts.to_uri),
             classifier,
             opts,
+            masks: Vec::with_capacity(WINDOW / 64),
         }
     }
 
@@ -280,13 +428,18 @@ impl Worker {
         res.stats.bytes = data.len() as u64;
         let n = data.len();
         let mut st = Walk::default();
+        let mut masks = std::mem::take(&mut self.masks);
         let mut off = 0;
         while off < n {
+            // Classify a window of blocks in one call (the SIMD loop runs inside it), then
+            // walk their masks.
+            if off % WINDOW == 0 {
+                masks.clear();
+                self.classifier
+                    .scan_into(&data[off..(off + WINDOW).min(n)], &mut masks);
+            }
             let end = (off + 64).min(n);
-            let m = match data[off..end].try_into() {
-                Ok(block) => self.classifier.classify_block(block),
-                Err(_) => self.classifier.classify(&data[off..end]),
-            };
+            let m = masks[(off % WINDOW) / 64];
             // A CR right before an LF is part of the terminator, any other CR is flagged.
             let mut cr_ok = m.cr & (m.lf >> 1);
             if m.cr >> 63 != 0 && end < n && data[end] == b'\n' {
@@ -299,23 +452,49 @@ impl Worker {
                 let upto = (1u64 << bit) | ((1u64 << bit) - 1);
                 let dirty = st.line_dirty || fl & upto != 0;
                 fl &= !upto;
-                if self.end_line(data, off + bit as usize, true, dirty, &mut st, res) {
+                lf &= lf - 1;
+                let end = off + bit as usize;
+                // The common case, inline: a clean line (a trailing CR is harmless to
+                // is_plain: at worst it sends a line with a port to the slow path).
+                if !dirty
+                    && self.opts.field.is_none()
+                    && end - st.line_start <= self.opts.max_line_bytes
+                    && is_plain(&data[st.line_start..end])
+                {
+                    res.stats.lines += 1;
+                    st.line_start = end + 1;
+                    continue;
+                }
+                if self.end_line(data, end, true, dirty, &mut st, res) {
+                    self.finish_counts(res);
+                    self.masks = masks;
                     return;
                 }
-                lf &= lf - 1;
             }
             st.line_dirty |= fl != 0;
             off = end;
         }
+        self.masks = masks;
         if st.line_start < n {
             let dirty = st.line_dirty;
             if self.end_line(data, n, false, dirty, &mut st, res) {
+                self.finish_counts(res);
                 return;
             }
         }
         if st.run_start < n {
             res.pieces.push(Piece::Input(st.run_start..n));
         }
+        self.finish_counts(res);
+    }
+
+    /// Derives the per-line counts that the walk does not keep: every line is passed through,
+    /// converted, or has an error; every line is written, skipped, or the one that stopped a
+    /// `--on-error fail` run.
+    fn finish_counts(&self, res: &mut ChunkOut) {
+        let st = &mut res.stats;
+        st.passthrough = st.lines - st.converted - st.error_lines;
+        st.written = st.lines - st.skipped - res.failed as u64;
     }
 
     /// The slow twin of [`Worker::convert_chunk`]: every line through the converter.
@@ -328,19 +507,23 @@ impl Worker {
             match memchr::memchr(b'\n', &data[st.line_start..]) {
                 Some(p) => {
                     if self.end_line(data, st.line_start + p, true, true, &mut st, res) {
-                        return;
+                        break;
                     }
                 }
                 None => {
                     if self.end_line(data, n, false, true, &mut st, res) {
-                        return;
+                        break;
                     }
                 }
             }
+            if res.failed {
+                break;
+            }
         }
-        if st.run_start < n {
+        if !res.failed && st.run_start < n {
             res.pieces.push(Piece::Input(st.run_start..n));
         }
+        self.finish_counts(res);
     }
 
     /// Handles the line from `st.line_start` to `end` (the LF's position if `has_lf`, else the
@@ -373,8 +556,6 @@ impl Worker {
                 Some((k, d)) => field_range(content, k, d).map(|r| &content[r]),
             };
             if field.is_some_and(is_plain) {
-                res.stats.passthrough += 1;
-                res.stats.written += 1;
                 return false;
             }
         }
@@ -424,7 +605,6 @@ impl Worker {
         };
         match result {
             Ok(o) => {
-                res.stats.written += 1;
                 if o.repairs > 0 {
                     res.stats.repaired_lines += 1;
                     res.stats.repairs += o.repairs as u64;
@@ -452,7 +632,6 @@ impl Worker {
                     st.run_start = term_end;
                 } else {
                     res.out.truncate(mark);
-                    res.stats.passthrough += 1;
                 }
                 false
             }
@@ -468,10 +647,7 @@ impl Worker {
                     warning: false,
                 });
                 match self.opts.on_error {
-                    OnError::Keep => {
-                        res.stats.written += 1;
-                        false
-                    }
+                    OnError::Keep => false,
                     OnError::Skip => {
                         res.stats.skipped += 1;
                         if st.run_start < start {

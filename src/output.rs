@@ -7,9 +7,9 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 enum Sink {
-    Plain(BufWriter<Box<dyn Write>>),
-    Gzip(flate2::write::GzEncoder<BufWriter<Box<dyn Write>>>),
-    Zstd(zstd::stream::write::Encoder<'static, BufWriter<Box<dyn Write>>>),
+    Plain(BufWriter<Box<dyn Write + Send>>),
+    Gzip(flate2::write::GzEncoder<BufWriter<Box<dyn Write + Send>>>),
+    Zstd(zstd::stream::write::Encoder<'static, BufWriter<Box<dyn Write + Send>>>),
 }
 
 /// An output being written.
@@ -19,7 +19,8 @@ pub struct Output {
     rename: Option<(PathBuf, PathBuf)>,
 }
 
-const BUF: usize = 1 << 20;
+/// Small enough that a chunk's vectored write (about a chunk of bytes) bypasses the copy.
+const BUF: usize = 128 << 10;
 
 impl Output {
     /// Opens `path` (`None` or `-`: stdout). A regular file (or a new one) is written to a
@@ -28,7 +29,7 @@ impl Output {
     /// written directly.
     pub fn open(path: Option<&Path>) -> io::Result<Output> {
         let path = path.filter(|p| p.as_os_str() != "-");
-        let (w, rename, comp): (Box<dyn Write>, _, _) = match path {
+        let (w, rename, comp): (Box<dyn Write + Send>, _, _) = match path {
             None => (Box::new(io::stdout()), None, Compression::None),
             Some(p) => {
                 let comp = Compression::from_path(p);
@@ -56,7 +57,7 @@ impl Output {
     }
 
     /// The writer.
-    pub fn writer(&mut self) -> &mut dyn Write {
+    pub fn writer(&mut self) -> &mut (dyn Write + Send) {
         match &mut self.sink {
             Sink::Plain(w) => w,
             Sink::Gzip(w) => w,

@@ -16,6 +16,8 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::ops::Range;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
 use std::time::Instant;
 
 /// Options of a whole run (the CLI's `to-uri` mode).
@@ -116,7 +118,8 @@ pub fn run(opts: &RunOptions) -> Result<Summary, Fatal> {
         None => None,
     };
     let mut output = Output::open(opts.output.as_deref()).map_err(|e| out_err(&out_name, e))?;
-    let progress = (opts.progress && size.is_some()).then(|| {
+    // Only a mapped input has a known size in the units we count (decompressed bytes).
+    let progress = (opts.progress && matches!(source, Source::Mapped(_))).then(|| {
         let pb = indicatif::ProgressBar::new(size.unwrap_or(0));
         pb.set_style(
             indicatif::ProgressStyle::with_template(
@@ -129,7 +132,7 @@ pub fn run(opts: &RunOptions) -> Result<Summary, Fatal> {
     let r = convert_source(
         source,
         output.writer(),
-        report.as_mut().map(|w| w as &mut dyn Write),
+        report.as_mut().map(|w| w as &mut (dyn Write + Send)),
         opts,
         &in_name,
         &out_name,
@@ -159,19 +162,44 @@ pub fn run(opts: &RunOptions) -> Result<Summary, Fatal> {
 }
 
 struct Slot {
-    worker: Worker,
     range: Range<usize>,
     buf: Vec<u8>,
     kind: StreamChunk,
     res: ChunkOut,
 }
 
+/// A window of chunks: filled by the reader, converted by the pool, emptied by the writer,
+/// and handed back for reuse (two batches live at a time: one converting, one writing).
+struct Batch {
+    slots: Vec<Slot>,
+    filled: usize,
+}
+
+impl Batch {
+    fn new(window: usize) -> Batch {
+        Batch {
+            slots: (0..window)
+                .map(|_| Slot {
+                    range: 0..0,
+                    buf: Vec::new(),
+                    kind: StreamChunk::Lines,
+                    res: ChunkOut::default(),
+                })
+                .collect(),
+            filled: 0,
+        }
+    }
+}
+
 /// Converts an opened source into `out`, writing report rows into `report`. The engine of
 /// [`run`], exposed so that tests can drive every input path with in-memory output.
+///
+/// The calling thread reads and cuts chunks and has the pool convert a window of them; a
+/// writer thread writes the previous window meanwhile, in input order.
 pub fn convert_source(
     source: Source,
-    out: &mut dyn Write,
-    mut report: Option<&mut dyn Write>,
+    out: &mut (dyn Write + Send),
+    report: Option<&mut (dyn Write + Send)>,
     opts: &RunOptions,
     in_name: &str,
     out_name: &str,
@@ -193,103 +221,148 @@ pub fn convert_source(
         .num_threads(threads)
         .build()
         .map_err(|e| Fatal::Other(format!("cannot start {threads} threads: {e}")))?;
-    let mut slots: Vec<Slot> = (0..window)
-        .map(|_| Slot {
-            worker: Worker::new(opts.engine),
-            range: 0..0,
-            buf: Vec::new(),
-            kind: StreamChunk::Lines,
-            res: ChunkOut::default(),
-        })
+    // One worker (converter + host cache + classifier) per pool thread.
+    let workers: Vec<Mutex<Worker>> = (0..threads)
+        .map(|_| Mutex::new(Worker::new(opts.engine)))
         .collect();
-    let mut st = State {
-        stats: Stats::default(),
-        line_base: 0,
-        scratch: String::new(),
-        stopped: false,
-    };
-    match source {
-        Source::Mapped(m) => {
-            let all = m.bytes();
-            let mut pos = if all.starts_with(b"\xEF\xBB\xBF") {
-                3
-            } else {
-                0
-            };
-            while pos < all.len() && !st.stopped {
-                let mut filled = 0;
-                for s in slots.iter_mut() {
-                    if pos >= all.len() {
-                        break;
-                    }
-                    let end = input::next_mapped_chunk_end(all, pos, opts.chunk_size);
-                    s.range = pos..end;
-                    s.kind = StreamChunk::Lines;
-                    pos = end;
-                    filled += 1;
+    let convert = |batch: &mut Batch, all: &[u8]| {
+        pool.install(|| {
+            batch.slots[..batch.filled].par_iter_mut().for_each(|s| {
+                if s.kind != StreamChunk::Lines {
+                    return;
                 }
-                pool.install(|| {
-                    slots[..filled].par_iter_mut().for_each(|s| {
-                        let data = &all[s.range.clone()];
-                        s.worker.convert_chunk(data, &mut s.res);
-                    })
-                });
-                for s in &slots[..filled] {
-                    st.emit(&all[s.range.clone()], s, out, &mut report, out_name, opts)?;
+                let i = rayon::current_thread_index().unwrap_or(0) % workers.len();
+                let mut w = workers[i].lock().unwrap_or_else(|e| e.into_inner());
+                let data = if s.buf.is_empty() {
+                    &all[s.range.clone()]
+                } else {
+                    &s.buf[..]
+                };
+                w.convert_chunk(data, &mut s.res);
+            })
+        })
+    };
+    let (mapped, mut stream) = match source {
+        Source::Mapped(m) => (Some(m), None),
+        Source::Stream(r) => (
+            None,
+            Some(StreamChunker::new(
+                r,
+                opts.chunk_size,
+                opts.engine.max_line_bytes,
+            )),
+        ),
+    };
+    let all: &[u8] = mapped.as_ref().map_or(&[], |m| m.bytes());
+    let stop = AtomicBool::new(false);
+    let (full_tx, full_rx) = mpsc::sync_channel::<Batch>(1);
+    let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
+    for _ in 0..2 {
+        empty_tx.send(Batch::new(window)).expect("receiver alive");
+    }
+    std::thread::scope(|scope| {
+        let stop = &stop;
+        let writer = scope.spawn(move || -> Result<State, Fatal> {
+            let mut report = report;
+            let mut st = State {
+                stats: Stats::default(),
+                line_base: 0,
+                scratch: String::new(),
+                stopped: false,
+            };
+            for batch in full_rx {
+                for s in &batch.slots[..batch.filled] {
+                    let data = if s.buf.is_empty() {
+                        &all[s.range.clone()]
+                    } else {
+                        &s.buf[..]
+                    };
+                    st.emit(data, s, out, &mut report, out_name, opts)?;
                     if st.stopped {
                         break;
                     }
                 }
                 if let Some(pb) = progress {
-                    pb.set_position(pos as u64);
+                    pb.inc(
+                        batch.slots[..batch.filled]
+                            .iter()
+                            .map(|s| {
+                                if s.buf.is_empty() {
+                                    s.range.len()
+                                } else {
+                                    s.buf.len()
+                                }
+                            })
+                            .sum::<usize>() as u64,
+                    );
                 }
+                if st.stopped {
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+                let _ = empty_tx.send(batch);
             }
-        }
-        Source::Stream(r) => {
-            let mut ch = StreamChunker::new(r, opts.chunk_size, opts.engine.max_line_bytes);
-            let mut eof = false;
-            while !eof && !st.stopped {
-                let mut filled = 0;
-                for s in slots.iter_mut() {
-                    match ch
-                        .next_chunk(&mut s.buf)
-                        .map_err(|e| Fatal::Input(in_name.to_string(), e))?
-                    {
-                        Some(k) => {
-                            s.kind = k;
-                            filled += 1;
+            out.flush().map_err(|e| out_err(out_name, e))?;
+            Ok(st)
+        });
+        let mut pos = if all.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
+        let mut read_error = None;
+        let mut eof = false;
+        while !eof && !stop.load(Ordering::Relaxed) {
+            let Ok(mut batch) = empty_rx.recv() else {
+                break;
+            };
+            batch.filled = 0;
+            for s in batch.slots.iter_mut() {
+                if let Some(ch) = stream.as_mut() {
+                    match ch.next_chunk(&mut s.buf) {
+                        Ok(Some(k)) => s.kind = k,
+                        Ok(None) => {
+                            eof = true;
+                            break;
                         }
-                        None => {
+                        Err(e) => {
+                            read_error = Some(Fatal::Input(in_name.to_string(), e));
                             eof = true;
                             break;
                         }
                     }
-                }
-                pool.install(|| {
-                    slots[..filled].par_iter_mut().for_each(|s| {
-                        if s.kind == StreamChunk::Lines {
-                            s.worker.convert_chunk(&s.buf, &mut s.res);
-                        }
-                    })
-                });
-                for s in &slots[..filled] {
-                    st.emit(&s.buf, s, out, &mut report, out_name, opts)?;
-                    if st.stopped {
+                } else {
+                    if pos >= all.len() {
+                        eof = true;
                         break;
                     }
+                    let end = input::next_mapped_chunk_end(all, pos, opts.chunk_size);
+                    s.range = pos..end;
+                    s.buf.clear();
+                    s.kind = StreamChunk::Lines;
+                    pos = end;
                 }
-                if let Some(pb) = progress {
-                    pb.set_position(ch.bytes_read());
-                }
+                batch.filled += 1;
+            }
+            if batch.filled == 0 {
+                break;
+            }
+            convert(&mut batch, all);
+            if full_tx.send(batch).is_err() {
+                break; // the writer stopped (an error, or --on-error fail)
             }
         }
-    }
-    out.flush().map_err(|e| out_err(out_name, e))?;
-    Ok(Summary {
-        stats: st.stats,
-        elapsed: start.elapsed(),
-        threads,
-        stopped_at_error: st.stopped,
+        drop(full_tx);
+        let st = writer.join().expect("the writer thread does not panic")?;
+        if let Some(e) = read_error {
+            return Err(e);
+        }
+        Ok(Summary {
+            stats: st.stats,
+            elapsed: start.elapsed(),
+            threads,
+            stopped_at_error: st.stopped,
+        })
     })
 }
 
@@ -305,8 +378,8 @@ impl State {
         &mut self,
         data: &[u8],
         s: &Slot,
-        out: &mut dyn Write,
-        report: &mut Option<&mut dyn Write>,
+        out: &mut (dyn Write + Send),
+        report: &mut Option<&mut (dyn Write + Send)>,
         out_name: &str,
         opts: &RunOptions,
     ) -> Result<(), Fatal> {

@@ -218,3 +218,13 @@ fn field_mode_converts_only_the_field() {
     assert_eq!(out.issues[0].err.kind.code(), "missing-field");
     check(doc, o);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 20000, .. ProptestConfig::default() })]
+    /// The SWAR shortcut of the clean path agrees with the real splitter on clean lines.
+    #[test]
+    fn is_plain_equals_its_naive_twin(s in "(https?:|[a-z1+._:-]{0,4}:)?(//)?[a-z0-9.:/?#_!~-]{0,40}") {
+        let b = s.as_bytes();
+        prop_assert_eq!(iribulk::engine::is_plain(b), iribulk::engine::is_plain_naive(b), "{:?}", s);
+    }
+}
