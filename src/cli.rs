@@ -1,7 +1,7 @@
 //! Command-line arguments (clap) and their validation into [`RunOptions`].
 
 use crate::config::{HostMode, InvalidUtf8, ToUriOptions};
-use crate::engine::{EngineOptions, OnError};
+use crate::engine::{EngineOptions, Filter, Mode as EngineMode, OnError};
 use crate::host::idna2003;
 use crate::pipeline::RunOptions;
 use clap::{Parser, ValueEnum};
@@ -14,6 +14,8 @@ Examples:
   iribulk --in crawl.txt.zst --out uris.txt.zst --errors errors.tsv --stats json
   iribulk --in links.tsv --field 2 --on-error skip --out links.uri.tsv
   iribulk --host idna2003 --strict --on-error fail --in urls.txt --out /dev/null
+  iribulk --mode to-iri --in uris.txt --out display.txt
+  iribulk --mode check --invalid-only --in urls.txt --errors why.tsv > bad.txt
 
 Exit status: 0 all lines converted; 3 finished, but some lines had errors;
 1 I/O or other fatal error; 2 usage error.";
@@ -32,6 +34,15 @@ pub struct Cli {
     /// What to do with each line.
     #[arg(long, value_enum, default_value_t = Mode::ToUri)]
     pub mode: Mode,
+    /// check: validate RFC 3986 URI references instead of IRI references.
+    #[arg(long)]
+    pub uri: bool,
+    /// check: write only the valid lines (a filter).
+    #[arg(long, conflicts_with = "invalid_only")]
+    pub valid_only: bool,
+    /// check: write only the invalid lines.
+    #[arg(long)]
+    pub invalid_only: bool,
     /// Host mapping: auto (IDNA for DNS schemes such as http/https/ws/wss/ftp, percent-encoding
     /// otherwise), uts46, idna2003 (RFC 3490), percent (3987bis §3.4.1).
     #[arg(long, value_enum, default_value_t = HostArg::Auto)]
@@ -86,11 +97,18 @@ pub struct Cli {
     pub quiet: bool,
 }
 
-/// Modes. Later modes (to-iri, check, normalize, bench) join this list.
+/// Modes. Later modes (normalize, bench) join this list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Mode {
     /// IRI → URI (RFC 3987 §3.1).
     ToUri,
+    /// URI → IRI for display (RFC 3987 §3.2, 3987bis §4.2).
+    ToIri,
+    /// Validate each line as an IRI reference (RFC 3987 §2.2, §4, §6.1); with --uri, as a URI
+    /// reference. Valid lines are written unchanged.
+    Check,
+    /// LEIRI → IRI: percent-encode what LEIRIs allow and IRIs do not (3987bis §6.3).
+    LeiriToIri,
 }
 
 /// `--host`.
@@ -211,8 +229,25 @@ impl Cli {
             Some(n) => Some((n as usize - 1, parse_delimiter(&self.delimiter)?)),
             None => None,
         };
+        let is_check = self.mode == Mode::Check;
+        if !is_check && (self.uri || self.valid_only || self.invalid_only) {
+            return Err("--uri, --valid-only and --invalid-only go with --mode check".into());
+        }
         Ok(RunOptions {
             engine: EngineOptions {
+                mode: match self.mode {
+                    Mode::ToUri => EngineMode::ToUri,
+                    Mode::ToIri => EngineMode::ToIri,
+                    Mode::Check => EngineMode::Check { uri_only: self.uri },
+                    Mode::LeiriToIri => EngineMode::LeiriToIri,
+                },
+                filter: if self.valid_only {
+                    Filter::ValidOnly
+                } else if self.invalid_only {
+                    Filter::InvalidOnly
+                } else {
+                    Filter::All
+                },
                 to_uri,
                 on_error: match self.on_error {
                     OnErrorArg::Keep => OnError::Keep,

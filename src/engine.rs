@@ -13,7 +13,10 @@
 
 use crate::classes::{self, SCHEME};
 use crate::config::ToUriOptions;
-use crate::convert::to_uri::ToUri;
+use crate::convert::check::{CheckOptions, Checker};
+use crate::convert::leiri::LeiriToIri;
+use crate::convert::to_iri::{ToIri, ToIriOptions};
+use crate::convert::to_uri::{Outcome, ToUri};
 use crate::error::{ErrorKind, LineError};
 use crate::simd::{ByteSet, Classifier};
 use std::io::{self, Write};
@@ -30,10 +33,41 @@ pub enum OnError {
     Fail,
 }
 
+/// What the engine does with each line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// IRI → URI (RFC 3987 §3.1). The default.
+    ToUri,
+    /// URI → IRI for display (RFC 3987 §3.2, 3987bis §4.2).
+    ToIri,
+    /// Validation (RFC 3987 §2.2, §4, §6.1): valid lines are written unchanged.
+    Check {
+        /// Validate RFC 3986 `URI-reference` instead of `IRI-reference`.
+        uri_only: bool,
+    },
+    /// LEIRI → IRI (3987bis §6.2).
+    LeiriToIri,
+}
+
+/// Which lines `check` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Filter {
+    /// Every line, as with the other modes (errors follow [`OnError`]). The default.
+    All,
+    /// Only valid lines (invalid ones are reported and left out).
+    ValidOnly,
+    /// Only invalid lines (valid ones are left out; invalid ones are reported).
+    InvalidOnly,
+}
+
 /// Options of the bulk conversion of chunks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EngineOptions {
-    /// Options of the per-line converter.
+    /// What to do with each line. Default [`Mode::ToUri`].
+    pub mode: Mode,
+    /// Which lines `check` writes. Default [`Filter::All`].
+    pub filter: Filter,
+    /// Options of the per-line converter (the host mode and IDNA flags apply to every mode).
     pub to_uri: ToUriOptions,
     /// Error policy. Default [`OnError::Keep`].
     pub on_error: OnError,
@@ -47,6 +81,8 @@ pub struct EngineOptions {
 impl Default for EngineOptions {
     fn default() -> Self {
         EngineOptions {
+            mode: Mode::ToUri,
+            filter: Filter::All,
             to_uri: ToUriOptions::default(),
             on_error: OnError::Keep,
             field: None,
@@ -78,6 +114,96 @@ pub const TO_URI_FLAGGED: ByteSet = ByteSet::EMPTY
     .with(b'[')
     .with(b']')
     .with(b'@');
+
+/// The bytes that send a line to the exact converter in to-iri mode: `%` (a percent-encoding
+/// to decode), C0 controls and DEL (errors), and non-ASCII (must be UTF-8; C1 controls are
+/// errors). Lines with an `xn--` host label are found by [`has_ace_host`].
+pub const TO_IRI_FLAGGED: ByteSet = ByteSet::EMPTY
+    .with_range(0x00, 0x1F)
+    .with_range(0x7F, 0xFF)
+    .with(b'%');
+
+/// The bytes that send a line to the converter in leiri-to-iri mode: controls, non-ASCII, and
+/// the printable ASCII of 3987bis §6.3.
+pub const LEIRI_FLAGGED: ByteSet = ByteSet::EMPTY
+    .with_range(0x00, 0x1F)
+    .with_range(0x7F, 0xFF)
+    .with(b' ')
+    .with(b'"')
+    .with(b'<')
+    .with(b'>')
+    .with(b'\\')
+    .with(b'^')
+    .with(b'`')
+    .with(b'{')
+    .with(b'|')
+    .with(b'}');
+
+/// The per-line operation of a mode.
+#[derive(Debug)]
+enum Op {
+    ToUri(ToUri),
+    ToIri(ToIri),
+    Check(Checker),
+    Leiri(LeiriToIri),
+}
+
+impl Op {
+    fn new(opts: &EngineOptions) -> Op {
+        let t = opts.to_uri;
+        match opts.mode {
+            Mode::ToUri => Op::ToUri(ToUri::new(t)),
+            Mode::ToIri => Op::ToIri(ToIri::new(ToIriOptions {
+                host: t.host,
+                idna2003_flags: t.idna2003_flags,
+            })),
+            Mode::Check { uri_only } => Op::Check(Checker::new(CheckOptions {
+                to_uri: t,
+                uri_only,
+            })),
+            Mode::LeiriToIri => Op::Leiri(LeiriToIri),
+        }
+    }
+
+    #[inline]
+    fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+        match self {
+            Op::ToUri(c) => c.convert_into(line, out),
+            Op::ToIri(c) => c.convert_into(line, out),
+            Op::Check(c) => c.convert_into(line, out),
+            Op::Leiri(c) => c.convert_into(line, out),
+        }
+    }
+
+    /// True if a line without flagged bytes needs nothing in this mode.
+    #[inline]
+    fn is_clean(&self, line: &[u8]) -> bool {
+        match self {
+            Op::ToUri(_) => is_plain(line),
+            Op::ToIri(_) => !has_ace_host(line),
+            Op::Check(_) => false,
+            Op::Leiri(_) => true,
+        }
+    }
+}
+
+/// True if the host of `line` may hold an `xn--` label (ASCII case-insensitive), which
+/// to-iri decodes. `false` is exact; `true` may be a false alarm (e.g. in the userinfo).
+#[inline]
+pub fn has_ace_host(line: &[u8]) -> bool {
+    let Some(rest) = scheme_end(line) else {
+        return false;
+    };
+    if line.get(rest..rest + 2) != Some(b"//") {
+        return false;
+    }
+    let a = &line[rest + 2..];
+    let end = a
+        .iter()
+        .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(a.len());
+    a[..end].windows(4).any(|w| w.eq_ignore_ascii_case(b"xn--"))
+}
 
 /// One piece of a chunk's output: a range of the input chunk or of [`ChunkOut::out`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -383,7 +509,7 @@ pub fn is_plain_naive(line: &[u8]) -> bool {
 /// A worker: a converter (with its host cache) and a classifier. One per thread.
 #[derive(Debug)]
 pub struct Worker {
-    conv: ToUri,
+    conv: Op,
     classifier: Classifier,
     opts: EngineOptions,
     masks: Vec<crate::simd::BlockMasks>,
@@ -401,24 +527,26 @@ impl Worker {
     /// A worker with a given classifier (tests force each implementation).
     pub fn with_classifier(opts: EngineOptions, classifier: Classifier) -> Self {
         Worker {
-            conv: ToUri::new(opts.to_uri),
+            conv: Op::new(&opts),
             classifier,
             opts,
             masks: Vec::with_capacity(WINDOW / 64),
         }
     }
 
-    /// The flagged set for these options: [`TO_URI_FLAGGED`] without the field delimiter.
+    /// The flagged set for these options: the mode's set without the field delimiter
+    /// (`check` flags every byte: each line goes through the validator).
     pub fn flagged_set(opts: &EngineOptions) -> ByteSet {
+        let set = match opts.mode {
+            Mode::ToUri => TO_URI_FLAGGED,
+            Mode::ToIri => TO_IRI_FLAGGED,
+            Mode::Check { .. } => return ByteSet::FULL,
+            Mode::LeiriToIri => LEIRI_FLAGGED,
+        };
         match opts.field {
-            Some((_, d)) => TO_URI_FLAGGED.without(d),
-            None => TO_URI_FLAGGED,
+            Some((_, d)) => set.without(d),
+            None => set,
         }
-    }
-
-    /// The converter.
-    pub fn converter(&self) -> &ToUri {
-        &self.conv
     }
 
     /// Converts a chunk of whole lines (the last one may lack its terminator) into `res`
@@ -459,7 +587,7 @@ impl Worker {
                 if !dirty
                     && self.opts.field.is_none()
                     && end - st.line_start <= self.opts.max_line_bytes
-                    && is_plain(&data[st.line_start..end])
+                    && self.conv.is_clean(&data[st.line_start..end])
                 {
                     res.stats.lines += 1;
                     st.line_start = end + 1;
@@ -555,7 +683,7 @@ impl Worker {
                 None => Some(content),
                 Some((k, d)) => field_range(content, k, d).map(|r| &content[r]),
             };
-            if field.is_some_and(is_plain) {
+            if field.is_some_and(|f| self.conv.is_clean(f)) {
                 return false;
             }
         }
@@ -622,6 +750,17 @@ impl Worker {
                         warning: true,
                     });
                 }
+                if self.opts.filter == Filter::InvalidOnly {
+                    // check --invalid-only: a valid line is left out.
+                    res.out.truncate(mark);
+                    res.stats.skipped += 1;
+                    if st.run_start < start {
+                        res.pieces.push(Piece::Input(st.run_start..start));
+                    }
+                    st.run_start = term_end;
+                    // Counted as passed through (it was not converted, and had no error).
+                    return false;
+                }
                 if o.changed {
                     res.stats.converted += 1;
                     res.out.extend_from_slice(&data[content_end..term_end]);
@@ -646,7 +785,12 @@ impl Worker {
                     err: e,
                     warning: false,
                 });
-                match self.opts.on_error {
+                let policy = match self.opts.filter {
+                    Filter::ValidOnly => OnError::Skip,
+                    Filter::InvalidOnly => OnError::Keep,
+                    Filter::All => self.opts.on_error,
+                };
+                match policy {
                     OnError::Keep => false,
                     OnError::Skip => {
                         res.stats.skipped += 1;

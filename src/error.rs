@@ -23,6 +23,9 @@ pub enum IdnaReason {
     /// The percent-encoded octets of the host do not decode to UTF-8 (3987bis §3.4.2), so the
     /// host cannot go through IDNA.
     PercentNotUtf8,
+    /// `check` mode: an all-ASCII host of a DNS scheme is not a DNS name (STD3 letters, digits
+    /// and hyphen, no leading or trailing hyphen; labels 1–63 octets; name ≤ 253 octets).
+    AsciiHostName,
 }
 
 impl IdnaReason {
@@ -37,6 +40,9 @@ impl IdnaReason {
                  CONTEXTJ, hyphen, STD3 or DNS length rule)"
             }
             IdnaReason::PercentNotUtf8 => "percent-encoded octets in the host are not UTF-8",
+            IdnaReason::AsciiHostName => {
+                "not a DNS host name (STD3 letters-digits-hyphen, labels 1-63 octets, name at most 253)"
+            }
         }
     }
 }
@@ -87,6 +93,23 @@ pub enum ErrorKind {
     /// `not-ucschar`: a character that is neither `ucschar` nor `iprivate` (RFC 3987 §2.2),
     /// such as a noncharacter or a tag character. A warning unless strict.
     NotUcschar,
+    /// `non-ascii`: `check --uri`: a URI has no characters beyond ASCII (RFC 3986 §2).
+    NonAscii,
+    /// `bidi-mixed`: `check`: a component mixes right-to-left and left-to-right characters
+    /// (RFC 3987 §4.2 rule 1).
+    BidiMixed,
+    /// `bidi-boundary`: `check`: a component with right-to-left characters does not start and
+    /// end with one (RFC 3987 §4.2 rule 2).
+    BidiBoundary,
+    /// `compat-char`: `check` warning: a compatibility character, changed by NFKC, such as a
+    /// full-width Latin letter or half-width Katakana (RFC 3987 §6.1 b, 3987bis §5.1).
+    CompatChar,
+    /// `leading-combining`: `check` warning: a component starts with a combining mark
+    /// (3987bis §5.1).
+    LeadingCombining,
+    /// `joiner-context`: `check` warning: ZWJ or ZWNJ not after a virama (RFC 5892 CONTEXTJ,
+    /// 3987bis §5.1).
+    JoinerContext,
 }
 
 impl ErrorKind {
@@ -108,6 +131,12 @@ impl ErrorKind {
         "bidi-format",
         "private-use",
         "not-ucschar",
+        "non-ascii",
+        "bidi-mixed",
+        "bidi-boundary",
+        "compat-char",
+        "leading-combining",
+        "joiner-context",
     ];
 
     /// The stable code of this kind, as printed in reports.
@@ -129,6 +158,12 @@ impl ErrorKind {
             ErrorKind::BidiFormat => "bidi-format",
             ErrorKind::PrivateUse => "private-use",
             ErrorKind::NotUcschar => "not-ucschar",
+            ErrorKind::NonAscii => "non-ascii",
+            ErrorKind::BidiMixed => "bidi-mixed",
+            ErrorKind::BidiBoundary => "bidi-boundary",
+            ErrorKind::CompatChar => "compat-char",
+            ErrorKind::LeadingCombining => "leading-combining",
+            ErrorKind::JoinerContext => "joiner-context",
         }
     }
 
@@ -157,6 +192,20 @@ impl ErrorKind {
             ErrorKind::BidiFormat => "bidi formatting character (RFC 3987 §4.1)".into(),
             ErrorKind::PrivateUse => "private-use character outside the query".into(),
             ErrorKind::NotUcschar => "character not allowed in IRIs (not ucschar)".into(),
+            ErrorKind::NonAscii => "non-ASCII character in a URI (--uri)".into(),
+            ErrorKind::BidiMixed => {
+                "component mixes right-to-left and left-to-right characters (RFC 3987 §4.2)".into()
+            }
+            ErrorKind::BidiBoundary => {
+                "right-to-left component does not start and end with a right-to-left character \
+                 (RFC 3987 §4.2)"
+                    .into()
+            }
+            ErrorKind::CompatChar => {
+                "compatibility character that should be avoided (RFC 3987 §6.1)".into()
+            }
+            ErrorKind::LeadingCombining => "component starts with a combining mark".into(),
+            ErrorKind::JoinerContext => "ZWJ/ZWNJ outside its context (RFC 5892)".into(),
         }
     }
 
@@ -173,7 +222,12 @@ impl ErrorKind {
     pub fn is_warning_kind(self) -> bool {
         matches!(
             self,
-            ErrorKind::BidiFormat | ErrorKind::PrivateUse | ErrorKind::NotUcschar
+            ErrorKind::BidiFormat
+                | ErrorKind::PrivateUse
+                | ErrorKind::NotUcschar
+                | ErrorKind::CompatChar
+                | ErrorKind::LeadingCombining
+                | ErrorKind::JoinerContext
         )
     }
 }

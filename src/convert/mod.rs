@@ -1,3 +1,6 @@
-//! The converters, one file per direction.
+//! The converters, one file per direction or mode.
 
+pub mod check;
+pub mod leiri;
+pub mod to_iri;
 pub mod to_uri;

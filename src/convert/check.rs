@@ -1,0 +1,227 @@
+//! `check`: IRI validation (RFC 3987 §2.2, §4.1, §4.2, §6.1; 3987bis §5.1).
+//!
+//! A line is valid when:
+//! 1. it matches `IRI-reference` (RFC 3987 §2.2) — or `URI-reference` (RFC 3986 §4.1) with
+//!    `--uri`: scheme, authority, IP literal, port, well-formed `%HH`, only allowed
+//!    characters in each component, `iprivate` only in the query, no bidi formatting
+//!    characters (§4.1). This is the strict to-uri conversion run for its errors only.
+//! 2. its host passes the chosen IDNA (RFC 3987 §3.1; 3987bis §3.4.2 decodes `%HH` first);
+//!    an all-ASCII host of a DNS scheme must be a DNS name (contract item 2);
+//! 3. each component — userinfo, each host label, each path segment, query, fragment — does
+//!    not mix right-to-left and left-to-right characters, and one with right-to-left
+//!    characters starts and ends with one (§4.2; the RFC says SHOULD, and §4.4 shows the
+//!    violations as "not allowed": iribulk reports them as errors).
+//!
+//! Warnings (the line stays valid): compatibility characters (§6.1 b), a combining mark at
+//! the start of a component, ZWJ/ZWNJ outside their RFC 5892 context (3987bis §5.1).
+
+use crate::components;
+use crate::config::{is_dns_scheme, HostMode, InvalidUtf8, ToUriOptions};
+use crate::convert::to_uri::{Outcome, ToUri};
+use crate::error::{ErrorKind, IdnaReason, LineError};
+use crate::host::{self, Idna};
+use std::ops::Range;
+use unicode_bidi::BidiClass;
+use unicode_normalization::UnicodeNormalization;
+
+/// Options of `check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// Host mode and IDNA flags (the other fields are set by the checker). Default: the
+    /// [`ToUriOptions`] defaults.
+    pub to_uri: ToUriOptions,
+    /// Validate `URI-reference` (RFC 3986) instead of `IRI-reference`. Default `false`.
+    pub uri_only: bool,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            to_uri: ToUriOptions::default(),
+            uri_only: false,
+        }
+    }
+}
+
+/// The validator. One per worker thread.
+///
+/// ```
+/// use iribulk::convert::check::{Checker, CheckOptions};
+/// let mut c = Checker::new(CheckOptions::default());
+/// let mut out = Vec::new();
+/// assert!(c.convert_into("http://bücher.de/ü".as_bytes(), &mut out).is_ok());
+/// assert!(c.convert_into("http://a/\u{202E}".as_bytes(), &mut out).is_err());
+/// ```
+#[derive(Debug)]
+pub struct Checker {
+    opts: CheckOptions,
+    conv: ToUri,
+    scratch: Vec<u8>,
+}
+
+impl Checker {
+    /// A checker with these options.
+    pub fn new(opts: CheckOptions) -> Self {
+        let strict = opts
+            .to_uri
+            .strict(true)
+            .leiri(false)
+            .invalid_utf8(InvalidUtf8::Error)
+            .host_fallback_percent(false);
+        Checker {
+            opts,
+            conv: ToUri::new(strict),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Validates one line; a valid line is appended to `out` unchanged, with its warnings.
+    pub fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+        if self.opts.uri_only {
+            if let Some(p) = line.iter().position(|&b| b >= 0x80) {
+                return Err(LineError::new(ErrorKind::NonAscii, p));
+            }
+        }
+        self.scratch.clear();
+        self.conv.convert_into(line, &mut self.scratch)?;
+        let s = std::str::from_utf8(line).expect("validated by the conversion");
+        let c = components::split(line);
+        let mut o = Outcome::default();
+        let mut comps: Vec<Range<usize>> = Vec::new();
+        if let Some(ar) = c.authority.clone() {
+            let a = components::split_authority(line, ar).expect("validated by the conversion");
+            comps.extend(a.userinfo.clone());
+            if line.get(a.host.start) != Some(&b'[') {
+                self.check_host(s, a.host.clone(), c.scheme.clone().map(|r| &line[r]))?;
+                push_split(&mut comps, line, a.host.clone(), b'.');
+            }
+        }
+        push_split(&mut comps, line, c.path.clone(), b'/');
+        comps.extend(c.query.clone());
+        comps.extend(c.fragment.clone());
+        if !line.is_ascii() {
+            for r in &comps {
+                check_bidi(s, r.clone())?;
+                warn_chars(s, r.clone(), &mut o);
+            }
+        }
+        out.extend_from_slice(line);
+        Ok(o)
+    }
+
+    /// Hosts must pass the chosen IDNA; an all-ASCII host of a DNS scheme must be a DNS name.
+    fn check_host(&self, s: &str, r: Range<usize>, scheme: Option<&[u8]>) -> Result<(), LineError> {
+        let host = &s[r.clone()];
+        if host.is_empty() {
+            return Ok(());
+        }
+        let idna = match self.opts.to_uri.host {
+            HostMode::Percent => return Ok(()),
+            HostMode::Uts46 => Idna::Uts46,
+            HostMode::Idna2003 => Idna::Idna2003(self.opts.to_uri.idna2003_flags),
+            HostMode::Auto => match scheme {
+                Some(sc) if is_dns_scheme(sc) => Idna::Uts46,
+                _ => return Ok(()),
+            },
+        };
+        let err = |reason| LineError::new(ErrorKind::Idna(reason), r.start);
+        let decoded;
+        let name = if host.contains('%') {
+            decoded = host::decode_host_percent(host).ok_or(err(IdnaReason::PercentNotUtf8))?;
+            decoded.as_str()
+        } else {
+            host
+        };
+        if !name.is_ascii() {
+            let mut tmp = String::new();
+            return host::to_ascii(name, idna, &mut tmp).map_err(err);
+        }
+        if is_dns_name(name) {
+            Ok(())
+        } else {
+            Err(err(IdnaReason::AsciiHostName))
+        }
+    }
+}
+
+/// An ASCII DNS name: labels of letters, digits and hyphens (STD3, RFC 1123 §2.1), not
+/// starting or ending with a hyphen, 1–63 octets; ≤ 253 octets without a trailing root dot.
+pub fn is_dns_name(name: &str) -> bool {
+    let n = name.strip_suffix('.').unwrap_or(name);
+    !n.is_empty()
+        && n.len() <= 253
+        && n.split('.').all(|l| {
+            !l.is_empty()
+                && l.len() <= 63
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+                && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        })
+}
+
+fn push_split(v: &mut Vec<Range<usize>>, line: &[u8], r: Range<usize>, sep: u8) {
+    let mut start = r.start;
+    for (i, &b) in line[r.clone()].iter().enumerate() {
+        if b == sep {
+            v.push(start..r.start + i);
+            start = r.start + i + 1;
+        }
+    }
+    v.push(start..r.end);
+}
+
+fn is_rtl(c: char) -> bool {
+    matches!(unicode_bidi::bidi_class(c), BidiClass::R | BidiClass::AL)
+}
+
+/// RFC 3987 §4.2 on one component.
+fn check_bidi(s: &str, r: Range<usize>) -> Result<(), LineError> {
+    let comp = &s[r.clone()];
+    if comp.is_ascii() || !comp.chars().any(is_rtl) {
+        return Ok(());
+    }
+    if let Some((i, _)) = comp
+        .char_indices()
+        .find(|&(_, c)| unicode_bidi::bidi_class(c) == BidiClass::L)
+    {
+        return Err(LineError::new(ErrorKind::BidiMixed, r.start + i));
+    }
+    let first = comp.chars().next().expect("non-empty");
+    let (last_i, last) = comp.char_indices().next_back().expect("non-empty");
+    if !is_rtl(first) {
+        return Err(LineError::new(ErrorKind::BidiBoundary, r.start));
+    }
+    if !is_rtl(last) {
+        return Err(LineError::new(ErrorKind::BidiBoundary, r.start + last_i));
+    }
+    Ok(())
+}
+
+/// RFC 3987 §6.1 / 3987bis §5.1 warnings on one component.
+fn warn_chars(s: &str, r: Range<usize>, o: &mut Outcome) {
+    let comp = &s[r.clone()];
+    let mut prev: Option<char> = None;
+    for (i, c) in comp.char_indices() {
+        if c.is_ascii() {
+            prev = Some(c);
+            continue;
+        }
+        let kind = if i == 0 && unicode_normalization::char::is_combining_mark(c) {
+            Some(ErrorKind::LeadingCombining)
+        } else if matches!(c, '\u{200C}' | '\u{200D}')
+            && !prev.is_some_and(|p| unicode_normalization::char::canonical_combining_class(p) == 9)
+        {
+            Some(ErrorKind::JoinerContext)
+        } else if std::iter::once(c).nfkc().ne(std::iter::once(c)) {
+            Some(ErrorKind::CompatChar)
+        } else {
+            None
+        };
+        if let Some(k) = kind {
+            o.warnings += 1;
+            o.first_warning
+                .get_or_insert(LineError::new(k, r.start + i));
+        }
+        prev = Some(c);
+    }
+}

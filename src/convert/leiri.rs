@@ -1,0 +1,80 @@
+//! LEIRI → IRI (3987bis §6.2): percent-encode exactly the characters that a Legacy Extended
+//! IRI allows and an IRI does not (the list of 3987bis §6.3), leaving everything else as it is.
+
+use crate::components;
+use crate::convert::to_uri::Outcome;
+use crate::error::{ErrorKind, LineError};
+use crate::pct::push_pct_all;
+
+/// True for the characters of 3987bis §6.3 (allowed in LEIRIs, not in IRIs), with
+/// `in_query` telling whether private use is allowed (IRIs allow it only in the query):
+/// space, `< > "`, `\ ^ ` { | }`, controls (C0, DEL, C1), the bidi formatting characters
+/// U+200E, U+200F, U+202A–U+202E, the specials U+FFF0–U+FFFD, private use, the tags
+/// U+E0000–U+E0FFF, and the noncharacters (U+FDD0–U+FDEF and the last two of every plane).
+pub fn is_leiri_only(c: char, in_query: bool) -> bool {
+    let u = c as u32;
+    match u {
+        0x00..=0x1F | 0x7F..=0x9F => true,
+        0x20 | 0x22 | 0x3C | 0x3E | 0x5C | 0x5E | 0x60 | 0x7B | 0x7C | 0x7D => true,
+        0x200E | 0x200F | 0x202A..=0x202E => true,
+        0xFFF0..=0xFFFD => true,
+        0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD => !in_query,
+        0xE0000..=0xE0FFF => true,
+        0xFDD0..=0xFDEF => true,
+        _ => u & 0xFFFE == 0xFFFE,
+    }
+}
+
+/// The LEIRI→IRI converter (stateless).
+#[derive(Debug, Default)]
+pub struct LeiriToIri;
+
+impl LeiriToIri {
+    /// Converts one line (without terminator), appending the IRI to `out`.
+    pub fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+        let s = match simdutf8::compat::from_utf8(line) {
+            Ok(s) => s,
+            Err(e) => return Err(LineError::new(ErrorKind::InvalidUtf8, e.valid_up_to())),
+        };
+        let c = components::split(line);
+        let q = c.query.unwrap_or(0..0);
+        let mut o = Outcome::default();
+        let mut run = 0;
+        for (i, ch) in s.char_indices() {
+            if is_leiri_only(ch, q.contains(&i)) {
+                out.extend_from_slice(&line[run..i]);
+                let mut buf = [0u8; 4];
+                push_pct_all(out, ch.encode_utf8(&mut buf).as_bytes());
+                run = i + ch.len_utf8();
+                o.changed = true;
+                o.repairs += 1;
+            }
+        }
+        out.extend_from_slice(&line[run..]);
+        Ok(o)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encodes_exactly_the_leiri_only_characters() {
+        let mut c = LeiriToIri;
+        let mut out = Vec::new();
+        let input = "http://a/b c<\u{202E}é\u{E000}?q\u{E000}#\u{FFFE}\u{1FFFF}\u{E0041}|";
+        c.convert_into(input.as_bytes(), &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "http://a/b%20c%3C%E2%80%AEé%EE%80%80?q\u{E000}#%EF%BF%BE%F0%9F%BF%BF%F3%A0%81%81%7C"
+        );
+    }
+
+    #[test]
+    fn nothing_else_changes() {
+        for c in ['a', '%', '#', '[', 'é', '\u{2066}', '\u{FFEF}', '\u{10000}'] {
+            assert!(!is_leiri_only(c, false), "{c:?}");
+        }
+    }
+}
