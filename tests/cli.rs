@@ -397,3 +397,69 @@ fn closed_pipe_is_a_quiet_success() {
     assert_eq!(status.code(), Some(0), "{err}");
     assert!(!err.contains("error"), "{err}");
 }
+
+#[test]
+fn mode_to_iri() {
+    let o = run_stdin(
+        &["--mode", "to-iri"],
+        b"http://xn--99zt52a.example.org/D%C3%BCrst/%e2%80%ae\nhttp://a/%zz\nplain\n",
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(
+        stdout(&o),
+        "http://納豆.example.org/Dürst/%E2%80%AE\nhttp://a/%zz\nplain\n"
+    );
+}
+
+#[test]
+fn mode_check_as_a_filter() {
+    let input = "http://bücher.de/\nhttp://a/ b\nhttp://my_site.com/\n/ＡＢ\n".as_bytes();
+    let dir = tempfile::tempdir().unwrap();
+    let rep = dir.path().join("r.tsv");
+    let o = bin()
+        .args(["--mode", "check", "--valid-only", "--errors"])
+        .arg(&rep)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin.take().unwrap().write_all(input)?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3), "invalid lines give 3");
+    assert_eq!(stdout(&o), "http://bücher.de/\n/ＡＢ\n");
+    let report = std::fs::read_to_string(&rep).unwrap();
+    assert!(report.contains("\tdisallowed-ascii\t"), "{report}");
+    assert!(report.contains("\tidna\t"), "{report}");
+    assert!(report.contains("\tcompat-char\twarning: "), "{report}");
+    let o = run_stdin(&["--mode", "check", "--invalid-only"], input);
+    assert_eq!(stdout(&o), "http://a/ b\nhttp://my_site.com/\n");
+    let o = run_stdin(&["--mode", "check", "--uri"], "http://a/ü\n".as_bytes());
+    assert_eq!(o.status.code(), Some(3));
+    let o = run_stdin(&["--mode", "check"], "http://a/ü\n".as_bytes());
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o),
+        "http://a/ü\n",
+        "check writes valid lines unchanged"
+    );
+    // The check flags belong to check mode.
+    let o = bin()
+        .args(["--valid-only"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn mode_leiri_to_iri() {
+    let o = run_stdin(
+        &["--mode", "leiri-to-iri"],
+        "http://a/b c\u{202E}é\n".as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "http://a/b%20c%E2%80%AEé\n");
+}

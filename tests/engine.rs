@@ -2,7 +2,7 @@
 //! through) against its slow twin (`convert_chunk_naive`: every line through the converter),
 //! for every classifier implementation: identical output bytes, issues and counts.
 
-use iribulk::engine::{ChunkOut, EngineOptions, OnError, Worker};
+use iribulk::engine::{ChunkOut, EngineOptions, Filter, Mode, OnError, Worker};
 use iribulk::simd::{Classifier, Impl};
 use iribulk::{HostMode, InvalidUtf8};
 use proptest::prelude::*;
@@ -80,6 +80,12 @@ const LINES: &[&str] = &[
     "a\rb",
     "http://a_b.bücher.de/",
     "\u{FEFF}http://bom/",
+    "http://xn--bcher-kva.de/%C3%BC",
+    "http://XN--99zt52a.example/%e2%80%ae",
+    "foo://b%C3%BCcher/%41",
+    "/%C0%AF%00",
+    "http://my_site.com/",
+    "/\u{5D0}b",
 ];
 
 fn line_strategy() -> impl Strategy<Value = Vec<u8>> {
@@ -115,15 +121,30 @@ fn doc_strategy() -> impl Strategy<Value = Vec<u8>> {
 
 fn opts_strategy() -> impl Strategy<Value = EngineOptions> {
     (
-        0..3u8,
-        0..4u8,
-        any::<bool>(),
-        any::<bool>(),
-        prop::option::of(0..3usize),
-        1..200usize,
+        (
+            0..3u8,
+            0..4u8,
+            any::<bool>(),
+            any::<bool>(),
+            prop::option::of(0..3usize),
+            1..200usize,
+        ),
+        (0..5u8, 0..3u8),
     )
-        .prop_map(|(oe, host, strict, pct, field, max)| {
-            let mut o = EngineOptions::default();
+        .prop_map(|((oe, host, strict, pct, field, max), (mode, filter))| {
+            let mut o = EngineOptions {
+                mode: [
+                    Mode::ToUri,
+                    Mode::ToUri,
+                    Mode::ToIri,
+                    Mode::Check { uri_only: false },
+                    Mode::LeiriToIri,
+                ][mode as usize],
+                ..Default::default()
+            };
+            if matches!(o.mode, Mode::Check { .. }) {
+                o.filter = [Filter::All, Filter::ValidOnly, Filter::InvalidOnly][filter as usize];
+            }
             o.on_error = [OnError::Keep, OnError::Skip, OnError::Fail][oe as usize];
             o.to_uri = o
                 .to_uri

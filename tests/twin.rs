@@ -5,6 +5,7 @@
 //! splits with `split_once`, and formats `%HH` with `format!`.
 
 mod common;
+use common::iri_strategy;
 
 use iribulk::host::{self, Idna};
 use iribulk::{ErrorKind, HostMode, InvalidUtf8, ToUri, ToUriOptions};
@@ -352,98 +353,6 @@ fn fast(s: &[u8], o: &ToUriOptions) -> R<String> {
         .convert_into(s, &mut out)
         .map(|_| String::from_utf8(out).expect("ASCII output"))
         .map_err(|e| (e.kind, e.offset))
-}
-
-/// Pieces of IRIs: delimiters, ASCII, percent-encodings good and bad, many scripts, IDN
-/// hosts, and every kind of trouble.
-const ATOMS: &[&str] = &[
-    "http://",
-    "https://",
-    "ftp://",
-    "foo:",
-    "mailto:",
-    "//",
-    "/",
-    "/",
-    "/",
-    "?",
-    "#",
-    ":",
-    "@",
-    "[",
-    "]",
-    "[::1]",
-    "[v1.x]",
-    "[fe80::1%25e]",
-    ":80",
-    ":8x",
-    "%",
-    "%4",
-    "%41",
-    "%C3%A9",
-    "%FF",
-    "a",
-    "b",
-    "Z",
-    "0",
-    "9",
-    "-",
-    ".",
-    "_",
-    "~",
-    "!",
-    "'",
-    "=",
-    "&",
-    "+",
-    " ",
-    "\"",
-    "<",
-    "\\",
-    "^",
-    "{",
-    "|",
-    "é",
-    "ß",
-    "ς",
-    "日本",
-    "пример",
-    "مثال",
-    "עברית",
-    "ไทย",
-    "한국",
-    "\u{1F600}",
-    "\u{200D}",
-    "\u{202E}",
-    "\u{2066}",
-    "\u{E000}",
-    "\u{F0000}",
-    "\u{FDD0}",
-    "\u{FFFE}",
-    "\u{E0001}",
-    "\u{0085}",
-    "\u{0001}",
-    "\u{007F}",
-    "\t",
-    "\u{3002}",
-    "\u{FF0E}",
-    "xn--",
-    "xn--bcher-kva",
-    "bücher.de",
-    "例え.テスト",
-    "WWW.Bücher.DE",
-    "a_b.ü",
-    "\u{00AD}",
-];
-
-fn iri_strategy() -> impl Strategy<Value = Vec<u8>> {
-    let atom = prop::sample::select(ATOMS).prop_map(|s| s.as_bytes().to_vec());
-    let byte = prop_oneof![
-        Just(vec![0xFFu8]),
-        Just(vec![0xC0, 0xAF]),
-        Just(vec![0xE2, 0x82])
-    ];
-    prop::collection::vec(prop_oneof![30 => atom, 1 => byte], 0..24).prop_map(|v| v.concat())
 }
 
 fn options_strategy() -> impl Strategy<Value = ToUriOptions> {

@@ -25,22 +25,13 @@ use unicode_bidi::BidiClass;
 use unicode_normalization::UnicodeNormalization;
 
 /// Options of `check`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CheckOptions {
     /// Host mode and IDNA flags (the other fields are set by the checker). Default: the
     /// [`ToUriOptions`] defaults.
     pub to_uri: ToUriOptions,
     /// Validate `URI-reference` (RFC 3986) instead of `IRI-reference`. Default `false`.
     pub uri_only: bool,
-}
-
-impl Default for CheckOptions {
-    fn default() -> Self {
-        CheckOptions {
-            to_uri: ToUriOptions::default(),
-            uri_only: false,
-        }
-    }
 }
 
 /// The validator. One per worker thread.
@@ -209,7 +200,7 @@ fn warn_chars(s: &str, r: Range<usize>, o: &mut Outcome) {
         let kind = if i == 0 && unicode_normalization::char::is_combining_mark(c) {
             Some(ErrorKind::LeadingCombining)
         } else if matches!(c, '\u{200C}' | '\u{200D}')
-            && !prev.is_some_and(|p| unicode_normalization::char::canonical_combining_class(p) == 9)
+            && prev.is_none_or(|p| unicode_normalization::char::canonical_combining_class(p) != 9)
         {
             Some(ErrorKind::JoinerContext)
         } else if std::iter::once(c).nfkc().ne(std::iter::once(c)) {

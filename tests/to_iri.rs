@@ -1,0 +1,220 @@
+//! URI→IRI, check and LEIRI: the spec examples (tests/data), hostile decodings, and the
+//! properties of issue #4: round trip to-uri(to-iri(u)) == u (modulo hex case and decoded
+//! unreserved characters, RFC 3987 §3.2), to-iri idempotent, check accepts what to-uri writes.
+
+mod common;
+use common::*;
+use iribulk::convert::check::{CheckOptions, Checker};
+use iribulk::convert::to_iri::{ToIri, ToIriOptions};
+use iribulk::{HostMode, ToUri, ToUriOptions};
+use proptest::prelude::*;
+use std::path::Path;
+
+fn to_iri_opts(o: &ToUriOptions) -> ToIriOptions {
+    ToIriOptions {
+        host: o.host,
+        idna2003_flags: o.idna2003_flags,
+    }
+}
+
+fn to_iri(s: &[u8], o: &ToUriOptions) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    ToIri::new(to_iri_opts(o))
+        .convert_into(s, &mut out)
+        .map(|_| out)
+        .map_err(|e| e.kind.code().to_string())
+}
+
+fn to_uri(s: &[u8], o: &ToUriOptions) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    ToUri::new(*o)
+        .convert_into(s, &mut out)
+        .map(|_| out)
+        .map_err(|e| e.kind.code().to_string())
+}
+
+/// RFC 3987 §3.2's equivalence for the round trip: hex digits upper-cased and percent-encoded
+/// unreserved characters decoded.
+fn canonical(s: &[u8]) -> Vec<u8> {
+    let mut v = Vec::new();
+    let mut i = 0;
+    while i < s.len() {
+        if s[i] == b'%'
+            && i + 2 < s.len()
+            && s[i + 1].is_ascii_hexdigit()
+            && s[i + 2].is_ascii_hexdigit()
+        {
+            let b = u8::from_str_radix(std::str::from_utf8(&s[i + 1..i + 3]).unwrap(), 16).unwrap();
+            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                v.push(b);
+            } else {
+                v.push(b'%');
+                v.extend_from_slice(&s[i + 1..i + 3].to_ascii_uppercase());
+            }
+            i += 3;
+        } else {
+            v.push(s[i]);
+            i += 1;
+        }
+    }
+    v
+}
+
+#[test]
+fn to_iri_examples() {
+    let rows =
+        read_tsv(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/to_iri_examples.tsv"));
+    assert!(rows.len() >= 40);
+    let mut failures = Vec::new();
+    for r in &rows {
+        let o = parse_options(&r[2]);
+        let got = match to_iri(&unescape(&r[3]), &o) {
+            Ok(v) => format!("OK:{}", String::from_utf8_lossy(&v)),
+            Err(c) => format!("ERROR:{c}"),
+        };
+        let want = String::from_utf8(unescape(&r[4])).unwrap();
+        if got != want {
+            failures.push(format!("{}: got {got}, want {want}", r[0]));
+        }
+        // Every example that converts also round-trips.
+        if let Ok(iri) = to_iri(&unescape(&r[3]), &o) {
+            let back = to_uri(&iri, &o).unwrap_or_else(|e| panic!("{}: to-uri failed {e}", r[0]));
+            if canonical(&back) != canonical(&unescape(&r[3]))
+                && std::str::from_utf8(&unescape(&r[3])).unwrap().is_ascii()
+            {
+                failures.push(format!(
+                    "{}: round trip gave {}",
+                    r[0],
+                    String::from_utf8_lossy(&back)
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn check_examples() {
+    let rows =
+        read_tsv(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/check_examples.tsv"));
+    assert!(rows.len() >= 35);
+    let mut failures = Vec::new();
+    for r in &rows {
+        let uri_only = r[2] == "uri";
+        let to_uri = if uri_only {
+            ToUriOptions::default()
+        } else {
+            parse_options(&r[2])
+        };
+        let mut c = Checker::new(CheckOptions { to_uri, uri_only });
+        let mut out = Vec::new();
+        let got = match c.convert_into(&unescape(&r[3]), &mut out) {
+            Ok(o) => match o.first_warning {
+                Some(w) => format!("OK:{}", w.kind.code()),
+                None => "OK".to_string(),
+            },
+            Err(e) => format!("ERROR:{}", e.kind.code()),
+        };
+        if got != r[4] {
+            failures.push(format!("{}: got {got}, want {}", r[0], r[4]));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn host_modes() -> impl Strategy<Value = ToUriOptions> {
+    (0..4u8).prop_map(|h| {
+        ToUriOptions::default().host(
+            [
+                HostMode::Auto,
+                HostMode::Uts46,
+                HostMode::Idna2003,
+                HostMode::Percent,
+            ][h as usize],
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, .. ProptestConfig::default() })]
+
+    #[test]
+    fn round_trip_and_idempotence(s in iri_strategy(), o in host_modes()) {
+        if let Ok(uri) = to_uri(&s, &o) {
+            let iri = to_iri(&uri, &o).expect("to-iri accepts what to-uri writes");
+            let back = to_uri(&iri, &o).expect("to-uri accepts what to-iri writes");
+            prop_assert_eq!(
+                String::from_utf8_lossy(&canonical(&back)).into_owned(),
+                String::from_utf8_lossy(&canonical(&uri)).into_owned(),
+                "iri {:?}", String::from_utf8_lossy(&iri)
+            );
+            let again = to_iri(&iri, &o).unwrap();
+            prop_assert_eq!(
+                String::from_utf8_lossy(&again).into_owned(),
+                String::from_utf8_lossy(&iri).into_owned(),
+                "to-iri idempotent"
+            );
+            prop_assert!(!iri.contains(&0) && !iri.contains(&b'\n') && !iri.contains(&b'\r'));
+        }
+    }
+
+    #[test]
+    fn check_accepts_what_to_uri_writes(s in iri_strategy(), o in host_modes()) {
+        if let Ok(uri) = to_uri(&s, &o) {
+            let mut c = Checker::new(CheckOptions { to_uri: o, uri_only: true });
+            let mut out = Vec::new();
+            match c.convert_into(&uri, &mut out) {
+                Ok(_) => {}
+                // Contract 2: to-uri passes an all-ASCII host unchecked (and leaves it as
+                // written); check validates it. That is the one thing check may refuse.
+                Err(e) => {
+                    let c = iribulk::components::split(&s);
+                    let ascii_host = c.authority.is_some_and(|a| {
+                        iribulk::components::split_authority(&s, a).is_ok_and(|a| s[a.host].is_ascii())
+                    });
+                    prop_assert!(
+                        matches!(e.kind, iribulk::ErrorKind::Idna(_)) && ascii_host,
+                        "check refused {:?}: {:?}", String::from_utf8_lossy(&uri), e
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The round trip on every line of every dataset (the sample, and ../shared/datasets).
+#[test]
+fn round_trip_on_datasets() {
+    let mut files = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sample.txt")];
+    if let Some(shared) = shared_dir() {
+        for f in [
+            "cc10k_relative.txt",
+            "cc10k_bases.txt",
+            "idna_v2_hosts.txt",
+            "wpt_urltestdata_inputs.txt",
+            "kasztp.txt",
+        ] {
+            files.push(shared.join("datasets").join(f));
+        }
+    }
+    let o = ToUriOptions::default();
+    let mut checked = 0;
+    for f in &files {
+        let data = std::fs::read(f).unwrap();
+        for line in data.split(|&b| b == b'\n') {
+            let Ok(uri) = to_uri(line, &o) else { continue };
+            let iri = to_iri(&uri, &o)
+                .unwrap_or_else(|e| panic!("{}: {e}", String::from_utf8_lossy(&uri)));
+            let back = to_uri(&iri, &o).unwrap();
+            assert_eq!(
+                canonical(&back),
+                canonical(&uri),
+                "{} in {}",
+                String::from_utf8_lossy(&uri),
+                f.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 300, "{checked}");
+}
