@@ -21,6 +21,22 @@ pub const HEXDIG: u8 = 1 << 6;
 /// `%`: starts `pct-encoded` (RFC 3986 §2.1).
 pub const PERCENT: u8 = 1 << 7;
 
+/// Bytes that every component after the authority's host may hold as they are:
+/// `unreserved / sub-delims / ":" / "@" / "/" / "?"` (RFC 3986 `pchar`, `query`, `fragment`;
+/// `userinfo` and `reg-name` cannot contain the delimiters the splitter cut them at). This is
+/// a separate table so that the hot loop tests one bit.
+pub static PLAIN_TABLE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = TABLE_CONST[i] & (UNRESERVED | SUB_DELIMS) != 0
+            || matches!(b, b':' | b'@' | b'/' | b'?');
+        i += 1;
+    }
+    t
+};
+
 const fn build() -> [u8; 256] {
     let mut t = [0u8; 256];
     let mut i = 0;
@@ -65,12 +81,19 @@ const fn build() -> [u8; 256] {
 
 /// The class table: `TABLE[b]` holds the flags of byte `b` (0 for bytes ≥ 0x80).
 pub static TABLE: [u8; 256] = build();
+const TABLE_CONST: [u8; 256] = build();
 
-/// True if `b` has any of the flags in `mask`.
+/// True if `b` has any of the flags in `mask`; [`PLAIN`] asks [`PLAIN_TABLE`].
 #[inline(always)]
 pub fn is(b: u8, mask: u8) -> bool {
+    if mask == PLAIN {
+        return PLAIN_TABLE[b as usize];
+    }
     TABLE[b as usize] & mask != 0
 }
+
+/// Pseudo-flag for [`is`]: the bytes of [`PLAIN_TABLE`].
+pub const PLAIN: u8 = 0;
 
 /// True for ASCII allowed as-is somewhere in a URI-reference (unreserved, reserved, `%`).
 #[inline(always)]

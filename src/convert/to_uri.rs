@@ -13,7 +13,7 @@
 //! The mapping is the identity on valid URIs and idempotent (RFC 3987 §3.1).
 
 use crate::classes::{
-    self, is_bidi_format, is_c1, is_iprivate, is_ucschar, CONTROL, DISALLOWED_ASCII, TABLE,
+    self, is_bidi_format, is_c1, is_iprivate, is_ucschar, CONTROL, DISALLOWED_ASCII,
 };
 use crate::components::{self, Components};
 use crate::config::{is_dns_scheme, HostMode, InvalidUtf8, ToUriOptions};
@@ -114,13 +114,11 @@ impl ToUri {
         let mut o = Outcome::default();
         // Step 1: UTF-8 (RFC 3987 §3.1 step 1c).
         let mut valid_utf8 = true;
-        if !line.is_ascii() {
-            if let Err(e) = simdutf8::compat::from_utf8(line) {
-                if self.opts.invalid_utf8 == InvalidUtf8::Error {
-                    return Err(LineError::new(ErrorKind::InvalidUtf8, e.valid_up_to()));
-                }
-                valid_utf8 = false;
+        if let Err(e) = simdutf8::compat::from_utf8(line) {
+            if self.opts.invalid_utf8 == InvalidUtf8::Error {
+                return Err(LineError::new(ErrorKind::InvalidUtf8, e.valid_up_to()));
             }
+            valid_utf8 = false;
         }
         // Step 2: components (3987bis §3.2, RFC 3986 Appendix B).
         let c: Components = components::split(line);
@@ -240,71 +238,81 @@ impl ToUri {
     ) -> Result<(), LineError> {
         let s = &line[r.clone()];
         let n = s.len();
+        // Worst case: every byte becomes %HH.
+        out.reserve(3 * n);
         let mut run = 0; // start of the pending run of bytes copied as they are
         let mut i = 0;
-        while i < n {
+        loop {
+            // The common case: bytes allowed as they are (unreserved, sub-delims, ':' '/' '?'
+            // '@'), skipped with one table lookup each.
+            while i < n && classes::is(s[i], classes::PLAIN) {
+                i += 1;
+            }
+            if i == n {
+                break;
+            }
             let b = s[i];
+            let at = r.start + i;
             if b < 0x80 {
-                let f = TABLE[b as usize];
-                if f & (classes::UNRESERVED | classes::SUB_DELIMS) != 0 {
-                    i += 1;
-                    continue;
-                }
-                let at = r.start + i;
                 match b {
-                    b':' | b'/' | b'?' | b'@' => i += 1,
                     b'%' => {
                         if !is_pct_triplet(s, i) {
                             return Err(LineError::new(ErrorKind::BadPercent, at));
                         }
                         i += 3;
+                        continue;
                     }
                     b'[' | b']' => return Err(LineError::new(ErrorKind::BadBracket, at)),
                     b'#' => return Err(LineError::new(ErrorKind::ExtraHash, at)),
-                    _ if f & DISALLOWED_ASCII != 0 => {
+                    _ if classes::is(b, DISALLOWED_ASCII) => {
                         if self.opts.strict {
                             return Err(LineError::new(ErrorKind::DisallowedAscii, at));
                         }
-                        out.extend_from_slice(&s[run..i]);
-                        push_pct(out, b);
-                        o.repairs += 1;
-                        o.changed = true;
-                        i += 1;
-                        run = i;
                     }
                     _ => {
                         // C0 control or DEL.
-                        debug_assert!(f & CONTROL != 0);
+                        debug_assert!(classes::is(b, CONTROL));
                         if !self.opts.leiri {
                             return Err(LineError::new(ErrorKind::ControlChar, at));
                         }
-                        out.extend_from_slice(&s[run..i]);
-                        push_pct(out, b);
-                        o.repairs += 1;
-                        o.changed = true;
-                        i += 1;
-                        run = i;
                     }
                 }
+                out.extend_from_slice(&s[run..i]);
+                push_pct(out, b);
+                o.repairs += 1;
+                o.changed = true;
+                i += 1;
+                run = i;
                 continue;
             }
             // Non-ASCII: always percent-encoded (RFC 3987 §3.1 step 2); check what it is.
-            let at = r.start + i;
             out.extend_from_slice(&s[run..i]);
             o.changed = true;
-            match decode_utf8(&s[i..]) {
-                Some((c, len)) => {
-                    self.check_char(c, comp, at, o)?;
-                    push_pct_all(out, &s[i..i + len]);
-                    i += len;
+            // A run of non-ASCII characters, encoded without leaving this loop.
+            while i < n && s[i] >= 0x80 {
+                let at = r.start + i;
+                let lead = s[i];
+                // U+00C0..U+07FF (lead C3..DF) are all ucschar: no check needed.
+                if (0xC3..=0xDF).contains(&lead) && i + 1 < n && s[i + 1] & 0xC0 == 0x80 {
+                    push_pct(out, lead);
+                    push_pct(out, s[i + 1]);
+                    i += 2;
+                    continue;
                 }
-                None => {
-                    if self.opts.invalid_utf8 == InvalidUtf8::Error {
-                        return Err(LineError::new(ErrorKind::InvalidUtf8, at));
+                match decode_utf8(&s[i..]) {
+                    Some((c, len)) => {
+                        self.check_char(c, comp, at, o)?;
+                        push_pct_all(out, &s[i..i + len]);
+                        i += len;
                     }
-                    push_pct(out, b);
-                    o.repairs += 1;
-                    i += 1;
+                    None => {
+                        if self.opts.invalid_utf8 == InvalidUtf8::Error {
+                            return Err(LineError::new(ErrorKind::InvalidUtf8, at));
+                        }
+                        push_pct(out, lead);
+                        o.repairs += 1;
+                        i += 1;
+                    }
                 }
             }
             run = i;
