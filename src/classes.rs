@@ -92,6 +92,32 @@ pub fn is(b: u8, mask: u8) -> bool {
     TABLE[b as usize] & mask != 0
 }
 
+/// Length of the longest prefix of `s` made of [`PLAIN_TABLE`] bytes: eight table lookups
+/// combined without branches per step, then one at a time.
+#[inline(always)]
+pub fn plain_prefix_len(s: &[u8]) -> usize {
+    let t = &PLAIN_TABLE;
+    let mut i = 0;
+    while let Some(c) = s.get(i..i + 8) {
+        let all = t[c[0] as usize]
+            & t[c[1] as usize]
+            & t[c[2] as usize]
+            & t[c[3] as usize]
+            & t[c[4] as usize]
+            & t[c[5] as usize]
+            & t[c[6] as usize]
+            & t[c[7] as usize];
+        if !all {
+            break;
+        }
+        i += 8;
+    }
+    while i < s.len() && t[s[i] as usize] {
+        i += 1;
+    }
+    i
+}
+
 /// Pseudo-flag for [`is`]: the bytes of [`PLAIN_TABLE`].
 pub const PLAIN: u8 = 0;
 

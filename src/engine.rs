@@ -554,6 +554,9 @@ impl Worker {
     pub fn convert_chunk(&mut self, data: &[u8], res: &mut ChunkOut) {
         res.clear();
         res.stats.bytes = data.len() as u64;
+        // Converted lines grow by up to 3× (every byte as %HH); reserving once keeps the
+        // per-line reserve in the converter from reallocating a large buffer mid-chunk.
+        res.out.reserve(data.len().saturating_mul(3).min(64 << 20));
         let n = data.len();
         let mut st = Walk::default();
         let mut masks = std::mem::take(&mut self.masks);

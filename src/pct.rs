@@ -2,14 +2,35 @@
 
 use crate::classes::HEX_UPPER;
 
-/// Appends `%HH` for `b`, with uppercase hex (RFC 3987 §3.1 step 2.2: "SHOULD use uppercase").
+/// `%HH` of every byte, uppercase hex (RFC 3987 §3.1 step 2.2: "SHOULD use uppercase").
+static PCT: [[u8; 3]; 256] = {
+    let mut t = [[0u8; 3]; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = [b'%', HEX_UPPER[i >> 4], HEX_UPPER[i & 15]];
+        i += 1;
+    }
+    t
+};
+
+/// Appends `%HH` for `b`, with uppercase hex.
 #[inline(always)]
 pub fn push_pct(out: &mut Vec<u8>, b: u8) {
-    out.extend_from_slice(&[
-        b'%',
-        HEX_UPPER[(b >> 4) as usize],
-        HEX_UPPER[(b & 15) as usize],
-    ]);
+    out.extend_from_slice(&PCT[b as usize]);
+}
+
+/// Appends `%HH%HH` (one capacity check).
+#[inline(always)]
+pub fn push_pct2(out: &mut Vec<u8>, a: u8, b: u8) {
+    let (a, b) = (PCT[a as usize], PCT[b as usize]);
+    out.extend_from_slice(&[a[0], a[1], a[2], b[0], b[1], b[2]]);
+}
+
+/// Appends `%HH%HH%HH` (one capacity check).
+#[inline(always)]
+pub fn push_pct3(out: &mut Vec<u8>, a: u8, b: u8, c: u8) {
+    let (a, b, c) = (PCT[a as usize], PCT[b as usize], PCT[c as usize]);
+    out.extend_from_slice(&[a[0], a[1], a[2], b[0], b[1], b[2], c[0], c[1], c[2]]);
 }
 
 /// Appends `%HH` for every byte of `bytes`.

@@ -19,7 +19,7 @@ use crate::components::{self, Components};
 use crate::config::{is_dns_scheme, HostMode, InvalidUtf8, ToUriOptions};
 use crate::error::{ErrorKind, LineError};
 use crate::host::{HostCache, Idna};
-use crate::pct::{decode_utf8, is_pct_triplet, push_pct, push_pct_all};
+use crate::pct::{decode_utf8, is_pct_triplet, push_pct, push_pct2, push_pct3, push_pct_all};
 use std::borrow::Cow;
 
 /// What a successful conversion did to a line.
@@ -245,9 +245,7 @@ impl ToUri {
         loop {
             // The common case: bytes allowed as they are (unreserved, sub-delims, ':' '/' '?'
             // '@'), skipped with one table lookup each.
-            while i < n && classes::is(s[i], classes::PLAIN) {
-                i += 1;
-            }
+            i += classes::plain_prefix_len(&s[i..]);
             if i == n {
                 break;
             }
@@ -292,11 +290,18 @@ impl ToUri {
             while i < n && s[i] >= 0x80 {
                 let at = r.start + i;
                 let lead = s[i];
+                let cont = |k: usize| k < n && s[k] & 0xC0 == 0x80;
                 // U+00C0..U+07FF (lead C3..DF) are all ucschar: no check needed.
-                if (0xC3..=0xDF).contains(&lead) && i + 1 < n && s[i + 1] & 0xC0 == 0x80 {
-                    push_pct(out, lead);
-                    push_pct(out, s[i + 1]);
+                if (0xC3..=0xDF).contains(&lead) && cont(i + 1) {
+                    push_pct2(out, lead, s[i + 1]);
                     i += 2;
+                    continue;
+                }
+                // U+1000..U+1FFF (lead E1) and U+3000..U+CFFF (E3..EC): ucschar, no bidi
+                // formatting, no private use (U+2xxx, U+Dxxx and up take the full check).
+                if matches!(lead, 0xE1 | 0xE3..=0xEC) && cont(i + 1) && cont(i + 2) {
+                    push_pct3(out, lead, s[i + 1], s[i + 2]);
+                    i += 3;
                     continue;
                 }
                 match decode_utf8(&s[i..]) {
