@@ -1,10 +1,11 @@
 //! Command-line arguments (clap) and their validation into [`RunOptions`].
 
 use crate::config::{HostMode, InvalidUtf8, ToUriOptions};
+use crate::convert::normalize::{Idn, Level, Rungs};
 use crate::engine::{EngineOptions, Filter, Mode as EngineMode, OnError};
 use crate::host::idna2003;
 use crate::pipeline::RunOptions;
-use clap::{Parser, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 const EXAMPLES: &str = "\
@@ -22,8 +23,11 @@ Exit status: 0 all lines converted; 3 finished, but some lines had errors;
 
 /// iribulk: convert IRIs to URIs (RFC 3987) in bulk, at disk speed.
 #[derive(Parser, Debug)]
-#[command(name = "iribulk", version, about, after_help = EXAMPLES)]
+#[command(name = "iribulk", version, about, after_help = EXAMPLES, args_conflicts_with_subcommands = true)]
 pub struct Cli {
+    /// A command other than converting (`bench`).
+    #[command(subcommand)]
+    pub command: Option<Command>,
     /// Input file (mapped if regular; .gz/.zst decompressed); '-' or absent: stdin.
     #[arg(long = "in", value_name = "FILE")]
     pub input: Option<PathBuf>,
@@ -43,6 +47,40 @@ pub struct Cli {
     /// check: write only the invalid lines.
     #[arg(long)]
     pub invalid_only: bool,
+    /// normalize: a preset of rungs (RFC 3987 §5.3): string (none), syntax (case, percent,
+    /// path), scheme (syntax + scheme rules + IDN to ACE). Default syntax; the rung flags add to it.
+    #[arg(long, value_enum)]
+    pub level: Option<LevelArg>,
+    /// normalize: scheme and host to lower case, %HH hex to upper case (§5.3.2.1).
+    #[arg(long)]
+    pub case: bool,
+    /// normalize: decode %HH of unreserved characters only (§5.3.2.3).
+    #[arg(long)]
+    pub percent: bool,
+    /// normalize: NFC per component (§5.3.2.2).
+    #[arg(long)]
+    pub nfc: bool,
+    /// normalize: NFKC per component (§5.3.2.2).
+    #[arg(long)]
+    pub nfkc: bool,
+    /// normalize: remove dot segments (§5.3.2.4, RFC 3986 §5.2.4).
+    #[arg(long)]
+    pub path: bool,
+    /// normalize: scheme-based rules: default/empty port, empty path to "/" (§5.3.3).
+    #[arg(long = "scheme-rules")]
+    pub scheme_rules: bool,
+    /// normalize: IDN hosts to their ACE (ascii) or Unicode form (§5.3.3).
+    #[arg(long, value_enum)]
+    pub idn: Option<IdnArg>,
+    /// normalize: write URIs instead of IRIs.
+    #[arg(long)]
+    pub as_uri: bool,
+    /// Resolve every reference against this base IRI first (RFC 3986 §5.2, RFC 3987 §6.5).
+    #[arg(long, value_name = "IRI", conflicts_with = "base_field")]
+    pub base: Option<String>,
+    /// Resolve each record's reference (--field) against the base in this field (1-based).
+    #[arg(long, value_name = "N", requires = "field", value_parser = clap::value_parser!(u32).range(1..))]
+    pub base_field: Option<u32>,
     /// Host mapping: auto (IDNA for DNS schemes such as http/https/ws/wss/ftp, percent-encoding
     /// otherwise), uts46, idna2003 (RFC 3490), percent (3987bis §3.4.1).
     #[arg(long, value_enum, default_value_t = HostArg::Auto)]
@@ -109,6 +147,63 @@ pub enum Mode {
     Check,
     /// LEIRI → IRI: percent-encode what LEIRIs allow and IRIs do not (3987bis §6.3).
     LeiriToIri,
+    /// Normalize for comparison (RFC 3987 §5.3): --level and the rung flags.
+    Normalize,
+}
+
+/// Subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Measure each normalization rung, the ladder, and the conversions on a file.
+    Bench(BenchArgs),
+}
+
+/// `iribulk bench`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// The file to measure (read into memory).
+    #[arg(long = "in", value_name = "FILE")]
+    pub input: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Table)]
+    pub format: FormatArg,
+    /// Also draw the costs as a bar chart (SVG).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Timed passes per row; the best is kept.
+    #[arg(long, default_value_t = 3)]
+    pub runs: usize,
+}
+
+/// `bench --format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Aligned text.
+    Table,
+    /// CSV with a header.
+    Csv,
+    /// JSON array.
+    Json,
+}
+
+/// `--level`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LevelArg {
+    /// Simple string comparison: no rung.
+    String,
+    /// Case, percent-encoding, path segments.
+    Syntax,
+    /// Syntax + scheme rules + IDN to ACE.
+    Scheme,
+}
+
+/// `--idn`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum IdnArg {
+    /// ACE (xn--) form.
+    Ascii,
+    /// Unicode form.
+    Unicode,
 }
 
 /// `--host`.
@@ -233,6 +328,39 @@ impl Cli {
         if !is_check && (self.uri || self.valid_only || self.invalid_only) {
             return Err("--uri, --valid-only and --invalid-only go with --mode check".into());
         }
+        let rung_flags = self.level.is_some()
+            || self.case
+            || self.percent
+            || self.nfc
+            || self.nfkc
+            || self.path
+            || self.scheme_rules
+            || self.idn.is_some()
+            || self.as_uri;
+        if self.mode != Mode::Normalize && rung_flags {
+            return Err(
+                "--level, --case, --percent, --nfc, --nfkc, --path, --scheme-rules, --idn and \
+                 --as-uri go with --mode normalize"
+                    .into(),
+            );
+        }
+        let mut rungs = Rungs::level(match self.level {
+            None | Some(LevelArg::Syntax) => Level::Syntax,
+            Some(LevelArg::String) => Level::String,
+            Some(LevelArg::Scheme) => Level::Scheme,
+        });
+        rungs.case |= self.case;
+        rungs.percent |= self.percent;
+        rungs.nfc |= self.nfc;
+        rungs.nfkc |= self.nfkc;
+        rungs.path |= self.path;
+        rungs.scheme |= self.scheme_rules;
+        if let Some(i) = self.idn {
+            rungs.idn = Some(match i {
+                IdnArg::Ascii => Idn::Ascii,
+                IdnArg::Unicode => Idn::Unicode,
+            });
+        }
         Ok(RunOptions {
             engine: EngineOptions {
                 mode: match self.mode {
@@ -240,6 +368,10 @@ impl Cli {
                     Mode::ToIri => EngineMode::ToIri,
                     Mode::Check => EngineMode::Check { uri_only: self.uri },
                     Mode::LeiriToIri => EngineMode::LeiriToIri,
+                    Mode::Normalize => EngineMode::Normalize {
+                        rungs,
+                        as_uri: self.as_uri,
+                    },
                 },
                 filter: if self.valid_only {
                     Filter::ValidOnly
@@ -256,7 +388,9 @@ impl Cli {
                 },
                 field,
                 max_line_bytes: self.max_line_bytes,
+                base_field: self.base_field.map(|n| n as usize - 1),
             },
+            base: self.base.clone().map(String::into_bytes),
             input: self.input.clone(),
             output: self.output.clone(),
             errors: self.errors.clone(),

@@ -15,6 +15,7 @@ use crate::classes::{self, SCHEME};
 use crate::config::ToUriOptions;
 use crate::convert::check::{CheckOptions, Checker};
 use crate::convert::leiri::LeiriToIri;
+use crate::convert::normalize::{NormalizeOptions, Normalizer, Rungs};
 use crate::convert::to_iri::{ToIri, ToIriOptions};
 use crate::convert::to_uri::{Outcome, ToUri};
 use crate::error::{ErrorKind, LineError};
@@ -34,7 +35,7 @@ pub enum OnError {
 }
 
 /// What the engine does with each line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     /// IRI → URI (RFC 3987 §3.1). The default.
     ToUri,
@@ -47,6 +48,13 @@ pub enum Mode {
     },
     /// LEIRI → IRI (3987bis §6.2).
     LeiriToIri,
+    /// The comparison ladder of RFC 3987 §5.3: these rungs, output as IRI or (`as_uri`) URI.
+    Normalize {
+        /// The rungs applied.
+        rungs: Rungs,
+        /// Write URIs instead of IRIs.
+        as_uri: bool,
+    },
 }
 
 /// Which lines `check` writes.
@@ -76,6 +84,10 @@ pub struct EngineOptions {
     /// Lines longer than this (without terminator) are the error `line-too-long`, detected
     /// before any other work. Default 8 MiB (contract item 5).
     pub max_line_bytes: usize,
+    /// Resolve each reference (the line, or `field`) against the base IRI in this field
+    /// (0-based) of the same record before the mode applies (RFC 3986 §5.2, RFC 3987 §6.5).
+    /// Default `None`. A fixed base is given to [`Worker::set_base`] instead.
+    pub base_field: Option<usize>,
 }
 
 impl Default for EngineOptions {
@@ -87,6 +99,7 @@ impl Default for EngineOptions {
             on_error: OnError::Keep,
             field: None,
             max_line_bytes: 8 << 20,
+            base_field: None,
         }
     }
 }
@@ -146,6 +159,7 @@ enum Op {
     ToIri(ToIri),
     Check(Checker),
     Leiri(LeiriToIri),
+    Normalize(Box<Normalizer>),
 }
 
 impl Op {
@@ -162,6 +176,18 @@ impl Op {
                 uri_only,
             })),
             Mode::LeiriToIri => Op::Leiri(LeiriToIri),
+            Mode::Normalize { rungs, as_uri } => {
+                Op::Normalize(Box::new(Normalizer::new(NormalizeOptions {
+                    rungs,
+                    as_uri,
+                    idna: match t.host {
+                        crate::config::HostMode::Idna2003 => {
+                            crate::host::Idna::Idna2003(t.idna2003_flags)
+                        }
+                        _ => crate::host::Idna::Uts46,
+                    },
+                })))
+            }
         }
     }
 
@@ -172,6 +198,7 @@ impl Op {
             Op::ToIri(c) => c.convert_into(line, out),
             Op::Check(c) => c.convert_into(line, out),
             Op::Leiri(c) => c.convert_into(line, out),
+            Op::Normalize(c) => c.convert_into(line, out),
         }
     }
 
@@ -183,6 +210,7 @@ impl Op {
             Op::ToIri(_) => !has_ace_host(line),
             Op::Check(_) => false,
             Op::Leiri(_) => true,
+            Op::Normalize(_) => false,
         }
     }
 }
@@ -510,6 +538,8 @@ pub fn is_plain_naive(line: &[u8]) -> bool {
 #[derive(Debug)]
 pub struct Worker {
     conv: Op,
+    base: Option<std::sync::Arc<[u8]>>,
+    resolved: Vec<u8>,
     classifier: Classifier,
     opts: EngineOptions,
     masks: Vec<crate::simd::BlockMasks>,
@@ -528,6 +558,8 @@ impl Worker {
     pub fn with_classifier(opts: EngineOptions, classifier: Classifier) -> Self {
         Worker {
             conv: Op::new(&opts),
+            base: None,
+            resolved: Vec::new(),
             classifier,
             opts,
             masks: Vec::with_capacity(WINDOW / 64),
@@ -540,13 +572,56 @@ impl Worker {
         let set = match opts.mode {
             Mode::ToUri => TO_URI_FLAGGED,
             Mode::ToIri => TO_IRI_FLAGGED,
-            Mode::Check { .. } => return ByteSet::FULL,
+            Mode::Check { .. } | Mode::Normalize { .. } => return ByteSet::FULL,
             Mode::LeiriToIri => LEIRI_FLAGGED,
         };
+        if opts.base_field.is_some() {
+            return ByteSet::FULL; // every line is resolved
+        }
         match opts.field {
             Some((_, d)) => set.without(d),
             None => set,
         }
+    }
+
+    /// Resolves every reference against `base` (RFC 3986 §5.2, RFC 3987 §6.5) before the mode
+    /// applies. Every line then goes through the slow path.
+    pub fn set_base(&mut self, base: Option<std::sync::Arc<[u8]>>) {
+        self.base = base;
+    }
+
+    fn resolving(&self) -> bool {
+        self.base.is_some() || self.opts.base_field.is_some()
+    }
+
+    /// Runs the mode on `reference`, resolved first when a base is set.
+    fn convert_ref(
+        &mut self,
+        record: &[u8],
+        reference: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
+        if !self.resolving() {
+            return self.conv.convert_into(reference, out);
+        }
+        let base: &[u8] = match (&self.base, self.opts.base_field) {
+            (_, Some(k)) => match field_range(record, k, self.opts.field.map_or(b'\t', |f| f.1)) {
+                Some(r) => &record[r],
+                None => return Err(LineError::new(ErrorKind::MissingField, record.len())),
+            },
+            (Some(b), None) => b,
+            (None, None) => unreachable!("resolving() checked"),
+        };
+        self.resolved.clear();
+        crate::resolve::resolve_into(base, reference, &mut self.resolved)?;
+        let resolved = std::mem::take(&mut self.resolved);
+        let mark = out.len();
+        let r = self.conv.convert_into(&resolved, out);
+        self.resolved = resolved;
+        r.map(|mut o| {
+            o.changed = out[mark..] != *reference;
+            o
+        })
     }
 
     /// Converts a chunk of whole lines (the last one may lack its terminator) into `res`
@@ -589,6 +664,7 @@ impl Worker {
                 // is_plain: at worst it sends a line with a port to the slow path).
                 if !dirty
                     && self.opts.field.is_none()
+                    && self.base.is_none()
                     && end - st.line_start <= self.opts.max_line_bytes
                     && self.conv.is_clean(&data[st.line_start..end])
                 {
@@ -681,7 +757,7 @@ impl Worker {
         st.line_start = term_end;
         st.line_dirty = false;
         let content = &data[start..content_end];
-        if !dirty && content.len() <= self.opts.max_line_bytes {
+        if !dirty && content.len() <= self.opts.max_line_bytes && !self.resolving() {
             let field = match self.opts.field {
                 None => Some(content),
                 Some((k, d)) => field_range(content, k, d).map(|r| &content[r]),
@@ -715,12 +791,12 @@ impl Worker {
             ))
         } else {
             match self.opts.field {
-                None => self.conv.convert_into(content, &mut res.out),
+                None => self.convert_ref(content, content, &mut res.out),
                 Some((k, d)) => match field_range(content, k, d) {
                     None => Err(LineError::new(ErrorKind::MissingField, content.len())),
                     Some(fr) => {
                         res.out.extend_from_slice(&content[..fr.start]);
-                        match self.conv.convert_into(&content[fr.clone()], &mut res.out) {
+                        match self.convert_ref(content, &content[fr.clone()], &mut res.out) {
                             Ok(o) => {
                                 res.out.extend_from_slice(&content[fr.end..]);
                                 Ok(o)

@@ -37,6 +37,7 @@
 
 #![warn(missing_docs)]
 
+pub mod benchcmd;
 pub mod classes;
 pub mod cli;
 pub mod components;
@@ -50,6 +51,7 @@ pub mod output;
 pub mod pct;
 pub mod pipeline;
 pub mod report;
+pub mod resolve;
 pub mod simd;
 
 pub use config::{HostMode, InvalidUtf8, ToUriOptions};

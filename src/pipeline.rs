@@ -41,6 +41,8 @@ pub struct RunOptions {
     pub no_mmap: bool,
     /// Show a progress bar on stderr. Default false (the CLI turns it on for terminals).
     pub progress: bool,
+    /// Resolve every reference against this base IRI first. Default none.
+    pub base: Option<Vec<u8>>,
 }
 
 impl Default for RunOptions {
@@ -55,6 +57,7 @@ impl Default for RunOptions {
             window: 0,
             no_mmap: false,
             progress: false,
+            base: None,
         }
     }
 }
@@ -222,8 +225,13 @@ pub fn convert_source(
         .build()
         .map_err(|e| Fatal::Other(format!("cannot start {threads} threads: {e}")))?;
     // One worker (converter + host cache + classifier) per pool thread.
+    let base: Option<std::sync::Arc<[u8]>> = opts.base.as_deref().map(Into::into);
     let workers: Vec<Mutex<Worker>> = (0..threads)
-        .map(|_| Mutex::new(Worker::new(opts.engine)))
+        .map(|_| {
+            let mut w = Worker::new(opts.engine);
+            w.set_base(base.clone());
+            Mutex::new(w)
+        })
         .collect();
     let convert = |batch: &mut Batch, all: &[u8]| {
         pool.install(|| {

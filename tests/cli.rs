@@ -463,3 +463,112 @@ fn mode_leiri_to_iri() {
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(stdout(&o), "http://a/b%20c%E2%80%AEé\n");
 }
+
+#[test]
+fn mode_normalize_levels_and_rungs() {
+    // RFC 3987 §5.3.3: the four http examples are equivalent at scheme level.
+    let input =
+        b"http://example.com\nhttp://example.com/\nhttp://example.com:/\nhttp://example.com:80/\n";
+    let o = run_stdin(&["--mode", "normalize", "--level", "scheme"], input);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "http://example.com/\n".repeat(4));
+    // Each rung on its own flag; string level changes nothing.
+    let o = run_stdin(
+        &["--mode", "normalize", "--level", "string", "--case"],
+        b"HTTP://Ex.COM/A%7e\n",
+    );
+    assert_eq!(stdout(&o), "http://ex.com/A%7E\n");
+    let o = run_stdin(
+        &[
+            "--mode",
+            "normalize",
+            "--level",
+            "scheme",
+            "--idn",
+            "unicode",
+        ],
+        b"http://xn--rsum-bpad.example.org/\n",
+    );
+    assert_eq!(stdout(&o), "http://résumé.example.org/\n");
+    let o = run_stdin(
+        &["--mode", "normalize", "--as-uri"],
+        "http://a/ros%C3%A9/./x\n".as_bytes(),
+    );
+    assert_eq!(stdout(&o), "http://a/ros%C3%A9/x\n");
+    // Rung flags belong to normalize mode.
+    let o = bin().args(["--nfc"]).stdin(Stdio::null()).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn base_and_base_field_resolution() {
+    // RFC 3986 §5.4.1 examples, then to-uri (the default mode) on the result.
+    let o = run_stdin(
+        &["--base", "http://a/b/c/d;p?q"],
+        "g\n../g\n?y\n#s\ng:h\n/ü\n".as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "http://a/b/c/g\nhttp://a/b/g\nhttp://a/b/c/d;p?y\nhttp://a/b/c/d;p?q#s\ng:h\nhttp://a/%C3%BC\n"
+    );
+    let o = run_stdin(
+        &["--field", "2", "--base-field", "1"],
+        "http://a/b/c\t../x/ü\tkeep\nhttp://h/\t//o/p\tk\n".as_bytes(),
+    );
+    assert_eq!(
+        stdout(&o),
+        "http://a/b/c\thttp://a/x/%C3%BC\tkeep\nhttp://h/\thttp://o/p\tk\n"
+    );
+    let o = bin()
+        .args(["--base-field", "1"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "--base-field needs --field");
+}
+
+#[test]
+fn bench_subcommand_formats_and_plot() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("costs.svg");
+    let o = bin()
+        .args(["bench", "--runs", "1", "--in"])
+        .arg(sample_path())
+        .arg("--plot")
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = stdout(&o);
+    for s in [
+        "plain line copy",
+        "rung: case",
+        "rung: nfkc",
+        "ladder: + idn",
+        "convert: to-uri",
+        "convert: to-iri",
+        "ns/line",
+        "MB/s",
+    ] {
+        assert!(t.contains(s), "{s} missing in\n{t}");
+    }
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+    let o = bin()
+        .args(["bench", "--runs", "1", "--format", "csv", "--in"])
+        .arg(sample_path())
+        .output()
+        .unwrap();
+    assert!(stdout(&o).starts_with("operation,ns_per_line,mb_per_s,changed_share,errors,vs_copy\n"));
+    let o = bin()
+        .args(["bench", "--runs", "1", "--format", "json", "--in"])
+        .arg(sample_path())
+        .output()
+        .unwrap();
+    assert!(stdout(&o).trim_start().starts_with("[{"));
+    let o = bin()
+        .args(["bench", "--in", "/nonexistent"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+}

@@ -113,6 +113,7 @@ fn run_once(
         window: 0,
         no_mmap: matches!(via, Via::Stream),
         progress: false,
+        base: None,
     };
     let summary = pipeline::run(&opts).unwrap();
     let leftovers: Vec<_> = std::fs::read_dir(dir.path())

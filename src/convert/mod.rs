@@ -2,5 +2,6 @@
 
 pub mod check;
 pub mod leiri;
+pub mod normalize;
 pub mod to_iri;
 pub mod to_uri;

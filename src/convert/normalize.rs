@@ -1,0 +1,773 @@
+//! Normalization for comparison: the comparison ladder of RFC 3987 §5.3 (RFC 3986 §6.2) as
+//! separate rungs that can be combined freely ([`Rungs`]), with presets ([`Level`]).
+//!
+//! Two IRIs are equivalent at a rung when their normalized forms are identical strings
+//! (§5.3.1). Every rung only applies an equivalence the RFCs state, so no rung can make two
+//! different resources compare equal (§5.1: "strictly avoiding false positives"; §5 "never
+//! loosen").
+//!
+//! ## Steps, in order
+//!
+//! 0. **Validation.** The line is validated by [`ToUri`] (not strict, percent-encoded hosts: no
+//!    IDNA). Its error, if any, is returned as it is (offsets are in the line).
+//! 1. **Parse** into components (RFC 3986 Appendix B, [`crate::components`]).
+//! 2. **Scheme**: lower case if [`Rungs::case`] (§5.3.2.1).
+//! 3. **Per component** (userinfo, host, path, query, fragment), never across delimiters:
+//!    * [`Rungs::percent`] (§5.3.2.3): `%HH` of an unreserved character (RFC 3986 §2.3:
+//!      `ALPHA DIGIT - . _ ~`) is decoded; every other `%HH` stays encoded — reserved
+//!      characters, `%`, non-ASCII octets.
+//!    * [`Rungs::case`] (§5.3.2.1): hex digits of every remaining `%HH` to upper case.
+//!    * Output validity (always, not a rung): printable ASCII not allowed in IRIs (space `"` `<`
+//!      `>` `\` `^` `` ` `` `{` `|` `}`) is percent-encoded and counted as a repair, as
+//!      [`ToUri`] does; characters not allowed in IRIs (bidi formatting characters, §4.1;
+//!      private use outside the query and non-`ucschar`, §2.2) are percent-encoded — the IRI→URI
+//!      mapping writes them the same way, so no comparison changes — and counted as warnings.
+//!    * [`Rungs::nfc`] / [`Rungs::nfkc`] (§5.3.2.2): see "Character normalization" below.
+//! 4. **Host** (RFC 3986 §3.2.2), in this order: the component steps of 3 (without NFC), then
+//!    [`Rungs::idn`], then [`Rungs::case`] (ASCII letters to lower case, hex digits of `%HH` to
+//!    upper case), then NFC/NFKC for hosts that IDN processing did not handle.
+//!    * IP literals: lower case with [`Rungs::case`] (RFC 3986 §3.2.2: "the host subcomponent is
+//!      case-insensitive"; RFC 5952 §4.3 recommends lower case for IPv6), nothing else.
+//!    * ASCII letters of a reg-name are lowered also when the host has non-ASCII characters:
+//!      RFC 3987 §5.3.2.1 names "US-ASCII only" hosts, but ASCII case is insignificant in every
+//!      host (RFC 3986 §3.2.2) and IDNA maps it the same way, so this adds no false positive.
+//! 5. **Port**, with [`Rungs::scheme`] (§5.3.3): an empty port and its `:` are removed for
+//!    every scheme (RFC 3986 §3.2.3: "should omit the port component and its ':' delimiter if
+//!    port is empty"); for the schemes of [`DEFAULT_PORTS`], leading zeros are removed and the
+//!    default port is removed.
+//! 6. **Path**: [`Rungs::path`] (§5.3.2.4) applies `remove_dot_segments` (RFC 3986 §5.2.4) to
+//!    paths that start with `/` (absolute paths, and every non-empty path after an authority).
+//!    Rootless paths (`urn:a/../b`, `mailto:…`) and relative-path references (`../a`) are left
+//!    alone: there `.`/`..` are data or depend on a base (and §5.2.4 would turn `a/../b` into
+//!    `/b`). A result that starts with `//` without an authority gets a `/.` prefix (`foo:/.//a`),
+//!    the same path, so that it does not read back as an authority. Then [`Rungs::scheme`]: an
+//!    empty path after an authority becomes `/` for the schemes of [`DEFAULT_PORTS`].
+//! 7. **Query and fragment**: only the component steps of 3. Empty `?` and `#` are kept
+//!    (§5.3.3: `http://example.com/?` is not `http://example.com/`); the fragment is never
+//!    subject to scheme-based rules.
+//! 8. With [`NormalizeOptions::as_uri`], the result goes through [`ToUri`] (hosts of
+//!    [`DNS_SCHEMES`](crate::config::DNS_SCHEMES) to ACE with the chosen IDNA, other non-ASCII
+//!    hosts percent-encoded — the meaning of `--host auto`, with the IDNA version of
+//!    [`NormalizeOptions::idna`]).
+//!
+//! ## IDN equivalence ([`Rungs::idn`], §5.3.3)
+//!
+//! Only hosts of [`DNS_SCHEMES`](crate::config::DNS_SCHEMES) are IDNs (scheme-based: other
+//! schemes' reg-names are opaque, and `--host auto` percent-encodes them). A host with
+//! non-ASCII characters goes through ToASCII (3987bis §3.4.2: `%HH` decoded first); if that
+//! fails the line fails with `idna`, as in `to-uri`. An ASCII host is converted only when it
+//! holds `%` or (for [`Idn::Unicode`]) an `xn--` label, and is kept as it is when that fails.
+//! [`Idn::Ascii`] writes the ACE form. [`Idn::Unicode`] writes ToUnicode of the ACE form put in
+//! lower case (Punycode keeps the case of basic code points, RFC 3492 Appendix A, so
+//! `XN--BCHER-KVA` would give `BüCHER`) when every character is displayable
+//! ([`super::to_iri::is_displayable`]) and ToASCII of it gives back the ACE form up to ASCII
+//! case (the rule of `to-iri`), otherwise the lower-case ACE form. With
+//! [`NormalizeOptions::as_uri`] hosts are always ACE.
+//!
+//! ## Character normalization ([`Rungs::nfc`], [`Rungs::nfkc`], §5.3.2.2)
+//!
+//! Opt-in: RFC 3987 §5.3.2.2 says equivalence "MUST rely on the assumption that IRIs are
+//! appropriately pre-character-normalized rather than apply character normalization when
+//! comparing". When asked for, NFC (or NFKC) is applied to each *run* of a component: a maximal
+//! sequence of ASCII letters, digits and non-ASCII characters. Runs end at every other ASCII
+//! character and at every `%HH`, so a delimiter or a percent-encoding is never composed with
+//! anything (`=` + U+0338 is not turned into `≠`). A run whose normalized form would contain a
+//! character that is not an ASCII letter or digit or a non-ASCII character allowed in IRIs
+//! (NFC maps U+037E to `;`, NFKC maps U+FF0F to `/`, U+2024 to `.`, U+2474 to `(1)`) is not
+//! normalized by that form: NFKC falls back to NFC, NFC to the run as it is. [`Rungs::nfkc`]
+//! wins over [`Rungs::nfc`]. Hosts converted by IDN equivalence are not touched (IDNA does its
+//! own mapping).
+//!
+//! ## Idempotence and stability
+//!
+//! Every rung alone, and every combination, is idempotent: `N(N(x)) == N(x)`
+//! (`tests/normalize.rs` checks it for each rung and the presets, on random IRIs).
+//!
+//! The ladder's IRI output is stable under `to-uri` then `to-iri` —
+//! `N(to_iri(to_uri(N(x)))) == N(x)` for [`Level::Scheme`], with the same IDNA — except in two
+//! precisely known cases, where both sides are still the *same URI* (`to-uri` maps them to the
+//! same string) and differ only in which non-ASCII characters are written raw:
+//!
+//! 1. `N(x)` holds `%HH` octets of a non-ASCII character that `to-iri` decodes for display
+//!    (RFC 3987 §3.2; `ros%C3%A9`). [`Rungs::percent`] decodes only RFC 3986 §2.3 unreserved
+//!    characters, as §5.3.2.3 specifies, so `ros%C3%A9` stays while `to-iri` gives `rosé`.
+//!    §5.3.2.3 itself aligns such IRIs "by converting both IRIs to URIs": compare with
+//!    [`NormalizeOptions::as_uri`], which is stable without exception.
+//! 2. `N(x)` holds a raw character allowed in IRIs that `to-iri` keeps percent-encoded for safe
+//!    display (white space, invisible characters, compatibility look-alikes of delimiters:
+//!    U+00A0, U+200B, U+3000, U+FF0F, …; see [`super::to_iri::is_displayable`]). The
+//!    normalizer does not encode valid IRI characters, so `N` keeps the raw character while the
+//!    round trip writes `%HH`, which [`Rungs::percent`] does not decode (it is not unreserved).
+//!
+//! At [`Level::Syntax`] (no IDN rung) a third difference exists: `to-uri` maps non-ASCII hosts
+//! of DNS schemes through IDNA and `to-iri` decodes `xn--` labels, which is the IDN rung's job.
+//!
+//! ```
+//! use iribulk::convert::normalize::{Level, NormalizeOptions, Normalizer, Rungs};
+//! let mut n = Normalizer::new(NormalizeOptions {
+//!     rungs: Rungs::level(Level::Scheme),
+//!     ..NormalizeOptions::default()
+//! });
+//! let mut out = Vec::new();
+//! n.convert_into("HTTP://Example.COM:80/a/./b/../%7euser/rosé?q#F".as_bytes(), &mut out)?;
+//! assert_eq!(String::from_utf8(out).unwrap(), "http://example.com/a/~user/rosé?q#F");
+//! # Ok::<(), iribulk::LineError>(())
+//! ```
+
+use crate::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar, HEX_UPPER};
+use crate::components;
+use crate::config::{is_dns_scheme, HostMode, ToUriOptions};
+use crate::convert::to_iri::is_displayable;
+use crate::convert::to_uri::{Outcome, ToUri};
+use crate::error::{ErrorKind, LineError};
+use crate::host::{idna2003, HostCache, Idna};
+use crate::pct::{decode_utf8, push_pct, push_pct_all};
+use crate::resolve::remove_dot_segments_in_place;
+use std::ops::Range;
+use unicode_normalization::UnicodeNormalization;
+
+/// Which rungs to apply (each independent; [`Level`] presets). `Default` is no rung at all
+/// (simple string comparison, §5.3.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rungs {
+    /// §5.3.2.1: scheme and host ASCII letters to lower case; hex digits of `%HH` to upper case.
+    pub case: bool,
+    /// §5.3.2.3: decode `%HH` of unreserved characters (RFC 3986 §2.3) only.
+    pub percent: bool,
+    /// §5.3.2.2: NFC per run of a component (module docs).
+    pub nfc: bool,
+    /// §5.3.2.2: NFKC per run of a component; wins over [`Rungs::nfc`].
+    pub nfkc: bool,
+    /// §5.3.2.4: `remove_dot_segments` (RFC 3986 §5.2.4) on paths starting with `/`.
+    pub path: bool,
+    /// §5.3.3: empty port removed; for [`DEFAULT_PORTS`] schemes, the default port removed,
+    /// leading zeros of the port removed, and an empty path after an authority made `/`.
+    pub scheme: bool,
+    /// §5.3.3 IDN equivalence: hosts of DNS schemes to ACE or to Unicode.
+    pub idn: Option<Idn>,
+}
+
+/// The form of IDN hosts under [`Rungs::idn`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Idn {
+    /// ASCII Compatible Encoding (`xn--rsum-bpad.example.org`).
+    Ascii,
+    /// Unicode (`résumé.example.org`), when it round-trips and displays safely; else ACE.
+    Unicode,
+}
+
+/// Presets of the ladder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// Simple string comparison (§5.3.1): no rung.
+    String,
+    /// Syntax-based normalization (§5.3.2): case, percent-encoding and path segments. Character
+    /// normalization (§5.3.2.2) is part of the RFC's list but is opt-in here ([`Rungs::nfc`]):
+    /// the same section says comparison must *assume* normalized IRIs rather than normalize.
+    Syntax,
+    /// Scheme-based normalization (§5.3.3): [`Level::Syntax`] + [`Rungs::scheme`] + IDN
+    /// equivalence to ACE.
+    Scheme,
+}
+
+impl Rungs {
+    /// The rungs of a preset.
+    pub fn level(l: Level) -> Rungs {
+        let syntax = Rungs {
+            case: true,
+            percent: true,
+            path: true,
+            ..Rungs::default()
+        };
+        match l {
+            Level::String => Rungs::default(),
+            Level::Syntax => syntax,
+            Level::Scheme => Rungs {
+                scheme: true,
+                idn: Some(Idn::Ascii),
+                ..syntax
+            },
+        }
+    }
+}
+
+/// Options of the normalizer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NormalizeOptions {
+    /// The rungs. Default [`Level::Syntax`].
+    pub rungs: Rungs,
+    /// Write the result as a URI (through [`ToUri`] at the end) instead of an IRI. Default
+    /// `false`. This is the form §5.3.2.3 recommends for comparing percent-encodings: with it,
+    /// `rosé` and `ros%C3%A9` compare equal.
+    pub as_uri: bool,
+    /// The IDNA of IDN equivalence and of `as_uri` hosts. Default [`Idna::Uts46`].
+    pub idna: Idna,
+}
+
+impl Default for NormalizeOptions {
+    fn default() -> Self {
+        NormalizeOptions {
+            rungs: Rungs::level(Level::Syntax),
+            as_uri: false,
+            idna: Idna::Uts46,
+        }
+    }
+}
+
+/// Schemes with scheme-based rules ([`Rungs::scheme`]): the default port, and "an empty path
+/// after an authority is `/`" (RFC 9110 §4.2.1–§4.2.3 http/https, RFC 6455 §3 ws/wss,
+/// RFC 1738 §3.2 ftp). Compared ASCII case-insensitively.
+pub const DEFAULT_PORTS: &[(&str, &str)] = &[
+    ("http", "80"),
+    ("https", "443"),
+    ("ws", "80"),
+    ("wss", "443"),
+    ("ftp", "21"),
+];
+
+/// The default port of `scheme` if it is in [`DEFAULT_PORTS`].
+pub fn default_port(scheme: &[u8]) -> Option<&'static [u8]> {
+    DEFAULT_PORTS
+        .iter()
+        .find(|(s, _)| s.as_bytes().eq_ignore_ascii_case(scheme))
+        .map(|(_, p)| p.as_bytes())
+}
+
+/// Which component a piece of text is in (what may appear raw depends on it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    Userinfo,
+    Host,
+    Path,
+    Query,
+    Fragment,
+}
+
+/// The character normalization form of [`Rungs::nfc`] / [`Rungs::nfkc`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Form {
+    Nfc,
+    Nfkc,
+}
+
+/// The normalizer. One per thread: it keeps a host cache and scratch buffers, so a line costs
+/// no allocation once the buffers have grown (except first-time IDNA work).
+#[derive(Debug)]
+pub struct Normalizer {
+    opts: NormalizeOptions,
+    validator: ToUri,
+    finisher: ToUri,
+    cache: HostCache,
+    /// The validator's output (unused) and the IRI form before `as_uri`.
+    scratch: Vec<u8>,
+    iri: Vec<u8>,
+    /// A component after the byte steps, before character normalization.
+    comp: Vec<u8>,
+    /// ACE form of a host.
+    ace: Vec<u8>,
+    /// One normalized run.
+    run: String,
+}
+
+impl Normalizer {
+    /// A normalizer with these options.
+    pub fn new(opts: NormalizeOptions) -> Self {
+        let percent_hosts = ToUriOptions::default().host(HostMode::Percent);
+        Normalizer {
+            opts,
+            validator: ToUri::new(percent_hosts),
+            finisher: ToUri::new(percent_hosts),
+            cache: HostCache::default(),
+            scratch: Vec::new(),
+            iri: Vec::new(),
+            comp: Vec::new(),
+            ace: Vec::new(),
+            run: String::new(),
+        }
+    }
+
+    /// The options.
+    pub fn options(&self) -> &NormalizeOptions {
+        &self.opts
+    }
+
+    /// Appends the normalized line (without terminator) to `out`.
+    ///
+    /// The [`Outcome`] counts the repairs and warnings of validation (step 0) and tells whether
+    /// the output differs from the input. On error nothing is appended.
+    pub fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+        let mark = out.len();
+        let r = self.convert_inner(line, out, mark);
+        if r.is_err() {
+            out.truncate(mark);
+        }
+        r
+    }
+
+    fn convert_inner(
+        &mut self,
+        line: &[u8],
+        out: &mut Vec<u8>,
+        mark: usize,
+    ) -> Result<Outcome, LineError> {
+        // Step 0: validation (errors of to-uri, offsets in the line).
+        self.scratch.clear();
+        let mut o = self.validator.convert_into(line, &mut self.scratch)?;
+        if self.opts.as_uri {
+            let mut iri = std::mem::take(&mut self.iri);
+            iri.clear();
+            let r = self.normalize_iri(line, &mut iri).and_then(|()| {
+                // Step 8. The IRI form is valid, so this cannot fail; if it did, its offset
+                // would be in the normalized text, so report it at the line's start.
+                self.finisher
+                    .convert_into(&iri, out)
+                    .map_err(|e| LineError::new(e.kind, 0))
+            });
+            self.iri = iri;
+            r?;
+        } else {
+            self.normalize_iri(line, out)?;
+        }
+        o.changed = out[mark..] != *line;
+        Ok(o)
+    }
+
+    /// Steps 1–7, appending the IRI form to `dst`.
+    fn normalize_iri(&mut self, line: &[u8], dst: &mut Vec<u8>) -> Result<(), LineError> {
+        let rungs = self.opts.rungs;
+        let c = components::split(line);
+        let scheme = c.scheme.clone().map(|r| &line[r]);
+        let known_port = if rungs.scheme {
+            scheme.and_then(default_port)
+        } else {
+            None
+        };
+        // Step 2: scheme (§5.3.2.1).
+        if let Some(s) = scheme {
+            if rungs.case {
+                dst.extend(s.iter().map(u8::to_ascii_lowercase));
+            } else {
+                dst.extend_from_slice(s);
+            }
+            dst.push(b':');
+        }
+        if let Some(ar) = c.authority.clone() {
+            dst.extend_from_slice(b"//");
+            let a = components::split_authority(line, ar)?;
+            if let Some(ui) = a.userinfo.clone() {
+                self.component(&line[ui], Part::Userinfo, dst);
+                dst.push(b'@');
+            }
+            // Step 4: host.
+            self.host(line, a.host.clone(), scheme, dst)?;
+            // Step 5: port (§5.3.3, RFC 3986 §3.2.3).
+            if let Some(pr) = a.port.clone() {
+                let p = &line[pr];
+                if !rungs.scheme {
+                    dst.push(b':');
+                    dst.extend_from_slice(p);
+                } else if let Some(def) = known_port {
+                    let digits = match p.iter().position(|&b| b != b'0') {
+                        Some(k) => &p[k..],
+                        None => &p[p.len().saturating_sub(1)..], // "" or "0"
+                    };
+                    if !digits.is_empty() && digits != def {
+                        dst.push(b':');
+                        dst.extend_from_slice(digits);
+                    }
+                } else if !p.is_empty() {
+                    dst.push(b':');
+                    dst.extend_from_slice(p);
+                }
+            }
+        }
+        // Step 6: path.
+        let pstart = dst.len();
+        self.component(&line[c.path.clone()], Part::Path, dst);
+        if rungs.path && dst.get(pstart) == Some(&b'/') {
+            remove_dot_segments_in_place(dst, pstart);
+            if c.authority.is_none() && dst[pstart..].starts_with(b"//") {
+                dst.splice(pstart..pstart, *b"/.");
+            }
+        }
+        if known_port.is_some() && c.authority.is_some() && dst.len() == pstart {
+            dst.push(b'/');
+        }
+        // Step 7: query and fragment.
+        if let Some(q) = c.query.clone() {
+            dst.push(b'?');
+            self.component(&line[q], Part::Query, dst);
+        }
+        if let Some(f) = c.fragment.clone() {
+            dst.push(b'#');
+            self.component(&line[f], Part::Fragment, dst);
+        }
+        Ok(())
+    }
+
+    /// Step 3 on one component other than the host.
+    fn component(&mut self, s: &[u8], part: Part, dst: &mut Vec<u8>) {
+        match self.form() {
+            None => byte_steps(s, part, self.opts.rungs, dst),
+            Some(form) => {
+                self.comp.clear();
+                byte_steps(s, part, self.opts.rungs, &mut self.comp);
+                normalize_runs(&self.comp, form, part, &mut self.run, dst);
+            }
+        }
+    }
+
+    fn form(&self) -> Option<Form> {
+        if self.opts.rungs.nfkc {
+            Some(Form::Nfkc)
+        } else if self.opts.rungs.nfc {
+            Some(Form::Nfc)
+        } else {
+            None
+        }
+    }
+
+    /// The IDN handling of a host of this scheme: the form, and whether ASCII hosts (with `%`
+    /// or `xn--`) are converted too. `as_uri` needs ACE for non-ASCII hosts even without the
+    /// rung (as `to-uri` would).
+    fn idn_for(&self, scheme: Option<&[u8]>) -> Option<(Idn, bool)> {
+        if !scheme.is_some_and(is_dns_scheme) {
+            return None;
+        }
+        match (self.opts.rungs.idn, self.opts.as_uri) {
+            (Some(_), true) => Some((Idn::Ascii, true)),
+            (Some(m), false) => Some((m, true)),
+            (None, true) => Some((Idn::Ascii, false)),
+            (None, false) => None,
+        }
+    }
+
+    /// Step 4: the host at `hr` of `line`.
+    fn host(
+        &mut self,
+        line: &[u8],
+        hr: Range<usize>,
+        scheme: Option<&[u8]>,
+        dst: &mut Vec<u8>,
+    ) -> Result<(), LineError> {
+        let rungs = self.opts.rungs;
+        let h = &line[hr.clone()];
+        if h.first() == Some(&b'[') {
+            // IP literal (validated): case only.
+            if rungs.case {
+                dst.extend(h.iter().map(u8::to_ascii_lowercase));
+            } else {
+                dst.extend_from_slice(h);
+            }
+            return Ok(());
+        }
+        let start = dst.len();
+        byte_steps(h, Part::Host, rungs, dst);
+        let mut idn_done = false;
+        if let Some((mode, ascii_too)) = self.idn_for(scheme) {
+            let text = std::str::from_utf8(&dst[start..]).expect("UTF-8 validated, ASCII edits");
+            let non_ascii = !text.is_ascii();
+            let convert = non_ascii
+                || (ascii_too
+                    && (text.contains('%') || (mode == Idn::Unicode && has_ace_label(text))));
+            if convert {
+                self.ace.clear();
+                match self.cache.to_ascii(text, self.opts.idna, &mut self.ace) {
+                    Ok(()) => {
+                        dst.truncate(start);
+                        match mode {
+                            Idn::Ascii => dst.extend_from_slice(&self.ace),
+                            Idn::Unicode => self.push_unicode_host(dst),
+                        }
+                        idn_done = true;
+                    }
+                    Err(reason) if non_ascii => {
+                        return Err(LineError::new(ErrorKind::Idna(reason), hr.start));
+                    }
+                    Err(_) => {} // an ASCII host that is no IDN stays as it is
+                }
+            }
+        }
+        if rungs.case {
+            lower_host(&mut dst[start..]);
+        }
+        if let (Some(form), false) = (self.form(), idn_done) {
+            self.comp.clear();
+            self.comp.extend_from_slice(&dst[start..]);
+            dst.truncate(start);
+            normalize_runs(&self.comp, form, Part::Host, &mut self.run, dst);
+        }
+        Ok(())
+    }
+
+    /// [`Idn::Unicode`]: ToUnicode of the ACE form in `self.ace` (in lower case), kept when
+    /// displayable and when ToASCII gives the ACE form back, up to ASCII case (the rule of
+    /// `to-iri`, 3987bis §4.2 step 7); otherwise the lower-case ACE form.
+    fn push_unicode_host(&mut self, dst: &mut Vec<u8>) {
+        // ToUnicode of the lower-case form: Punycode keeps the case of basic code points
+        // (RFC 3492 Appendix A), so `XN--BCHER-KVA` would decode to `BüCHER`.
+        self.ace.make_ascii_lowercase();
+        let ace = std::str::from_utf8(&self.ace).expect("ACE is ASCII");
+        if has_ace_label(ace) && ace.len() <= crate::host::MAX_RAW_HOST {
+            let unicode = match self.opts.idna {
+                Idna::Uts46 => {
+                    let (u, r) = idna::uts46::Uts46::new().to_unicode(
+                        ace.as_bytes(),
+                        idna::uts46::AsciiDenyList::STD3,
+                        idna::uts46::Hyphens::Check,
+                    );
+                    r.ok().map(|()| u.into_owned())
+                }
+                Idna::Idna2003(flags) => {
+                    let mut u = String::new();
+                    idna2003::domain_to_unicode(ace, flags, &mut u);
+                    Some(u)
+                }
+            };
+            if let Some(u) = unicode.filter(|u| u != ace) {
+                let displayable = u.chars().all(|c| c.is_ascii() || is_displayable(c, false));
+                let mark = dst.len();
+                if displayable && self.cache.to_ascii(&u, self.opts.idna, dst).is_ok() {
+                    // IDNA2003 keeps the case of ASCII labels (RFC 3490 §4.1 step 8); ASCII
+                    // case is not significant in a host (RFC 3986 §3.2.2).
+                    let back_ok = dst[mark..].eq_ignore_ascii_case(ace.as_bytes());
+                    dst.truncate(mark);
+                    if back_ok {
+                        dst.extend_from_slice(u.as_bytes());
+                        return;
+                    }
+                }
+                dst.truncate(mark);
+            }
+        }
+        dst.extend_from_slice(&self.ace);
+    }
+}
+
+/// True if a label of `host` starts with `xn--` (ASCII case-insensitive).
+fn has_ace_label(host: &str) -> bool {
+    host.split('.')
+        .any(|l| l.len() >= 4 && l.as_bytes()[..4].eq_ignore_ascii_case(b"xn--"))
+}
+
+/// True if `c` may appear raw in an IRI (RFC 3987 §2.2 `ucschar`, `iprivate` in the query; no
+/// bidi formatting character, §4.1; no C1 control).
+#[inline]
+fn is_iri_char(c: char, in_query: bool) -> bool {
+    !is_c1(c) && !is_bidi_format(c) && (is_ucschar(c) || (in_query && is_iprivate(c)))
+}
+
+/// The byte steps of step 3 on a validated component: percent rung, hex case, and output
+/// validity. `s` is UTF-8 and every `%` in it starts a `%HH` (validation).
+fn byte_steps(s: &[u8], part: Part, rungs: Rungs, dst: &mut Vec<u8>) {
+    dst.reserve(s.len());
+    let n = s.len();
+    let mut run = 0;
+    let mut i = 0;
+    while i < n {
+        let b = s[i];
+        if b == b'%' && i + 2 < n {
+            let (hi, lo) = (s[i + 1], s[i + 2]);
+            let v = classes::hex_value(hi).unwrap_or(0) << 4 | classes::hex_value(lo).unwrap_or(0);
+            if rungs.percent && classes::is(v, classes::UNRESERVED) {
+                // §5.3.2.3: decode unreserved.
+                dst.extend_from_slice(&s[run..i]);
+                dst.push(v);
+                i += 3;
+                run = i;
+            } else if rungs.case && (hi.is_ascii_lowercase() || lo.is_ascii_lowercase()) {
+                // §5.3.2.1: upper-case hex digits.
+                dst.extend_from_slice(&s[run..i]);
+                dst.extend_from_slice(&[
+                    b'%',
+                    HEX_UPPER[(v >> 4) as usize],
+                    HEX_UPPER[(v & 15) as usize],
+                ]);
+                i += 3;
+                run = i;
+            } else {
+                i += 3;
+            }
+        } else if b < 0x80 {
+            if classes::is(b, classes::DISALLOWED_ASCII) {
+                dst.extend_from_slice(&s[run..i]);
+                push_pct(dst, b);
+                run = i + 1;
+            }
+            i += 1;
+        } else {
+            let (c, len) = decode_utf8(&s[i..]).expect("validated UTF-8");
+            if !is_iri_char(c, part == Part::Query) {
+                dst.extend_from_slice(&s[run..i]);
+                push_pct_all(dst, &s[i..i + len]);
+                run = i + len;
+            }
+            i += len;
+        }
+    }
+    dst.extend_from_slice(&s[run..]);
+}
+
+/// ASCII letters of a reg-name host to lower case, hex digits of its `%HH` to upper case.
+fn lower_host(h: &mut [u8]) {
+    let mut i = 0;
+    while i < h.len() {
+        if h[i] == b'%' && i + 2 < h.len() {
+            h[i + 1].make_ascii_uppercase();
+            h[i + 2].make_ascii_uppercase();
+            i += 3;
+        } else {
+            h[i].make_ascii_lowercase();
+            i += 1;
+        }
+    }
+}
+
+/// Character normalization of each run of `s` (module docs), appended to `dst`.
+fn normalize_runs(s: &[u8], form: Form, part: Part, buf: &mut String, dst: &mut Vec<u8>) {
+    let n = s.len();
+    let mut i = 0;
+    while i < n {
+        let b = s[i];
+        if b < 0x80 && !b.is_ascii_alphanumeric() {
+            // A boundary: one ASCII character, or a whole %HH.
+            let len = if b == b'%' { 3.min(n - i) } else { 1 };
+            dst.extend_from_slice(&s[i..i + len]);
+            i += len;
+            continue;
+        }
+        let j = i + s[i..]
+            .iter()
+            .position(|&b| b < 0x80 && !b.is_ascii_alphanumeric())
+            .unwrap_or(n - i);
+        let run = std::str::from_utf8(&s[i..j]).expect("runs end at ASCII");
+        if run.is_ascii() {
+            dst.extend_from_slice(run.as_bytes());
+        } else {
+            normalize_run(run, form, part == Part::Query, buf, dst);
+        }
+        i = j;
+    }
+}
+
+/// One run: NFKC, else NFC, else as it is — the first whose result holds only ASCII letters,
+/// digits and non-ASCII characters allowed in IRIs.
+fn normalize_run(run: &str, form: Form, in_query: bool, buf: &mut String, dst: &mut Vec<u8>) {
+    let ok = |t: &str| {
+        t.chars()
+            .all(|c| c.is_ascii_alphanumeric() || (!c.is_ascii() && is_iri_char(c, in_query)))
+    };
+    if form == Form::Nfkc {
+        if unicode_normalization::is_nfkc(run) {
+            dst.extend_from_slice(run.as_bytes());
+            return;
+        }
+        buf.clear();
+        buf.extend(run.nfkc());
+        if ok(buf) {
+            dst.extend_from_slice(buf.as_bytes());
+            return;
+        }
+    }
+    if unicode_normalization::is_nfc(run) {
+        dst.extend_from_slice(run.as_bytes());
+        return;
+    }
+    buf.clear();
+    buf.extend(run.nfc());
+    if ok(buf) {
+        dst.extend_from_slice(buf.as_bytes());
+    } else {
+        dst.extend_from_slice(run.as_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn norm(rungs: Rungs, s: &str) -> String {
+        let mut n = Normalizer::new(NormalizeOptions {
+            rungs,
+            ..NormalizeOptions::default()
+        });
+        let mut out = Vec::new();
+        n.convert_into(s.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn runs_never_cross_delimiters() {
+        let nfc = Rungs {
+            nfc: true,
+            ..Rungs::default()
+        };
+        assert_eq!(norm(nfc, "/e\u{301}"), "/\u{e9}");
+        assert_eq!(norm(nfc, "/a=\u{338}"), "/a=\u{338}", "= U+0338 is not ≠");
+        assert_eq!(
+            norm(nfc, "/%4E\u{303}"),
+            "/%4E\u{303}",
+            "%HH is one boundary"
+        );
+        assert_eq!(norm(nfc, "/a\u{37e}"), "/a\u{37e}", "NFC would give ';'");
+        let nfkc = Rungs {
+            nfkc: true,
+            ..Rungs::default()
+        };
+        assert_eq!(norm(nfkc, "/\u{FB01}x"), "/fix");
+        assert_eq!(
+            norm(nfkc, "/a\u{FF0F}b"),
+            "/a\u{FF0F}b",
+            "NFKC would give '/'"
+        );
+        assert_eq!(
+            norm(nfkc, "/\u{2024}\u{2024}"),
+            "/\u{2024}\u{2024}",
+            "no new dots"
+        );
+        assert_eq!(
+            norm(nfkc, "/\u{FF0F}e\u{301}"),
+            "/\u{FF0F}\u{e9}",
+            "falls back to NFC"
+        );
+    }
+
+    #[test]
+    fn ports() {
+        let s = Rungs {
+            scheme: true,
+            ..Rungs::default()
+        };
+        assert_eq!(norm(s, "http://a:0080"), "http://a/");
+        assert_eq!(norm(s, "http://a:0081/"), "http://a:81/");
+        assert_eq!(norm(s, "http://a:000/"), "http://a:0/");
+        assert_eq!(norm(s, "foo://a:/"), "foo://a/");
+        assert_eq!(norm(s, "foo://a:080/"), "foo://a:080/");
+        assert_eq!(norm(s, "HTTPS://a:443?q"), "HTTPS://a/?q");
+    }
+
+    #[test]
+    fn byte_steps_each_rung() {
+        let mut v = Vec::new();
+        let p = Rungs {
+            percent: true,
+            ..Rungs::default()
+        };
+        byte_steps(b"%7e%2f%41 \xE2\x80\xAE", Part::Path, p, &mut v);
+        assert_eq!(v, b"~%2fA%20%E2%80%AE");
+        v.clear();
+        let c = Rungs {
+            case: true,
+            ..Rungs::default()
+        };
+        byte_steps(b"%7e%2f%41", Part::Path, c, &mut v);
+        assert_eq!(v, b"%7E%2F%41");
+        v.clear();
+        byte_steps("\u{E000}".as_bytes(), Part::Query, c, &mut v);
+        assert_eq!(
+            v,
+            "\u{E000}".as_bytes(),
+            "private use is allowed in the query"
+        );
+    }
+}
