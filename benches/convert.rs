@@ -377,6 +377,32 @@ fn classify(c: &mut Criterion) {
     g.finish();
 }
 
+/// Each normalization rung, the ladder and the conversions of `iribulk bench`, per line, on the
+/// shipped sample (the same operations the `bench` subcommand times).
+fn rungs(c: &mut Criterion) {
+    let data = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/sample.txt"))
+        .expect("datasets/sample.txt");
+    let lines = iribulk::benchcmd::lines(&data);
+    let mut g = c.benchmark_group("normalize_line");
+    g.throughput(Throughput::Elements(lines.len() as u64));
+    for (name, mut op) in iribulk::benchcmd::operations() {
+        let mut out = Vec::with_capacity(1 << 16);
+        g.bench_function(
+            name.replace([' ', ':', '(', ')', '§', '+', '='], "_"),
+            |b| {
+                b.iter(|| {
+                    out.clear();
+                    for l in &lines {
+                        let _ = op(l, &mut out);
+                    }
+                    std::hint::black_box(&out);
+                })
+            },
+        );
+    }
+    g.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_millis(500))
@@ -387,6 +413,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = per_line, chunks, classify
+    targets = per_line, chunks, classify, rungs
 }
 criterion_main!(benches);

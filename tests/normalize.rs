@@ -8,7 +8,7 @@
 mod common;
 use common::*;
 use iribulk::convert::normalize::{Idn, Level, NormalizeOptions, Normalizer, Rungs};
-use iribulk::convert::to_iri::{is_displayable, ToIri, ToIriOptions};
+use iribulk::convert::to_iri::{ToIri, ToIriOptions};
 use iribulk::host::{idna2003, Idna};
 use iribulk::{ToUri, ToUriOptions};
 use proptest::prelude::*;
@@ -167,15 +167,15 @@ fn rfc3986_section_6_2_rows() {
 
 #[test]
 fn equivalences_of_rfc3987_5_3() {
-    // §5.3.2: the pair is equivalent at the syntax level when compared as URIs (§5.3.2.3:
-    // "converting both IRIs to URIs"). As IRIs, the percent rung decodes only unreserved
-    // characters, so rosé and ros%C3%A9 keep their forms.
+    // §5.3.2: the pair is equivalent at the syntax level, compared as URIs (§5.3.2.3:
+    // "converting both IRIs to URIs") and as IRIs (the IRI form is to-iri of that URI).
     let a = "example://a/b/c/%7Bfoo%7D/rosé";
     let b = "eXAMPLE://a/./b/../b/%63/%7bfoo%7d/ros%C3%A9";
     let syn = level(Level::Syntax);
     assert_eq!(norm(as_uri(syn), a), norm(as_uri(syn), b));
     assert_eq!(norm(as_uri(syn), a), "example://a/b/c/%7Bfoo%7D/ros%C3%A9");
-    assert_ne!(norm(syn, a), norm(syn, b), "as IRIs the forms differ");
+    assert_eq!(norm(syn, a), norm(syn, b), "as IRIs too");
+    assert_eq!(norm(syn, a), "example://a/b/c/%7Bfoo%7D/rosé");
     assert_ne!(norm(level(Level::String), a), norm(level(Level::String), b));
 
     // §5.3.3: the four http IRIs, equivalent at the scheme level only.
@@ -444,82 +444,6 @@ fn to_iri(s: &[u8]) -> Result<Vec<u8>, String> {
         .map_err(|e| e.kind.code().to_string())
 }
 
-/// The two documented exceptions to stability, found in a normalized IRI `y`:
-/// 1. `%HH` octets of a non-ASCII character that to-iri decodes (outside DNS hosts, which
-///    to-iri does not percent-decode);
-/// 2. a raw non-ASCII character that to-iri keeps encoded for display.
-fn stability_exceptions(y: &[u8]) -> (bool, bool) {
-    let c = iribulk::components::split(y);
-    let dns = c
-        .scheme
-        .clone()
-        .is_some_and(|s| iribulk::config::is_dns_scheme(&y[s]));
-    let host = c.authority.clone().and_then(|a| {
-        iribulk::components::split_authority(y, a)
-            .ok()
-            .map(|a| a.host)
-    });
-    let mut ranges = vec![];
-    if let Some(a) = c.authority.clone() {
-        ranges.push((a, false));
-    }
-    ranges.push((c.path.clone(), false));
-    if let Some(q) = c.query.clone() {
-        ranges.push((q, true));
-    }
-    if let Some(f) = c.fragment.clone() {
-        ranges.push((f, false));
-    }
-    let (mut e1, mut e2) = (false, false);
-    for (r, in_query) in ranges {
-        let mut i = r.start;
-        while i < r.end {
-            let in_dns_host = dns && host.as_ref().is_some_and(|h| h.contains(&i));
-            if y[i] == b'%' {
-                let mut octets = Vec::new();
-                let mut j = i;
-                while j < r.end && y[j] == b'%' {
-                    let h = std::str::from_utf8(&y[j + 1..j + 3]).unwrap();
-                    octets.push(u8::from_str_radix(h, 16).unwrap());
-                    j += 3;
-                }
-                if !in_dns_host {
-                    let mut k = 0;
-                    while k < octets.len() {
-                        let n = (1..=4.min(octets.len() - k))
-                            .find(|&n| std::str::from_utf8(&octets[k..k + n]).is_ok());
-                        match n {
-                            Some(n) => {
-                                let ch = std::str::from_utf8(&octets[k..k + n])
-                                    .unwrap()
-                                    .chars()
-                                    .next()
-                                    .unwrap();
-                                if !ch.is_ascii() && is_displayable(ch, in_query) {
-                                    e1 = true;
-                                }
-                                k += n;
-                            }
-                            None => k += 1,
-                        }
-                    }
-                }
-                i = j;
-            } else if y[i] >= 0x80 {
-                let s = std::str::from_utf8(&y[i..r.end]).unwrap();
-                let ch = s.chars().next().unwrap();
-                if !in_dns_host && !is_displayable(ch, in_query) {
-                    e2 = true;
-                }
-                i += ch.len_utf8();
-            } else {
-                i += 1;
-            }
-        }
-    }
-    (e1, e2)
-}
-
 /// Runs `check` on `cases` random inputs of `strategy` (a fixed seed per test, so runs are
 /// reproducible; a failure is shrunk and reported by proptest).
 fn run_cases<S: Strategy>(
@@ -584,8 +508,7 @@ fn every_rung_is_idempotent() {
     }
 }
 
-/// The ladder's IRI output is stable under to-uri then to-iri, except in the two documented
-/// cases; there, both sides are the same URI. The URI output is stable without exception.
+/// The ladder's output is stable under to-uri then to-iri, as IRI and as URI.
 #[test]
 fn ladder_is_stable_under_to_uri_then_to_iri() {
     let configs = [
@@ -605,83 +528,65 @@ fn ladder_is_stable_under_to_uri_then_to_iri() {
             },
         ),
     ];
-    // Per config: normalized, stable, exception 1 only, exception 2 only, both.
-    let stats: Vec<[AtomicUsize; 5]> = configs.iter().map(|_| Default::default()).collect();
+    let stats: Vec<[AtomicUsize; 2]> = configs.iter().map(|_| Default::default()).collect();
     run_cases(3000, ladder_iri(), |x| {
         for (k, (name, rungs)) in configs.iter().enumerate() {
-            let o = NormalizeOptions {
-                rungs: *rungs,
-                ..NormalizeOptions::default()
-            };
-            let Ok(y) = norm_bytes(o, &x) else { continue };
-            stats[k][0].fetch_add(1, Relaxed);
-            let u = to_uri(&y).expect("a normalized IRI converts");
-            let z = to_iri(&u).expect("a URI converts back");
-            let y2 = norm_bytes(o, &z).expect("the round trip normalizes");
-            if y2 == y {
-                stats[k][1].fetch_add(1, Relaxed);
-            } else {
-                let (e1, e2) = stability_exceptions(&y);
-                prop_assert!(
-                    e1 || e2,
-                    "{}: unexplained instability: {:?} -> {:?} -> {:?}",
-                    name,
-                    String::from_utf8_lossy(&y),
-                    String::from_utf8_lossy(&z),
-                    String::from_utf8_lossy(&y2)
-                );
-                prop_assert_eq!(to_uri(&y2), Ok(u.clone()), "the same URI");
-                let slot = match (e1, e2) {
-                    (true, false) => 2,
-                    (false, true) => 3,
-                    _ => 4,
+            for as_uri in [false, true] {
+                let o = NormalizeOptions {
+                    rungs: *rungs,
+                    as_uri,
+                    ..NormalizeOptions::default()
                 };
-                stats[k][slot].fetch_add(1, Relaxed);
+                let Ok(y) = norm_bytes(o, &x) else { continue };
+                stats[k][0].fetch_add(1, Relaxed);
+                let u = to_uri(&y).expect("a normalized IRI converts");
+                let z = to_iri(&u).expect("a URI converts back");
+                let y2 = norm_bytes(o, &z).expect("the round trip normalizes");
+                if y2 == y {
+                    stats[k][1].fetch_add(1, Relaxed);
+                }
+                prop_assert_eq!(
+                    String::from_utf8_lossy(&y2).into_owned(),
+                    String::from_utf8_lossy(&y).into_owned(),
+                    "{} as_uri={}: input {:?} via {:?}",
+                    name,
+                    as_uri,
+                    String::from_utf8_lossy(&x),
+                    String::from_utf8_lossy(&z)
+                );
             }
-            // As URIs: stable without exception.
-            let ou = NormalizeOptions { as_uri: true, ..o };
-            let yu = norm_bytes(ou, &x).expect("as_uri succeeds where the IRI form does");
-            let zu = to_iri(&yu).expect("to-iri");
-            prop_assert_eq!(
-                norm_bytes(ou, &zu).map(|v| String::from_utf8_lossy(&v).into_owned()),
-                Ok(String::from_utf8_lossy(&yu).into_owned()),
-                "{} as URI: {:?}",
-                name,
-                String::from_utf8_lossy(&x)
-            );
         }
         Ok(())
     });
     for (k, (name, _)) in configs.iter().enumerate() {
-        let [n, stable, e1, e2, both] = stats[k].each_ref().map(|a| a.load(Relaxed));
-        println!(
-            "{name}: {n} normalized; stable {stable}; unstable by exception 1 only {e1}, by \
-             exception 2 only {e2}, by both {both}"
-        );
-        assert!(n >= 1000 && stable >= 300, "{name}: enough cases");
-        assert!(e1 > 0 && e2 > 0, "{name}: both exceptions were exercised");
+        let [n, stable] = stats[k].each_ref().map(|a| a.load(Relaxed));
+        println!("{name}: {n} normalized (IRI and URI forms), {stable} stable");
+        assert!(n >= 2000, "{name}: enough cases");
     }
 }
 
-/// The exceptions exist and are exactly as documented (one example each).
+/// The cases that are stable only thanks to step 9 (the IRI form of the normalized URI).
 #[test]
-fn the_two_exceptions_to_stability() {
+fn iri_form_makes_percent_encodings_and_invisible_characters_stable() {
     let o = level(Level::Scheme);
-    for (x, exc) in [
-        ("http://h/ros%C3%A9", (true, false)),
-        ("http://h/a\u{A0}b", (false, true)),
-        ("http://h/a\u{FF0F}b", (false, true)),
+    for (x, want) in [
+        ("http://h/ros%C3%A9", "http://h/rosé"),
+        ("http://h/a\u{A0}b", "http://h/a%C2%A0b"),
+        ("http://h/a\u{FF0F}b", "http://h/a%EF%BC%8Fb"),
+        (
+            "HTTP://BÜCHER.de:80/%7e/ä/./x?q=é#f",
+            "http://xn--bcher-kva.de/~/ä/x?q=é#f",
+        ),
     ] {
         let y = norm(o, x);
+        assert_eq!(y, want, "{x}");
         let z = to_iri(&to_uri(y.as_bytes()).unwrap()).unwrap();
-        let y2 = norm_bytes(o, &z).unwrap();
-        assert_ne!(y2, y.as_bytes(), "{x}: unstable");
-        assert_eq!(stability_exceptions(y.as_bytes()), exc, "{x}");
-        assert_eq!(to_uri(&y2).unwrap(), to_uri(y.as_bytes()).unwrap(), "{x}");
+        assert_eq!(norm_bytes(o, &z).unwrap(), y.as_bytes(), "{x}: stable");
     }
-    // Without those, stable.
-    let y = norm(o, "HTTP://BÜCHER.de:80/%7e/ä/./x?q=é#f");
-    assert_eq!(y, "http://xn--bcher-kva.de/~/ä/x?q=é#f");
-    let z = to_iri(&to_uri(y.as_bytes()).unwrap()).unwrap();
-    assert_eq!(norm_bytes(o, &z).unwrap(), y.as_bytes());
+    // The §5.3.2 pair is equal as IRIs too.
+    let s = level(Level::Syntax);
+    assert_eq!(
+        norm(s, "example://a/b/c/%7Bfoo%7D/rosé"),
+        norm(s, "eXAMPLE://a/./b/../b/%63/%7bfoo%7d/ros%C3%A9")
+    );
 }

@@ -83,24 +83,24 @@
 //! Every rung alone, and every combination, is idempotent: `N(N(x)) == N(x)`
 //! (`tests/normalize.rs` checks it for each rung and the presets, on random IRIs).
 //!
-//! The ladder's IRI output is stable under `to-uri` then `to-iri` —
-//! `N(to_iri(to_uri(N(x)))) == N(x)` for [`Level::Scheme`], with the same IDNA — except in two
-//! precisely known cases, where both sides are still the *same URI* (`to-uri` maps them to the
-//! same string) and differ only in which non-ASCII characters are written raw:
+//! 9. **IRI form** (when [`Rungs::percent`] is on and the output is an IRI): the result is
+//!    written as `to-iri` writes the URI it stands for — `to_iri(to_uri(·))` with hosts taken
+//!    as they are. In an IRI, `iunreserved` includes `ucschar` (RFC 3987 §2.2), so decoding
+//!    `%HH` of characters is the IRI reading of §5.3.2.3's "decode unreserved"; `to-iri`
+//!    decodes exactly the characters it can display safely and keeps the others (white space,
+//!    invisible characters, look-alikes of delimiters) percent-encoded, raw or not. Both
+//!    functions are fixed by the round trip, so `rosé` and `ros%C3%A9` give the same output.
 //!
-//! 1. `N(x)` holds `%HH` octets of a non-ASCII character that `to-iri` decodes for display
-//!    (RFC 3987 §3.2; `ros%C3%A9`). [`Rungs::percent`] decodes only RFC 3986 §2.3 unreserved
-//!    characters, as §5.3.2.3 specifies, so `ros%C3%A9` stays while `to-iri` gives `rosé`.
-//!    §5.3.2.3 itself aligns such IRIs "by converting both IRIs to URIs": compare with
-//!    [`NormalizeOptions::as_uri`], which is stable without exception.
-//! 2. `N(x)` holds a raw character allowed in IRIs that `to-iri` keeps percent-encoded for safe
-//!    display (white space, invisible characters, compatibility look-alikes of delimiters:
-//!    U+00A0, U+200B, U+3000, U+FF0F, …; see [`super::to_iri::is_displayable`]). The
-//!    normalizer does not encode valid IRI characters, so `N` keeps the raw character while the
-//!    round trip writes `%HH`, which [`Rungs::percent`] does not decode (it is not unreserved).
+//! ## Idempotence and stability
 //!
-//! At [`Level::Syntax`] (no IDN rung) a third difference exists: `to-uri` maps non-ASCII hosts
-//! of DNS schemes through IDNA and `to-iri` decodes `xn--` labels, which is the IDN rung's job.
+//! Every rung alone, and every combination, is idempotent: `N(N(x)) == N(x)`
+//! (`tests/normalize.rs` checks it for each rung and the presets, on random IRIs).
+//!
+//! The ladder's output is stable under `to-uri` then `to-iri`: `N(to_iri(to_uri(N(x)))) ==
+//! N(x)` at [`Level::Scheme`] (step 9 makes the IRI form the one `to-iri` writes; the IDN rung
+//! makes hosts independent of `to-iri`'s ToUnicode). At [`Level::Syntax`] (no IDN rung),
+//! `to-uri` maps non-ASCII hosts of DNS schemes through IDNA and `to-iri` decodes `xn--`
+//! labels, which is the IDN rung's job, so hosts may change form there.
 //!
 //! ```
 //! use iribulk::convert::normalize::{Level, NormalizeOptions, Normalizer, Rungs};
@@ -117,7 +117,7 @@
 use crate::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar, HEX_UPPER};
 use crate::components;
 use crate::config::{is_dns_scheme, HostMode, ToUriOptions};
-use crate::convert::to_iri::is_displayable;
+use crate::convert::to_iri::{is_displayable, ToIri, ToIriOptions};
 use crate::convert::to_uri::{Outcome, ToUri};
 use crate::error::{ErrorKind, LineError};
 use crate::host::{idna2003, HostCache, Idna};
@@ -257,6 +257,7 @@ pub struct Normalizer {
     opts: NormalizeOptions,
     validator: ToUri,
     finisher: ToUri,
+    presenter: ToIri,
     cache: HostCache,
     /// The validator's output (unused) and the IRI form before `as_uri`.
     scratch: Vec<u8>,
@@ -277,6 +278,10 @@ impl Normalizer {
             opts,
             validator: ToUri::new(percent_hosts),
             finisher: ToUri::new(percent_hosts),
+            presenter: ToIri::new(ToIriOptions {
+                host: HostMode::Percent,
+                ..ToIriOptions::default()
+            }),
             cache: HostCache::default(),
             scratch: Vec::new(),
             iri: Vec::new(),
@@ -321,6 +326,20 @@ impl Normalizer {
                 // would be in the normalized text, so report it at the line's start.
                 self.finisher
                     .convert_into(&iri, out)
+                    .map_err(|e| LineError::new(e.kind, 0))
+            });
+            self.iri = iri;
+            r?;
+        } else if self.opts.rungs.percent {
+            // Step 9: the IRI form of the normalized URI (see "Idempotence and stability").
+            let mut iri = std::mem::take(&mut self.iri);
+            iri.clear();
+            let r = self.normalize_iri(line, &mut iri).and_then(|()| {
+                self.scratch.clear();
+                self.finisher
+                    .convert_into(&iri, &mut self.scratch)
+                    .and_then(|_| self.presenter.convert_into(&self.scratch, out))
+                    .map(|_| ())
                     .map_err(|e| LineError::new(e.kind, 0))
             });
             self.iri = iri;
