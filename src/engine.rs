@@ -522,6 +522,66 @@ fn port_ok(p: &[u8]) -> bool {
         .all(u8::is_ascii_digit)
 }
 
+/// Second chance for a flagged line in to-uri mode: true if the line is an ASCII URI
+/// reference that the converter would pass through unchanged — only URI characters, a valid
+/// scheme and authority, every `%` starting `%HH`, brackets only around an IP literal, one
+/// `#` at most (RFC 3986 §2–§4; contract item 4). Lines with `%`, `#` or `@` are common in
+/// crawls and cost ~10× more through the converter, which writes them out and compares.
+/// `false` only means "ask the converter"; `convert_chunk_naive` is the twin it is tested
+/// against.
+pub fn is_valid_ascii_uri(line: &[u8]) -> bool {
+    use crate::components;
+    // One pass: allowed bytes, well-formed %HH, how many '#', whether any bracket.
+    let (mut i, n) = (0, line.len());
+    let (mut hashes, mut brackets) = (0u32, false);
+    loop {
+        i += classes::plain_prefix_len(&line[i..]);
+        if i >= n {
+            break;
+        }
+        match line[i] {
+            b'%' => {
+                if !crate::pct::is_pct_triplet(line, i) {
+                    return false;
+                }
+                i += 3;
+            }
+            b'#' => {
+                hashes += 1;
+                i += 1;
+            }
+            b'[' | b']' => {
+                brackets = true;
+                i += 1;
+            }
+            _ => return false, // not allowed in a URI as it is
+        }
+    }
+    if hashes > 1 {
+        return false;
+    }
+    let c = components::split(line);
+    if components::check_scheme(line, &c).is_err() {
+        return false;
+    }
+    let mut rest = c.path.start;
+    if let Some(ar) = c.authority.clone() {
+        let Ok(a) = components::split_authority(line, ar) else {
+            return false;
+        };
+        let host = &line[a.host.clone()];
+        if host.first() == Some(&b'[') {
+            if !components::is_ip_literal(host) {
+                return false;
+            }
+            rest = a.host.end; // the port (digits, checked) and the path follow
+        } else {
+            rest = a.host.start;
+        }
+    }
+    !brackets || memchr::memchr2(b'[', b']', &line[rest..]).is_none()
+}
+
 /// The obviously-correct twin of [`is_plain`]: split with the real splitter and check.
 pub fn is_plain_naive(line: &[u8]) -> bool {
     let c = crate::components::split(line);
@@ -763,6 +823,19 @@ impl Worker {
                 Some((k, d)) => field_range(content, k, d).map(|r| &content[r]),
             };
             if field.is_some_and(|f| self.conv.is_clean(f)) {
+                return false;
+            }
+        }
+        if dirty
+            && matches!(self.conv, Op::ToUri(_))
+            && !self.resolving()
+            && content.len() <= self.opts.max_line_bytes
+        {
+            let field = match self.opts.field {
+                None => Some(content),
+                Some((k, d)) => field_range(content, k, d).map(|r| &content[r]),
+            };
+            if field.is_some_and(is_valid_ascii_uri) {
                 return false;
             }
         }
