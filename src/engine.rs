@@ -835,7 +835,8 @@ impl Worker {
                 None => Some(content),
                 Some((k, d)) => field_range(content, k, d).map(|r| &content[r]),
             };
-            if field.is_some_and(is_valid_ascii_uri) {
+            // `is_ascii` (word at a time) first: non-ASCII lines need the converter anyway.
+            if field.is_some_and(|f| f.is_ascii() && is_valid_ascii_uri(f)) {
                 return false;
             }
         }
