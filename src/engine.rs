@@ -90,6 +90,18 @@ pub struct EngineOptions {
     pub base_field: Option<usize>,
 }
 
+impl EngineOptions {
+    /// What happens to a line with an error: `check --valid-only` leaves it out,
+    /// `--invalid-only` writes it, otherwise [`EngineOptions::on_error`].
+    pub fn error_policy(&self) -> OnError {
+        match self.filter {
+            Filter::ValidOnly => OnError::Skip,
+            Filter::InvalidOnly => OnError::Keep,
+            Filter::All => self.on_error,
+        }
+    }
+}
+
 impl Default for EngineOptions {
     fn default() -> Self {
         EngineOptions {
@@ -219,8 +231,10 @@ impl Op {
 /// to-iri decodes. `false` is exact; `true` may be a false alarm (e.g. in the userinfo).
 #[inline]
 pub fn has_ace_host(line: &[u8]) -> bool {
+    // An invalid scheme is still a scheme to the splitter (RFC 3986 Appendix B), and to-iri
+    // does not reject it: let the converter decide.
     let Some(rest) = scheme_end(line) else {
-        return false;
+        return true;
     };
     if line.get(rest..rest + 2) != Some(b"//") {
         return false;
@@ -938,11 +952,7 @@ impl Worker {
                     err: e,
                     warning: false,
                 });
-                let policy = match self.opts.filter {
-                    Filter::ValidOnly => OnError::Skip,
-                    Filter::InvalidOnly => OnError::Keep,
-                    Filter::All => self.opts.on_error,
-                };
+                let policy = self.opts.error_policy();
                 match policy {
                     OnError::Keep => false,
                     OnError::Skip => {

@@ -23,6 +23,9 @@ pub enum IdnaReason {
     /// The percent-encoded octets of the host do not decode to UTF-8 (3987bis §3.4.2), so the
     /// host cannot go through IDNA.
     PercentNotUtf8,
+    /// The IDNA output holds characters that a reg-name cannot (delimiters, spaces, controls:
+    /// possible only with IDNA2003 without UseSTD3ASCIIRules).
+    NotRegName,
     /// `check` mode: an all-ASCII host of a DNS scheme is not a DNS name (STD3 letters, digits
     /// and hyphen, no leading or trailing hyphen; labels 1–63 octets; name ≤ 253 octets).
     AsciiHostName,
@@ -40,6 +43,9 @@ impl IdnaReason {
                  CONTEXTJ, hyphen, STD3 or DNS length rule)"
             }
             IdnaReason::PercentNotUtf8 => "percent-encoded octets in the host are not UTF-8",
+            IdnaReason::NotRegName => {
+                "IDNA output holds a delimiter, space or control (not a reg-name, RFC 3986 §3.2.2)"
+            }
             IdnaReason::AsciiHostName => {
                 "not a DNS host name (STD3 letters-digits-hyphen, labels 1-63 octets, name at most 253)"
             }

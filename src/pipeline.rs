@@ -426,7 +426,7 @@ impl State {
                     self.line_base += 1;
                     self.stats.error_lines += 1;
                     self.stats.by_code[ErrorKind::LineTooLong.index()] += 1;
-                    match opts.engine.on_error {
+                    match opts.engine.error_policy() {
                         OnError::Keep => self.stats.written += 1,
                         OnError::Skip => self.stats.skipped += 1,
                         OnError::Fail => self.stopped = true,
@@ -445,7 +445,7 @@ impl State {
                     }
                 }
                 let _ = last;
-                if opts.engine.on_error == OnError::Keep {
+                if opts.engine.error_policy() == OnError::Keep {
                     out.write_all(data).map_err(|e| out_err(out_name, e))?;
                 }
             }

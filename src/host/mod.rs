@@ -74,6 +74,24 @@ pub fn to_ascii(host: &str, idna: Idna, out: &mut String) -> Result<(), IdnaReas
         return Err(IdnaReason::RawLabelTooLong);
     }
     let mark = out.len();
+    let r = ace(host, idna, out);
+    // Whatever the flags (IDNA2003 without UseSTD3ASCIIRules lets Nameprep produce '/', '@',
+    // ':', spaces or controls, e.g. from U+FF0F or U+FE6B), the result must stay one
+    // reg-name (RFC 3986 §3.2.2: unreserved / sub-delims) or it would change the structure of
+    // the URI (CVE-2019-9636 is this bug in Python's urlsplit).
+    if r.is_ok()
+        && !out.as_bytes()[mark..].iter().all(|&b| {
+            crate::classes::is(b, crate::classes::UNRESERVED | crate::classes::SUB_DELIMS)
+        })
+    {
+        out.truncate(mark);
+        return Err(IdnaReason::NotRegName);
+    }
+    r
+}
+
+fn ace(host: &str, idna: Idna, out: &mut String) -> Result<(), IdnaReason> {
+    let mark = out.len();
     match idna {
         Idna::Uts46 => {
             match Uts46::new().to_ascii(
@@ -109,6 +127,9 @@ pub struct HostCache {
 impl HostCache {
     /// Maximum number of cached hosts.
     pub const CAPACITY: usize = 4096;
+    /// Hosts longer than this (bytes) are converted but not cached, so the cache holds at
+    /// most about `CAPACITY × 2 × MAX_KEY` bytes (≈ 2 MiB).
+    pub const MAX_KEY: usize = 255;
 
     /// Converts `host` with `idna`, using the cache, appending the ASCII form to `out`.
     pub fn to_ascii(
@@ -130,6 +151,17 @@ impl HostCache {
         self.misses += 1;
         let mut s = String::new();
         let r = to_ascii(host, idna, &mut s).map(|()| s.into_boxed_str());
+        if host.len() > Self::MAX_KEY {
+            // Not cached: real host names are short, and a bounded cache must not hold
+            // thousands of hostile kilobyte-long keys.
+            return match r {
+                Ok(s) => {
+                    out.extend_from_slice(s.as_bytes());
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            };
+        }
         if self.map.len() >= Self::CAPACITY {
             self.map.clear();
         }

@@ -1,0 +1,8 @@
+//! Fuzz target `convert_twin`: see `iribulk_fuzz::convert_twin` (fuzz/src/checks.rs) for the property.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    iribulk_fuzz::convert_twin(data);
+});

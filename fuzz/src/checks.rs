@@ -1,0 +1,474 @@
+//! The checks of the fuzz targets, one function per target. Each takes the fuzzer's bytes,
+//! derives its options from the first few bytes, and panics when a property fails.
+//!
+//! This file is the library of the `iribulk-fuzz` crate and is also included, by path, into
+//! `tests/fuzz_regressions.rs`, so that every saved crash is replayed on stable Rust through
+//! exactly the same checks.
+
+use iribulk::config::{HostMode, InvalidUtf8, ToUriOptions};
+use iribulk::convert::to_iri::{ToIri, ToIriOptions};
+use iribulk::engine::{ChunkOut, EngineOptions, Filter, Mode, OnError, Stats, Worker};
+use iribulk::host::{self, idna2003, Idna};
+use iribulk::input::Source;
+use iribulk::pipeline::{self, RunOptions};
+use iribulk::simd::{Classifier, Impl};
+use iribulk::ToUri;
+use std::sync::OnceLock;
+
+/// The fuzz targets, by name (the folders of `tests/fuzz_regressions/`).
+pub const TARGETS: &[&str] = &["convert_twin", "roundtrip", "idna_host", "pipeline"];
+
+/// Runs the check of target `name` on `data`.
+pub fn run_target(name: &str, data: &[u8]) {
+    match name {
+        "convert_twin" => convert_twin(data),
+        "roundtrip" => roundtrip(data),
+        "idna_host" => idna_host(data),
+        "pipeline" => pipeline(data),
+        _ => panic!("unknown fuzz target {name}"),
+    }
+}
+
+/// True when `IRIBULK_FUZZ_SUPPRESS_KNOWN` is set (by `scripts/fuzz`): inputs that only
+/// reproduce a bug already listed as a known failure (`tests/hostile.rs`,
+/// `tests/fuzz_regressions.rs`) are let through, so that a fuzzing run keeps looking for new
+/// ones. `cargo test --test fuzz_regressions` never sets it: there every check is strict.
+pub fn suppress_known() -> bool {
+    static S: OnceLock<bool> = OnceLock::new();
+    *S.get_or_init(|| std::env::var_os("IRIBULK_FUZZ_SUPPRESS_KNOWN").is_some())
+}
+
+/// Known bug 1: `--host idna2003 --idna2003-no-std3` lets ASCII delimiters, controls and
+/// spaces produced by Nameprep or by percent-decoding into the output host. (Coarse: under
+/// suppression, `roundtrip` skips that configuration altogether.)
+fn known_nostd3_host(o: &ToUriOptions) -> bool {
+    o.host == HostMode::Idna2003 && !o.idna2003_flags.use_std3_ascii_rules
+}
+
+/// Known bug 2: in to-iri with an explicit IDNA host mode, the fast path passes a line whose
+/// scheme is invalid unchanged (`has_ace_host`), while the converter decodes its `xn--` host.
+fn known_toiri_bad_scheme(opts: &EngineOptions, chunk: &[u8]) -> bool {
+    opts.mode == Mode::ToIri
+        && matches!(opts.to_uri.host, HostMode::Uts46 | HostMode::Idna2003)
+        && chunk.split(|&b| b == b'\n').any(|line| {
+            // With --field, look at every field (the converted one is among them).
+            let delim = opts.field.map_or(b'\n', |f| f.1);
+            line.split(|&b| b == delim).any(|l| {
+                let c = iribulk::components::split(l);
+                c.authority.is_some() && iribulk::components::check_scheme(l, &c).is_err()
+            })
+        })
+}
+
+/// Known bug 3: a line over the cap streamed in pieces ignores `--valid-only` /
+/// `--invalid-only` (it follows `--on-error`).
+fn known_filter_long_line(opts: &EngineOptions, data: &[u8]) -> bool {
+    opts.filter != Filter::All
+        && data
+            .split(|&b| b == b'\n')
+            .any(|l| l.len() > opts.max_line_bytes)
+}
+
+const HOSTS: [HostMode; 4] = [
+    HostMode::Auto,
+    HostMode::Uts46,
+    HostMode::Idna2003,
+    HostMode::Percent,
+];
+
+/// Per-line converter options from one byte: host mode (2 bits) and six flags.
+pub fn to_uri_options(b: u8) -> ToUriOptions {
+    ToUriOptions::default()
+        .host(HOSTS[(b & 3) as usize])
+        .strict(b & 4 != 0)
+        .leiri(b & 8 != 0)
+        .invalid_utf8(if b & 16 != 0 {
+            InvalidUtf8::Percent
+        } else {
+            InvalidUtf8::Error
+        })
+        .host_fallback_percent(b & 32 != 0)
+        .idna2003_flags(idna2003::Flags {
+            use_std3_ascii_rules: b & 64 == 0,
+            allow_unassigned: b & 128 == 0,
+        })
+}
+
+/// Engine options from the first 4 bytes (missing bytes read as 0), and the rest of the data.
+///
+/// * byte 0: mode (b % 5: to-uri, to-iri, check, check --uri, leiri-to-iri) and, for
+///   `check`, the filter ((b / 5) % 3: all, --valid-only, --invalid-only);
+/// * byte 1: [`to_uri_options`];
+/// * byte 2: error policy (bits 0-1), `--field` (bit 4: on; bits 5-7: field index 0-2;
+///   bits 2-3: delimiter TAB `,` space `/`);
+/// * byte 3: line cap (0: the default 8 MiB; else 1-255 bytes).
+pub fn engine_options(data: &[u8]) -> (EngineOptions, &[u8]) {
+    let h = |i: usize| data.get(i).copied().unwrap_or(0);
+    let (b0, b1, b2, b3) = (h(0), h(1), h(2), h(3));
+    let mode = match b0 % 5 {
+        0 => Mode::ToUri,
+        1 => Mode::ToIri,
+        2 => Mode::Check { uri_only: false },
+        3 => Mode::Check { uri_only: true },
+        _ => Mode::LeiriToIri,
+    };
+    // Filters exist only for check (the CLI refuses them elsewhere).
+    let filter = match (mode, (b0 / 5) % 3) {
+        (Mode::Check { .. }, 1) => Filter::ValidOnly,
+        (Mode::Check { .. }, 2) => Filter::InvalidOnly,
+        _ => Filter::All,
+    };
+    let on_error = match b2 & 3 {
+        1 => OnError::Skip,
+        2 => OnError::Fail,
+        _ => OnError::Keep,
+    };
+    let field = (b2 & 16 != 0).then(|| {
+        (
+            (b2 >> 5) as usize % 3,
+            [b'\t', b',', b' ', b'/'][((b2 >> 2) & 3) as usize],
+        )
+    });
+    let max_line_bytes = if b3 == 0 { 8 << 20 } else { b3 as usize };
+    let opts = EngineOptions {
+        mode,
+        filter,
+        to_uri: to_uri_options(b1),
+        on_error,
+        field,
+        max_line_bytes,
+        ..EngineOptions::default()
+    };
+    (opts, data.get(4..).unwrap_or(&[]))
+}
+
+fn lossy(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Target `convert_twin`: the fast chunk path ([`Worker::convert_chunk`], with every SIMD
+/// classifier this CPU has) against its slow twin ([`Worker::convert_chunk_naive`]): the same
+/// output bytes, issues, counts and stop; and the line accounting of the naive run.
+pub fn convert_twin(data: &[u8]) {
+    let (opts, chunk) = engine_options(data);
+    let mut want = ChunkOut::default();
+    Worker::new(opts).convert_chunk_naive(chunk, &mut want);
+    let want_bytes = want.render(chunk);
+    for imp in Impl::ALL {
+        let Some(c) = Classifier::with_impl(Worker::flagged_set(&opts), imp) else {
+            continue;
+        };
+        let mut got = ChunkOut::default();
+        Worker::with_classifier(opts, c).convert_chunk(chunk, &mut got);
+        if suppress_known()
+            && got.render(chunk) != want_bytes
+            && known_toiri_bad_scheme(&opts, chunk)
+        {
+            return;
+        }
+        assert_eq!(
+            lossy(&got.render(chunk)),
+            lossy(&want_bytes),
+            "{imp:?} output, {opts:?}"
+        );
+        assert_eq!(got.issues, want.issues, "{imp:?} issues, {opts:?}");
+        assert_eq!(got.stats, want.stats, "{imp:?} stats, {opts:?}");
+        assert_eq!(got.failed, want.failed, "{imp:?} failed, {opts:?}");
+    }
+    let st = &want.stats;
+    let lines = chunk.iter().filter(|&&b| b == b'\n').count() as u64
+        + (!chunk.is_empty() && !chunk.ends_with(b"\n")) as u64;
+    if !want.failed {
+        assert_eq!(st.lines, lines, "every line counted");
+    }
+    assert_eq!(st.lines, st.written + st.skipped + want.failed as u64);
+    assert!(want.issues.windows(2).all(|w| w[0].line < w[1].line));
+    if opts.on_error == OnError::Keep && opts.filter == Filter::All {
+        let out_lines = want_bytes.iter().filter(|&&b| b == b'\n').count();
+        let in_lines = chunk.iter().filter(|&&b| b == b'\n').count();
+        assert_eq!(
+            out_lines, in_lines,
+            "line i of the output is line i of the input"
+        );
+    }
+}
+
+/// RFC 3987 §3.2's equivalence for the round trip (as `tests/to_iri.rs`): hex digits
+/// upper-cased and percent-encoded unreserved characters decoded.
+pub fn canonical(s: &[u8]) -> Vec<u8> {
+    let hex = |b: u8| (b as char).to_digit(16);
+    let mut v = Vec::new();
+    let mut i = 0;
+    while i < s.len() {
+        if s[i] == b'%' && i + 2 < s.len() && hex(s[i + 1]).is_some() && hex(s[i + 2]).is_some() {
+            let b = (hex(s[i + 1]).unwrap() * 16 + hex(s[i + 2]).unwrap()) as u8;
+            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                v.push(b);
+            } else {
+                v.push(b'%');
+                v.extend_from_slice(&s[i + 1..i + 3].to_ascii_uppercase());
+            }
+            i += 3;
+        } else {
+            v.push(s[i]);
+            i += 1;
+        }
+    }
+    v
+}
+
+fn to_uri(s: &[u8], o: ToUriOptions) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    ToUri::new(o).convert_into(s, &mut out).ok().map(|_| out)
+}
+
+fn to_iri(s: &[u8], o: ToUriOptions) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    ToIri::new(ToIriOptions {
+        host: o.host,
+        idna2003_flags: o.idna2003_flags,
+    })
+    .convert_into(s, &mut out)
+    .map(|_| out)
+    .map_err(|e| e.to_string())
+}
+
+/// Target `roundtrip`. Byte 0 gives the options ([`to_uri_options`]), the rest is one line.
+///
+/// With any options, what to-uri writes is a valid RFC 3986 URI-reference (README: "a line
+/// whose output would not be a valid URI-reference is an error") and to-uri is the identity
+/// on it. With only the host mode set (the documented round trip, RFC 3987 §3.2): to-iri
+/// accepts the URI, to-uri of the IRI gives the URI back modulo hex case and decoded
+/// unreserved characters, and to-iri is idempotent and never writes NUL, CR or LF.
+pub fn roundtrip(data: &[u8]) {
+    let Some((&b, line)) = data.split_first() else {
+        return;
+    };
+    let o = to_uri_options(b);
+    let Some(uri) = to_uri(line, o) else {
+        return;
+    };
+    if suppress_known() && known_nostd3_host(&o) {
+        return;
+    }
+    let text = std::str::from_utf8(&uri).expect("to-uri writes ASCII");
+    assert!(text.is_ascii(), "to-uri writes ASCII: {text:?}");
+    assert!(
+        iri_string::types::UriReferenceStr::new(text).is_ok(),
+        "not a URI-reference: {text:?} (from {:?}, {o:?})",
+        lossy(line)
+    );
+    assert_eq!(
+        to_uri(&uri, o).as_deref().map(lossy),
+        Some(text.to_string()),
+        "to-uri is the identity on its output ({o:?})"
+    );
+    let plain = ToUriOptions::default().host(o.host);
+    if o != plain {
+        return;
+    }
+    let iri = to_iri(&uri, o).unwrap_or_else(|e| panic!("to-iri refused {text:?}: {e}"));
+    let back = to_uri(&iri, o)
+        .unwrap_or_else(|| panic!("to-uri refused the IRI {:?} (from {text:?})", lossy(&iri)));
+    assert_eq!(
+        lossy(&canonical(&back)),
+        lossy(&canonical(&uri)),
+        "round trip through {:?}",
+        lossy(&iri)
+    );
+    let again = to_iri(&iri, o).expect("to-iri accepts its own output");
+    assert_eq!(lossy(&again), lossy(&iri), "to-iri idempotent");
+    assert!(!iri.iter().any(|&b| b == 0 || b == b'\n' || b == b'\r'));
+}
+
+/// The IDNA versions and flags a host can be converted with.
+pub fn idna_kinds() -> Vec<Idna> {
+    let mut v = vec![Idna::Uts46];
+    for std3 in [true, false] {
+        for unassigned in [true, false] {
+            v.push(Idna::Idna2003(idna2003::Flags {
+                use_std3_ascii_rules: std3,
+                allow_unassigned: unassigned,
+            }));
+        }
+    }
+    v
+}
+
+/// Target `idna_host`: the bytes (as lossy UTF-8) through [`host::to_ascii`] with every IDNA
+/// kind, and [`idna2003::domain_to_ascii`] / [`idna2003::domain_to_unicode`] with every flag
+/// combination. Never panics; ToASCII output is ASCII, at most 253 octets plus a root dot,
+/// labels at most 63 octets, letters-digits-hyphens only under STD3 rules, and ToASCII of it
+/// gives it back (idempotence); ToUnicode output is bounded by the input's size.
+pub fn idna_host(data: &[u8]) {
+    let s = String::from_utf8_lossy(data);
+    for idna in idna_kinds() {
+        let mut out = String::from("prefix");
+        let r = host::to_ascii(&s, idna, &mut out);
+        let Some(rest) = out.strip_prefix("prefix") else {
+            panic!("to_ascii changed what was in `out` before it: {out:?}");
+        };
+        let rest = rest.to_string();
+        match r {
+            Err(_) => assert!(rest.is_empty(), "output left on error: {rest:?}"),
+            Ok(()) => {
+                check_ascii_name(&rest, idna, &s);
+                // host::to_ascii decodes %HH first, so a '%' that ToASCII let through
+                // (only without STD3 rules) is not a fixed point.
+                if !rest.contains('%') {
+                    let mut again = String::new();
+                    assert_eq!(
+                        host::to_ascii(&rest, idna, &mut again).map(|()| again.as_str()),
+                        Ok(rest.as_str()),
+                        "{idna:?}: ToASCII is not idempotent on {rest:?} (from {s:?})"
+                    );
+                }
+            }
+        }
+    }
+    for flags in idna_kinds().into_iter().filter_map(|k| match k {
+        Idna::Idna2003(f) => Some(f),
+        Idna::Uts46 => None,
+    }) {
+        let mut a = String::new();
+        if idna2003::domain_to_ascii(&s, flags, &mut a).is_ok() {
+            check_ascii_name(&a, Idna::Idna2003(flags), &s);
+            let mut again = String::new();
+            assert_eq!(
+                idna2003::domain_to_ascii(&a, flags, &mut again).map(|()| again.as_str()),
+                Ok(a.as_str()),
+                "{flags:?}: domain_to_ascii is not idempotent on {a:?} (from {s:?})"
+            );
+        }
+        let mut u = String::new();
+        idna2003::domain_to_unicode(&s, flags, &mut u);
+        assert!(
+            u.len() <= 4 * s.len() + 16,
+            "ToUnicode of {} bytes gave {} bytes",
+            s.len(),
+            u.len()
+        );
+    }
+}
+
+fn check_ascii_name(name: &str, idna: Idna, input: &str) {
+    assert!(
+        name.is_ascii(),
+        "ToASCII({input:?}) = {name:?} is not ASCII"
+    );
+    let n = name.strip_suffix('.').unwrap_or(name);
+    assert!(
+        n.len() <= 253,
+        "{idna:?}: name of {} octets from {input:?}",
+        n.len()
+    );
+    for l in n.split('.') {
+        assert!(l.len() <= 63, "{idna:?}: label {l:?} of {} octets", l.len());
+    }
+    let std3 = match idna {
+        Idna::Uts46 => true,
+        Idna::Idna2003(f) => f.use_std3_ascii_rules,
+    };
+    if std3 {
+        assert!(
+            name.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.'),
+            "{idna:?}: ToASCII({input:?}) = {name:?} is not letters, digits, hyphens"
+        );
+    }
+}
+
+/// A report row as (line, column, code, warning).
+type ReportRow = (u64, u64, String, bool);
+
+fn parse_report(r: &[u8]) -> Vec<ReportRow> {
+    let text = String::from_utf8(r.to_vec()).expect("the report is UTF-8");
+    // convert_source writes the rows; the header is written by pipeline::run.
+    text.lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert_eq!(f.len(), 5, "report row {l:?}");
+            (
+                f[0].parse().expect("line"),
+                f[1].parse().expect("column"),
+                f[2].to_string(),
+                f[3].starts_with("warning:"),
+            )
+        })
+        .collect()
+}
+
+/// Target `pipeline`: [`pipeline::convert_source`] on a stream of the bytes, with a chunk
+/// size, thread count and window from the first bytes, against one naive run of the whole
+/// input as a single chunk: the same output, counts, report rows and stop.
+///
+/// * byte 0: chunk size 1 + 7 × b (1 to 1786 bytes);
+/// * byte 1: threads 1-3 (b % 3), window 0-3 ((b / 3) % 4, 0 = twice the threads);
+/// * bytes 2-5: [`engine_options`].
+pub fn pipeline(data: &[u8]) {
+    let h = |i: usize| data.get(i).copied().unwrap_or(0);
+    let chunk_size = 1 + 7 * h(0) as usize;
+    let threads = 1 + (h(1) % 3) as usize;
+    let window = ((h(1) / 3) % 4) as usize;
+    let (engine, input) = engine_options(data.get(2..).unwrap_or(&[]));
+    let opts = RunOptions {
+        engine,
+        threads,
+        chunk_size,
+        window,
+        ..RunOptions::default()
+    };
+    let mut out = Vec::new();
+    let mut report = Vec::new();
+    let source = Source::Stream(Box::new(std::io::Cursor::new(input.to_vec())));
+    let summary = match pipeline::convert_source(
+        source,
+        &mut out,
+        Some(&mut report),
+        &opts,
+        "fuzz",
+        "fuzz",
+        None,
+    ) {
+        Ok(s) => s,
+        Err(e) => panic!("convert_source failed on an in-memory stream: {e}"),
+    };
+    // The naive reference: one chunk, every line through the converter (a leading BOM is
+    // dropped by the pipeline, README).
+    let body = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
+    let mut want = ChunkOut::default();
+    Worker::new(engine).convert_chunk_naive(body, &mut want);
+    if suppress_known()
+        && (known_toiri_bad_scheme(&engine, body) || known_filter_long_line(&engine, body))
+    {
+        return;
+    }
+    assert_eq!(
+        lossy(&out),
+        lossy(&want.render(body)),
+        "output (chunk {chunk_size}, {threads} threads, window {window}, {engine:?})"
+    );
+    let strip = |s: &Stats| Stats {
+        bytes: 0,
+        ..s.clone()
+    };
+    assert_eq!(
+        strip(&summary.stats),
+        strip(&want.stats),
+        "stats ({engine:?})"
+    );
+    assert_eq!(summary.stopped_at_error, want.failed, "stop at error");
+    let want_rows: Vec<ReportRow> = want
+        .issues
+        .iter()
+        .map(|is| {
+            (
+                is.line + 1,
+                is.err.offset as u64 + 1,
+                is.err.kind.code().to_string(),
+                is.warning,
+            )
+        })
+        .collect();
+    assert_eq!(parse_report(&report), want_rows, "report rows ({engine:?})");
+}
