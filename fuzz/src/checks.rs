@@ -13,7 +13,6 @@ use iribulk::input::Source;
 use iribulk::pipeline::{self, RunOptions};
 use iribulk::simd::{Classifier, Impl};
 use iribulk::ToUri;
-use std::sync::OnceLock;
 
 /// The fuzz targets, by name (the folders of `tests/fuzz_regressions/`).
 pub const TARGETS: &[&str] = &["convert_twin", "roundtrip", "idna_host", "pipeline"];
@@ -27,46 +26,6 @@ pub fn run_target(name: &str, data: &[u8]) {
         "pipeline" => pipeline(data),
         _ => panic!("unknown fuzz target {name}"),
     }
-}
-
-/// True when `IRIBULK_FUZZ_SUPPRESS_KNOWN` is set (by `scripts/fuzz`): inputs that only
-/// reproduce a bug already listed as a known failure (`tests/hostile.rs`,
-/// `tests/fuzz_regressions.rs`) are let through, so that a fuzzing run keeps looking for new
-/// ones. `cargo test --test fuzz_regressions` never sets it: there every check is strict.
-pub fn suppress_known() -> bool {
-    static S: OnceLock<bool> = OnceLock::new();
-    *S.get_or_init(|| std::env::var_os("IRIBULK_FUZZ_SUPPRESS_KNOWN").is_some())
-}
-
-/// Known bug 1: `--host idna2003 --idna2003-no-std3` lets ASCII delimiters, controls and
-/// spaces produced by Nameprep or by percent-decoding into the output host. (Coarse: under
-/// suppression, `roundtrip` skips that configuration altogether.)
-fn known_nostd3_host(o: &ToUriOptions) -> bool {
-    o.host == HostMode::Idna2003 && !o.idna2003_flags.use_std3_ascii_rules
-}
-
-/// Known bug 2: in to-iri with an explicit IDNA host mode, the fast path passes a line whose
-/// scheme is invalid unchanged (`has_ace_host`), while the converter decodes its `xn--` host.
-fn known_toiri_bad_scheme(opts: &EngineOptions, chunk: &[u8]) -> bool {
-    opts.mode == Mode::ToIri
-        && matches!(opts.to_uri.host, HostMode::Uts46 | HostMode::Idna2003)
-        && chunk.split(|&b| b == b'\n').any(|line| {
-            // With --field, look at every field (the converted one is among them).
-            let delim = opts.field.map_or(b'\n', |f| f.1);
-            line.split(|&b| b == delim).any(|l| {
-                let c = iribulk::components::split(l);
-                c.authority.is_some() && iribulk::components::check_scheme(l, &c).is_err()
-            })
-        })
-}
-
-/// Known bug 3: a line over the cap streamed in pieces ignores `--valid-only` /
-/// `--invalid-only` (it follows `--on-error`).
-fn known_filter_long_line(opts: &EngineOptions, data: &[u8]) -> bool {
-    opts.filter != Filter::All
-        && data
-            .split(|&b| b == b'\n')
-            .any(|l| l.len() > opts.max_line_bytes)
 }
 
 const HOSTS: [HostMode; 4] = [
@@ -160,12 +119,6 @@ pub fn convert_twin(data: &[u8]) {
         };
         let mut got = ChunkOut::default();
         Worker::with_classifier(opts, c).convert_chunk(chunk, &mut got);
-        if suppress_known()
-            && got.render(chunk) != want_bytes
-            && known_toiri_bad_scheme(&opts, chunk)
-        {
-            return;
-        }
         assert_eq!(
             lossy(&got.render(chunk)),
             lossy(&want_bytes),
@@ -248,9 +201,6 @@ pub fn roundtrip(data: &[u8]) {
     let Some(uri) = to_uri(line, o) else {
         return;
     };
-    if suppress_known() && known_nostd3_host(&o) {
-        return;
-    }
     let text = std::str::from_utf8(&uri).expect("to-uri writes ASCII");
     assert!(text.is_ascii(), "to-uri writes ASCII: {text:?}");
     assert!(
@@ -438,11 +388,6 @@ pub fn pipeline(data: &[u8]) {
     let body = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
     let mut want = ChunkOut::default();
     Worker::new(engine).convert_chunk_naive(body, &mut want);
-    if suppress_known()
-        && (known_toiri_bad_scheme(&engine, body) || known_filter_long_line(&engine, body))
-    {
-        return;
-    }
     assert_eq!(
         lossy(&out),
         lossy(&want.render(body)),
