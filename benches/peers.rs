@@ -18,6 +18,9 @@
 //! * `ada-url`: `ada_url::Url::parse(line, None)` (WHATWG, C++), `.href()` copied.
 //! * `iri-string`: `IriReferenceStr::new(line)` (RFC 3987) then `.encode_to_uri()` written
 //!   into the output.
+//! * `iribulk to-iri`, `iribulk check`: the engine in `--mode to-iri` and `--mode check`.
+//! * `iri-string validate`: `IriReferenceStr::new(line)` alone, the grammar check that is the
+//!   peer of `check` (no peer converts URIs to IRIs the way RFC 3987 §3.2 does).
 //! * `line copy`: lines split with `memchr`, each copied with its `\n` into the output.
 //! * `memcpy`: one copy of the whole buffer.
 //!
@@ -28,7 +31,7 @@
 //! (default `target/bench-report.md`).
 
 use iri_string::types::IriReferenceStr;
-use iribulk::engine::{ChunkOut, EngineOptions, Worker};
+use iribulk::engine::{ChunkOut, EngineOptions, Mode, Worker};
 use iribulk::input::next_mapped_chunk_end;
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -136,6 +139,8 @@ type Method = fn(&[u8], Option<&str>, &mut State) -> Pass;
 struct State {
     out: Vec<u8>,
     worker: Worker,
+    to_iri: Worker,
+    check: Worker,
     res: ChunkOut,
 }
 
@@ -158,6 +163,59 @@ fn iribulk_chunks(data: &[u8], _: Option<&str>, st: &mut State) -> Pass {
             .sum::<u64>();
         pos = end;
     }
+    p
+}
+
+/// The whole engine in another mode (to-iri, check), counting its output like `iribulk`.
+fn engine_pass(w: &mut Worker, res: &mut ChunkOut, data: &[u8]) -> Pass {
+    let mut p = Pass::default();
+    let mut pos = 0;
+    while pos < data.len() {
+        let end = next_mapped_chunk_end(data, pos, CHUNK);
+        w.convert_chunk(&data[pos..end], res);
+        p.failed += res.stats.error_lines;
+        p.out_bytes += res
+            .pieces
+            .iter()
+            .map(|pc| match pc {
+                iribulk::engine::Piece::Input(r) | iribulk::engine::Piece::Output(r) => {
+                    r.len() as u64
+                }
+            })
+            .sum::<u64>();
+        pos = end;
+    }
+    p
+}
+
+/// `--mode to-iri` (RFC 3987 §3.2). No peer decodes URIs into IRIs the same way.
+fn iribulk_to_iri(data: &[u8], _: Option<&str>, st: &mut State) -> Pass {
+    engine_pass(&mut st.to_iri, &mut st.res, data)
+}
+
+/// `--mode check` (RFC 3987 §2.2, §4, §6.1); its peer is `iri-string validate`.
+fn iribulk_check(data: &[u8], _: Option<&str>, st: &mut State) -> Pass {
+    engine_pass(&mut st.check, &mut st.res, data)
+}
+
+/// iri-string's grammar check alone (`IriReferenceStr::new`), the peer of `check`; the line is
+/// copied out so that the work compares with iribulk's.
+fn iri_string_validate(data: &[u8], text: Option<&str>, st: &mut State) -> Pass {
+    let out = &mut st.out;
+    out.clear();
+    let mut p = Pass::default();
+    for_each_line(data, text, |l| {
+        let (ok, bytes) = match l {
+            Ok(s) => (IriReferenceStr::new(s).is_ok(), s.as_bytes()),
+            Err(b) => (false, b),
+        };
+        if !ok {
+            p.failed += 1;
+        }
+        out.extend_from_slice(bytes);
+        out.push(b'\n');
+    });
+    p.out_bytes = out.len() as u64;
     p
 }
 
@@ -272,6 +330,9 @@ const METHODS: &[(&str, Method)] = &[
     ("url", url_crate),
     ("ada-url", ada),
     ("iri-string", iri_string),
+    ("iribulk to-iri", iribulk_to_iri),
+    ("iribulk check", iribulk_check),
+    ("iri-string validate", iri_string_validate),
     ("line copy", line_copy),
     ("memcpy", memcpy),
 ];
@@ -447,6 +508,14 @@ fn main() {
         let mut st = State {
             out: Vec::with_capacity(data.len() * 3 + 64),
             worker: Worker::new(EngineOptions::default()),
+            to_iri: Worker::new(EngineOptions {
+                mode: Mode::ToIri,
+                ..EngineOptions::default()
+            }),
+            check: Worker::new(EngineOptions {
+                mode: Mode::Check { uri_only: false },
+                ..EngineOptions::default()
+            }),
             res: ChunkOut::default(),
         };
         let mut results: Vec<Row> = Vec::new();

@@ -73,8 +73,12 @@ impl Checker {
                 return Err(LineError::new(ErrorKind::NonAscii, p));
             }
         }
-        self.scratch.clear();
-        self.conv.convert_into(line, &mut self.scratch)?;
+        // The grammar: the strict conversion's errors. An ASCII line that is already a valid
+        // URI reference needs no conversion to know it (the engine's twin-tested shortcut).
+        if !(line.is_ascii() && crate::engine::is_valid_ascii_uri(line)) {
+            self.scratch.clear();
+            self.conv.convert_into(line, &mut self.scratch)?;
+        }
         let s = std::str::from_utf8(line).expect("validated by the conversion");
         let c = components::split(line);
         let mut o = Outcome::default();
@@ -188,6 +192,18 @@ fn check_bidi(s: &str, r: Range<usize>) -> Result<(), LineError> {
     Ok(())
 }
 
+/// True if NFKC changes `c` (a compatibility character). The quick-check table answers for
+/// most characters; only "maybe" computes NFKC.
+fn is_compat(c: char) -> bool {
+    match unicode_normalization::is_nfkc_quick(std::iter::once(c)) {
+        unicode_normalization::IsNormalized::Yes => false,
+        unicode_normalization::IsNormalized::No => true,
+        unicode_normalization::IsNormalized::Maybe => {
+            std::iter::once(c).nfkc().ne(std::iter::once(c))
+        }
+    }
+}
+
 /// RFC 3987 §6.1 / 3987bis §5.1 warnings on one component.
 fn warn_chars(s: &str, r: Range<usize>, o: &mut Outcome) {
     let comp = &s[r.clone()];
@@ -203,7 +219,7 @@ fn warn_chars(s: &str, r: Range<usize>, o: &mut Outcome) {
             && prev.is_none_or(|p| unicode_normalization::char::canonical_combining_class(p) != 9)
         {
             Some(ErrorKind::JoinerContext)
-        } else if std::iter::once(c).nfkc().ne(std::iter::once(c)) {
+        } else if is_compat(c) {
             Some(ErrorKind::CompatChar)
         } else {
             None
