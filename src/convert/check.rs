@@ -48,6 +48,8 @@ pub struct Checker {
     opts: CheckOptions,
     conv: ToUri,
     scratch: Vec<u8>,
+    /// Component ranges of the current line (reused: no allocation per line).
+    comps: Vec<Range<usize>>,
 }
 
 impl Checker {
@@ -63,6 +65,7 @@ impl Checker {
             opts,
             conv: ToUri::new(strict),
             scratch: Vec::new(),
+            comps: Vec::new(),
         }
     }
 
@@ -82,26 +85,41 @@ impl Checker {
         let s = std::str::from_utf8(line).expect("validated by the conversion");
         let c = components::split(line);
         let mut o = Outcome::default();
-        let mut comps: Vec<Range<usize>> = Vec::new();
+        let mut comps = std::mem::take(&mut self.comps);
+        comps.clear();
+        let r = self.check_components(line, s, &c, &mut comps, &mut o);
+        self.comps = comps;
+        r?;
+        out.extend_from_slice(line);
+        Ok(o)
+    }
+
+    fn check_components(
+        &self,
+        line: &[u8],
+        s: &str,
+        c: &components::Components,
+        comps: &mut Vec<Range<usize>>,
+        o: &mut Outcome,
+    ) -> Result<(), LineError> {
         if let Some(ar) = c.authority.clone() {
             let a = components::split_authority(line, ar).expect("validated by the conversion");
             comps.extend(a.userinfo.clone());
             if line.get(a.host.start) != Some(&b'[') {
                 self.check_host(s, a.host.clone(), c.scheme.clone().map(|r| &line[r]))?;
-                push_split(&mut comps, line, a.host.clone(), b'.');
+                push_split(comps, line, a.host.clone(), b'.');
             }
         }
-        push_split(&mut comps, line, c.path.clone(), b'/');
+        push_split(comps, line, c.path.clone(), b'/');
         comps.extend(c.query.clone());
         comps.extend(c.fragment.clone());
         if !line.is_ascii() {
-            for r in &comps {
+            for r in comps.iter() {
                 check_bidi(s, r.clone())?;
-                warn_chars(s, r.clone(), &mut o);
+                warn_chars(s, r.clone(), o);
             }
         }
-        out.extend_from_slice(line);
-        Ok(o)
+        Ok(())
     }
 
     /// Hosts must pass the chosen IDNA; an all-ASCII host of a DNS scheme must be a DNS name.
