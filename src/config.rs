@@ -107,6 +107,25 @@ impl ToUriOptions {
     }
 }
 
+impl HostMode {
+    /// The IDNA that maps a host of `scheme` in this mode, or `None` for percent-encoding:
+    /// an explicit IDNA mode applies whatever the scheme (contract item 1), `Auto` uses UTS #46
+    /// for [`DNS_SCHEMES`] only.
+    pub fn idna_for(
+        self,
+        scheme: Option<&[u8]>,
+        idna2003_flags: idna2003::Flags,
+    ) -> Option<crate::host::Idna> {
+        use crate::host::Idna;
+        match self {
+            HostMode::Percent => None,
+            HostMode::Uts46 => Some(Idna::Uts46),
+            HostMode::Idna2003 => Some(Idna::Idna2003(idna2003_flags)),
+            HostMode::Auto => scheme.filter(|s| is_dns_scheme(s)).map(|_| Idna::Uts46),
+        }
+    }
+}
+
 /// True if `scheme` is in [`DNS_SCHEMES`] (ASCII case-insensitive).
 pub fn is_dns_scheme(scheme: &[u8]) -> bool {
     DNS_SCHEMES

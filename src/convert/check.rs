@@ -16,10 +16,10 @@
 //! the start of a component, ZWJ/ZWNJ outside their RFC 5892 context (3987bis §5.1).
 
 use crate::components;
-use crate::config::{is_dns_scheme, HostMode, InvalidUtf8, ToUriOptions};
+use crate::config::{InvalidUtf8, ToUriOptions};
 use crate::convert::to_uri::{Outcome, ToUri};
 use crate::error::{ErrorKind, IdnaReason, LineError};
-use crate::host::{self, Idna};
+use crate::host;
 use std::ops::Range;
 use unicode_bidi::BidiClass;
 use unicode_normalization::UnicodeNormalization;
@@ -128,14 +128,9 @@ impl Checker {
         if host.is_empty() {
             return Ok(());
         }
-        let idna = match self.opts.to_uri.host {
-            HostMode::Percent => return Ok(()),
-            HostMode::Uts46 => Idna::Uts46,
-            HostMode::Idna2003 => Idna::Idna2003(self.opts.to_uri.idna2003_flags),
-            HostMode::Auto => match scheme {
-                Some(sc) if is_dns_scheme(sc) => Idna::Uts46,
-                _ => return Ok(()),
-            },
+        let t = &self.opts.to_uri;
+        let Some(idna) = t.host.idna_for(scheme, t.idna2003_flags) else {
+            return Ok(());
         };
         let err = |reason| LineError::new(ErrorKind::Idna(reason), r.start);
         let decoded;

@@ -18,7 +18,7 @@
 
 use crate::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar};
 use crate::components;
-use crate::config::{is_dns_scheme, HostMode};
+use crate::config::HostMode;
 use crate::convert::to_uri::Outcome;
 use crate::error::{ErrorKind, LineError};
 use crate::host::{self, idna2003, Idna};
@@ -175,12 +175,7 @@ impl ToIri {
     }
 
     fn idna_for(&self, scheme: Option<&[u8]>) -> Option<Idna> {
-        match self.opts.host {
-            HostMode::Percent => None,
-            HostMode::Uts46 => Some(Idna::Uts46),
-            HostMode::Idna2003 => Some(Idna::Idna2003(self.opts.idna2003_flags)),
-            HostMode::Auto => scheme.filter(|s| is_dns_scheme(s)).map(|_| Idna::Uts46),
-        }
+        self.opts.host.idna_for(scheme, self.opts.idna2003_flags)
     }
 
     /// 3987bis §4.2 step 7: ToUnicode of `xn--` labels, kept only if ToASCII gives back

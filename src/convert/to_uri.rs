@@ -16,9 +16,9 @@ use crate::classes::{
     self, is_bidi_format, is_c1, is_iprivate, is_ucschar, CONTROL, DISALLOWED_ASCII,
 };
 use crate::components::{self, Components};
-use crate::config::{is_dns_scheme, HostMode, InvalidUtf8, ToUriOptions};
+use crate::config::{InvalidUtf8, ToUriOptions};
 use crate::error::{ErrorKind, LineError};
-use crate::host::{HostCache, Idna};
+use crate::host::HostCache;
 use crate::pct::{decode_utf8, is_pct_triplet, push_pct, push_pct2, push_pct3, push_pct_all};
 use std::borrow::Cow;
 
@@ -179,15 +179,7 @@ impl ToUri {
         o: &mut Outcome,
     ) -> Result<(), LineError> {
         let host = &line[r.clone()];
-        let idna = match self.opts.host {
-            HostMode::Percent => None,
-            HostMode::Uts46 => Some(Idna::Uts46),
-            HostMode::Idna2003 => Some(Idna::Idna2003(self.opts.idna2003_flags)),
-            HostMode::Auto => match scheme {
-                Some(s) if is_dns_scheme(s) => Some(Idna::Uts46),
-                _ => None,
-            },
-        };
+        let idna = self.opts.host.idna_for(scheme, self.opts.idna2003_flags);
         let idna = match idna {
             Some(i) if !host.is_ascii() && (valid_utf8 || std::str::from_utf8(host).is_ok()) => i,
             _ => return self.encode(line, r, Comp::Host, out, o),
