@@ -44,7 +44,8 @@ impl IdnaReason {
             }
             IdnaReason::PercentNotUtf8 => "percent-encoded octets in the host are not UTF-8",
             IdnaReason::NotRegName => {
-                "IDNA output holds a delimiter, space or control (not a reg-name, RFC 3986 §3.2.2)"
+                "IDNA output holds a delimiter, space, control or new label dot \
+                 (not the same reg-name, RFC 3986 §3.2.2)"
             }
             IdnaReason::AsciiHostName => {
                 "not a DNS host name (STD3 letters-digits-hyphen, labels 1-63 octets, name at most 253)"

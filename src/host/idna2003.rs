@@ -155,6 +155,10 @@ pub enum Error {
     AcePrefix,
     /// Punycode encoding failed (RFC 3490 §4.1 step 6, RFC 3492 §6.3 overflow).
     Punycode,
+    /// Nameprep turned part of the label into a full stop (NFKC of U+2024 ONE DOT LEADER is
+    /// `.`, of U+2025 is `..`): the label would become several (RFC 3490 §3.1 separates
+    /// labels first). Hardening against the CVE-2019-9636 class.
+    DotInLabel,
     /// The raw input exceeded a cap checked before any costly work: a non-ASCII label over
     /// [`MAX_RAW_LABEL_BYTES`] bytes, or a domain name over [`MAX_RAW_DOMAIN_BYTES`] bytes.
     RawTooLong,
@@ -174,6 +178,7 @@ impl Error {
             Error::NameTooLong => "domain name longer than 253 octets (RFC 1034 §3.1)",
             Error::AcePrefix => "non-ASCII label already begins with xn-- (RFC 3490 §4.1 step 5)",
             Error::Punycode => "Punycode encoding failed (RFC 3492 §6.3)",
+            Error::DotInLabel => "Nameprep produced a full stop inside a label (RFC 3490 §3.1)",
             Error::RawTooLong => {
                 "over the raw length cap checked before Nameprep (255-byte label, 1024-byte name)"
             }
@@ -251,6 +256,11 @@ pub fn label_to_ascii(label: &str, flags: Flags, out: &mut String) -> Result<(),
     // Step 2.
     let mut prepared = String::with_capacity(label.len() + 8);
     nameprep_into(label, flags.allow_unassigned, &mut prepared)?;
+    // Hardening: Nameprep's NFKC can produce a full stop (U+2024 → ".", U+2025 → ".."), which
+    // would split the label after the fact (RFC 3490 §3.1 separates labels before ToASCII).
+    if prepared.contains('.') {
+        return Err(Error::DotInLabel);
+    }
     // Step 3.
     if flags.use_std3_ascii_rules {
         check_std3(&prepared)?;
@@ -2200,6 +2210,10 @@ print(ranges(stringprep.in_table_a1))
             let same = match (&ours, py.split_once('\t')) {
                 (Ok(a), Some(("OK", b))) => a == b,
                 (Err(_), Some(("ERR", _))) => true,
+                // Python's label ToASCII returns a full stop that Nameprep made from U+FF0E,
+                // U+3002, U+FF61 or a dot leader; we refuse it (DotInLabel: it would split
+                // the label, RFC 3490 §3.1).
+                (Err(Error::DotInLabel), Some(("OK", b))) => b.contains('.'),
                 _ => false,
             };
             match (&ours, same) {

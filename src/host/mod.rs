@@ -79,13 +79,20 @@ pub fn to_ascii(host: &str, idna: Idna, out: &mut String) -> Result<(), IdnaReas
     // ':', spaces or controls, e.g. from U+FF0F or U+FE6B), the result must stay one
     // reg-name (RFC 3986 §3.2.2: unreserved / sub-delims) or it would change the structure of
     // the URI (CVE-2019-9636 is this bug in Python's urlsplit).
-    if r.is_ok()
-        && !out.as_bytes()[mark..].iter().all(|&b| {
+    // Nor may mapping create label separators (IDNA2003 without STD3: NFKC of U+2025 is "..",
+    // so one label would become three): the output has as many dots as the input has label
+    // separators (RFC 3490 §3.1: ToASCII works label by label).
+    if r.is_ok() {
+        let produced = &out.as_bytes()[mark..];
+        let dots_in = host.chars().filter(|&c| is_label_dot(c)).count();
+        let dots_out = produced.iter().filter(|&&b| b == b'.').count();
+        let reg_name = produced.iter().all(|&b| {
             crate::classes::is(b, crate::classes::UNRESERVED | crate::classes::SUB_DELIMS)
-        })
-    {
-        out.truncate(mark);
-        return Err(IdnaReason::NotRegName);
+        });
+        if !reg_name || dots_in != dots_out {
+            out.truncate(mark);
+            return Err(IdnaReason::NotRegName);
+        }
     }
     r
 }
