@@ -145,28 +145,11 @@ struct State {
 }
 
 fn iribulk_chunks(data: &[u8], _: Option<&str>, st: &mut State) -> Pass {
-    let mut p = Pass::default();
-    let mut pos = 0;
-    while pos < data.len() {
-        let end = next_mapped_chunk_end(data, pos, CHUNK);
-        st.worker.convert_chunk(&data[pos..end], &mut st.res);
-        p.failed += st.res.stats.error_lines;
-        p.out_bytes += st
-            .res
-            .pieces
-            .iter()
-            .map(|pc| match pc {
-                iribulk::engine::Piece::Input(r) | iribulk::engine::Piece::Output(r) => {
-                    r.len() as u64
-                }
-            })
-            .sum::<u64>();
-        pos = end;
-    }
-    p
+    engine_pass(&mut st.worker, &mut st.res, data)
 }
 
-/// The whole engine in another mode (to-iri, check), counting its output like `iribulk`.
+/// The whole engine over the buffer cut into 1 MiB chunks, counting its output bytes (to-uri
+/// for `iribulk`; to-iri and check for their rows).
 fn engine_pass(w: &mut Worker, res: &mut ChunkOut, data: &[u8]) -> Pass {
     let mut p = Pass::default();
     let mut pos = 0;
