@@ -83,12 +83,9 @@ const fn build() -> [u8; 256] {
 pub static TABLE: [u8; 256] = build();
 const TABLE_CONST: [u8; 256] = build();
 
-/// True if `b` has any of the flags in `mask`; [`PLAIN`] asks [`PLAIN_TABLE`].
+/// True if `b` has any of the flags in `mask`.
 #[inline(always)]
 pub fn is(b: u8, mask: u8) -> bool {
-    if mask == PLAIN {
-        return PLAIN_TABLE[b as usize];
-    }
     TABLE[b as usize] & mask != 0
 }
 
@@ -117,9 +114,6 @@ pub fn plain_prefix_len(s: &[u8]) -> usize {
     }
     i
 }
-
-/// Pseudo-flag for [`is`]: the bytes of [`PLAIN_TABLE`].
-pub const PLAIN: u8 = 0;
 
 /// True for ASCII allowed as-is somewhere in a URI-reference (unreserved, reserved, `%`).
 #[inline(always)]

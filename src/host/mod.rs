@@ -147,40 +147,26 @@ impl HostCache {
     ) -> Result<(), IdnaReason> {
         if let Some(r) = self.map.get(host) {
             self.hits += 1;
-            return match r {
-                Ok(s) => {
-                    out.extend_from_slice(s.as_bytes());
-                    Ok(())
-                }
-                Err(e) => Err(*e),
-            };
+            return r
+                .as_deref()
+                .map(|s| out.extend_from_slice(s.as_bytes()))
+                .map_err(|e| *e);
         }
         self.misses += 1;
         let mut s = String::new();
-        let r = to_ascii(host, idna, &mut s).map(|()| s.into_boxed_str());
-        if host.len() > Self::MAX_KEY {
-            // Not cached: real host names are short, and a bounded cache must not hold
-            // thousands of hostile kilobyte-long keys.
-            return match r {
-                Ok(s) => {
-                    out.extend_from_slice(s.as_bytes());
-                    Ok(())
-                }
-                Err(e) => Err(e),
-            };
+        let r = to_ascii(host, idna, &mut s);
+        if r.is_ok() {
+            out.extend_from_slice(s.as_bytes());
         }
-        if self.map.len() >= Self::CAPACITY {
-            self.map.clear();
-        }
-        let res = match &r {
-            Ok(s) => {
-                out.extend_from_slice(s.as_bytes());
-                Ok(())
+        // Real host names are short; a bounded cache must not hold thousands of hostile
+        // kilobyte-long keys, so longer hosts are converted but not cached.
+        if host.len() <= Self::MAX_KEY {
+            if self.map.len() >= Self::CAPACITY {
+                self.map.clear();
             }
-            Err(e) => Err(*e),
-        };
-        self.map.insert(host.into(), r);
-        res
+            self.map.insert(host.into(), r.map(|()| s.into_boxed_str()));
+        }
+        r
     }
 
     /// (hits, misses) so far.
