@@ -746,7 +746,8 @@ impl Worker {
                     st.line_start = end + 1;
                     continue;
                 }
-                if self.end_line(data, end, true, dirty, &mut st, res) {
+                let seen = if dirty { Seen::Flagged } else { Seen::Clean };
+                if self.end_line(data, end, true, seen, &mut st, res) {
                     self.finish_counts(res);
                     self.masks = masks;
                     return;
@@ -758,7 +759,8 @@ impl Worker {
         self.masks = masks;
         if st.line_start < n {
             let dirty = st.line_dirty;
-            if self.end_line(data, n, false, dirty, &mut st, res) {
+            let seen = if dirty { Seen::Flagged } else { Seen::Clean };
+            if self.end_line(data, n, false, seen, &mut st, res) {
                 self.finish_counts(res);
                 return;
             }
@@ -787,12 +789,13 @@ impl Worker {
         while st.line_start < n {
             match memchr::memchr(b'\n', &data[st.line_start..]) {
                 Some(p) => {
-                    if self.end_line(data, st.line_start + p, true, true, &mut st, res) {
+                    let end = st.line_start + p;
+                    if self.end_line(data, end, true, Seen::Unchecked, &mut st, res) {
                         break;
                     }
                 }
                 None => {
-                    if self.end_line(data, n, false, true, &mut st, res) {
+                    if self.end_line(data, n, false, Seen::Unchecked, &mut st, res) {
                         break;
                     }
                 }
@@ -815,7 +818,7 @@ impl Worker {
         data: &[u8],
         end: usize,
         has_lf: bool,
-        dirty: bool,
+        seen: Seen,
         st: &mut Walk,
         res: &mut ChunkOut,
     ) -> bool {
@@ -831,30 +834,27 @@ impl Worker {
         st.line_start = term_end;
         st.line_dirty = false;
         let content = &data[start..content_end];
-        if !dirty && content.len() <= self.opts.max_line_bytes && !self.resolving() {
-            let field = match self.opts.field {
-                None => Some(content),
-                Some((k, d)) => field_range(content, k, d).map(|r| &content[r]),
-            };
-            if field.is_some_and(|f| self.conv.is_clean(f)) {
-                return false;
-            }
-        }
-        if dirty
-            && matches!(self.conv, Op::ToUri(_))
-            && !self.resolving()
-            && content.len() <= self.opts.max_line_bytes
+        // The part converted: the whole line, or `--field`'s range (None: the field is missing).
+        let field = match self.opts.field {
+            None => Some(0..content.len()),
+            Some((k, d)) => field_range(content, k, d),
+        };
+        if seen != Seen::Unchecked && content.len() <= self.opts.max_line_bytes && !self.resolving()
         {
-            let field = match self.opts.field {
-                None => Some(content),
-                Some((k, d)) => field_range(content, k, d).map(|r| &content[r]),
-            };
-            // `is_ascii` (word at a time) first: non-ASCII lines need the converter anyway.
-            if field.is_some_and(|f| f.is_ascii() && is_valid_ascii_uri(f)) {
-                return false;
+            if let Some(f) = field.clone().map(|r| &content[r]) {
+                // A clean line that needs nothing in this mode; or, in to-uri, a flagged ASCII
+                // line that is already a valid URI (`is_ascii`, a word at a time, first:
+                // non-ASCII lines need the converter anyway).
+                let passes = match seen {
+                    Seen::Clean => self.conv.is_clean(f),
+                    _ => matches!(self.conv, Op::ToUri(_)) && f.is_ascii() && is_valid_ascii_uri(f),
+                };
+                if passes {
+                    return false;
+                }
             }
         }
-        self.slow_line(data, start, content_end, term_end, line_no, st, res)
+        self.slow_line(data, start, content_end, term_end, field, line_no, st, res)
     }
 
     #[cold]
@@ -866,36 +866,32 @@ impl Worker {
         start: usize,
         content_end: usize,
         term_end: usize,
+        field: Option<Range<usize>>,
         line_no: u64,
         st: &mut Walk,
         res: &mut ChunkOut,
     ) -> bool {
         let content = &data[start..content_end];
         let mark = res.out.len();
+        let field_start = field.as_ref().map_or(0, |r| r.start);
         let result = if content.len() > self.opts.max_line_bytes {
             Err(LineError::new(
                 ErrorKind::LineTooLong,
                 self.opts.max_line_bytes,
             ))
         } else {
-            match self.opts.field {
-                None => self.convert_ref(content, content, &mut res.out),
-                Some((k, d)) => match field_range(content, k, d) {
-                    None => Err(LineError::new(ErrorKind::MissingField, content.len())),
-                    Some(fr) => {
-                        res.out.extend_from_slice(&content[..fr.start]);
-                        match self.convert_ref(content, &content[fr.clone()], &mut res.out) {
-                            Ok(o) => {
-                                res.out.extend_from_slice(&content[fr.end..]);
-                                Ok(o)
-                            }
-                            Err(e) => {
-                                res.out.truncate(mark);
-                                Err(LineError::new(e.kind, e.offset + fr.start))
-                            }
+            match field {
+                None => Err(LineError::new(ErrorKind::MissingField, content.len())),
+                Some(fr) => {
+                    res.out.extend_from_slice(&content[..fr.start]);
+                    match self.convert_ref(content, &content[fr.clone()], &mut res.out) {
+                        Ok(o) => {
+                            res.out.extend_from_slice(&content[fr.end..]);
+                            Ok(o)
                         }
+                        Err(e) => Err(LineError::new(e.kind, e.offset + fr.start)),
                     }
-                },
+                }
             }
         };
         match result {
@@ -908,7 +904,7 @@ impl Worker {
                 if let Some(w) = o.first_warning {
                     res.stats.warning_lines += 1;
                     res.stats.by_code[w.kind.index()] += 1;
-                    let offset = w.offset + self.field_start(content);
+                    let offset = w.offset + field_start;
                     res.issues.push(LineIssue {
                         line: line_no,
                         start,
@@ -918,24 +914,18 @@ impl Worker {
                     });
                 }
                 if self.opts.filter == Filter::InvalidOnly {
-                    // check --invalid-only: a valid line is left out.
+                    // check --invalid-only: a valid line is left out (counted as passed
+                    // through: it was not converted and had no error).
                     res.out.truncate(mark);
                     res.stats.skipped += 1;
-                    if st.run_start < start {
-                        res.pieces.push(Piece::Input(st.run_start..start));
-                    }
-                    st.run_start = term_end;
-                    // Counted as passed through (it was not converted, and had no error).
+                    cut_line(st, res, start, term_end);
                     return false;
                 }
                 if o.changed {
                     res.stats.converted += 1;
                     res.out.extend_from_slice(&data[content_end..term_end]);
-                    if st.run_start < start {
-                        res.pieces.push(Piece::Input(st.run_start..start));
-                    }
+                    cut_line(st, res, start, term_end);
                     res.pieces.push(Piece::Output(mark..res.out.len()));
-                    st.run_start = term_end;
                 } else {
                     res.out.truncate(mark);
                 }
@@ -952,22 +942,15 @@ impl Worker {
                     err: e,
                     warning: false,
                 });
-                let policy = self.opts.error_policy();
-                match policy {
+                match self.opts.error_policy() {
                     OnError::Keep => false,
                     OnError::Skip => {
                         res.stats.skipped += 1;
-                        if st.run_start < start {
-                            res.pieces.push(Piece::Input(st.run_start..start));
-                        }
-                        st.run_start = term_end;
+                        cut_line(st, res, start, term_end);
                         false
                     }
                     OnError::Fail => {
-                        if st.run_start < start {
-                            res.pieces.push(Piece::Input(st.run_start..start));
-                        }
-                        st.run_start = term_end;
+                        cut_line(st, res, start, term_end);
                         res.failed = true;
                         true
                     }
@@ -975,13 +958,15 @@ impl Worker {
             }
         }
     }
+}
 
-    fn field_start(&self, content: &[u8]) -> usize {
-        match self.opts.field {
-            Some((k, d)) => field_range(content, k, d).map_or(0, |r| r.start),
-            None => 0,
-        }
+/// Ends the run of unchanged input before the line at `start` (a [`Piece::Input`]) and starts
+/// the next one after the line: the line itself is written some other way, or not at all.
+fn cut_line(st: &mut Walk, res: &mut ChunkOut, start: usize, term_end: usize) {
+    if st.run_start < start {
+        res.pieces.push(Piece::Input(st.run_start..start));
     }
+    st.run_start = term_end;
 }
 
 /// The byte range of field `k` (0-based) of `line`, fields separated by `delim`.
@@ -992,6 +977,15 @@ pub fn field_range(line: &[u8], k: usize, delim: u8) -> Option<Range<usize>> {
     }
     let end = memchr::memchr(delim, &line[start..]).map_or(line.len(), |p| start + p);
     Some(start..end)
+}
+
+/// What the classifier said of a line: no flagged byte, some, or nothing (the naive twin,
+/// which sends every line to the converter without any shortcut).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    Clean,
+    Flagged,
+    Unchecked,
 }
 
 #[derive(Default)]
