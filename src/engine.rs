@@ -116,40 +116,9 @@ impl Default for EngineOptions {
     }
 }
 
-/// The bytes that send a line to the exact converter in to-uri mode: C0 controls and DEL
-/// (RFC 3987 §2.2), every byte ≥ 0x80 (non-ASCII), printable ASCII not allowed in URIs
-/// (RFC 3987 §3.1), and the delimiters whose placement must be checked to keep the output a
-/// valid URI-reference (contract item 4): `%` (must start `%HH`), `#` (only one), `[` `]`
-/// (only around an IP literal), `@` (only one in the authority).
-pub const TO_URI_FLAGGED: ByteSet = ByteSet::EMPTY
-    .with_range(0x00, 0x1F)
-    .with_range(0x7F, 0xFF)
-    .with(b' ')
-    .with(b'"')
-    .with(b'<')
-    .with(b'>')
-    .with(b'\\')
-    .with(b'^')
-    .with(b'`')
-    .with(b'{')
-    .with(b'|')
-    .with(b'}')
-    .with(b'%')
-    .with(b'#')
-    .with(b'[')
-    .with(b']')
-    .with(b'@');
-
-/// The bytes that send a line to the exact converter in to-iri mode: `%` (a percent-encoding
-/// to decode), C0 controls and DEL (errors), and non-ASCII (must be UTF-8; C1 controls are
-/// errors). Lines with an `xn--` host label are found by [`has_ace_host`].
-pub const TO_IRI_FLAGGED: ByteSet = ByteSet::EMPTY
-    .with_range(0x00, 0x1F)
-    .with_range(0x7F, 0xFF)
-    .with(b'%');
-
-/// The bytes that send a line to the converter in leiri-to-iri mode: controls, non-ASCII, and
-/// the printable ASCII of 3987bis §6.3.
+/// The bytes that send a line to the converter in leiri-to-iri mode: C0 controls and DEL,
+/// non-ASCII, and the printable ASCII of 3987bis §6.3 (space `" < > \ ^ ` { | }`). Every mode
+/// that writes URIs flags these too.
 pub const LEIRI_FLAGGED: ByteSet = ByteSet::EMPTY
     .with_range(0x00, 0x1F)
     .with_range(0x7F, 0xFF)
@@ -163,6 +132,26 @@ pub const LEIRI_FLAGGED: ByteSet = ByteSet::EMPTY
     .with(b'{')
     .with(b'|')
     .with(b'}');
+
+/// The bytes that send a line to the exact converter in to-uri mode: C0 controls and DEL
+/// (RFC 3987 §2.2), every byte ≥ 0x80 (non-ASCII), printable ASCII not allowed in URIs
+/// (RFC 3987 §3.1) — that is [`LEIRI_FLAGGED`] — and the delimiters whose placement must be
+/// checked to keep the output a valid URI-reference (contract item 4): `%` (must start `%HH`),
+/// `#` (only one), `[` `]` (only around an IP literal), `@` (only one in the authority).
+pub const TO_URI_FLAGGED: ByteSet = LEIRI_FLAGGED
+    .with(b'%')
+    .with(b'#')
+    .with(b'[')
+    .with(b']')
+    .with(b'@');
+
+/// The bytes that send a line to the exact converter in to-iri mode: `%` (a percent-encoding
+/// to decode), C0 controls and DEL (errors), and non-ASCII (must be UTF-8; C1 controls are
+/// errors). Lines with an `xn--` host label are found by [`has_ace_host`].
+pub const TO_IRI_FLAGGED: ByteSet = ByteSet::EMPTY
+    .with_range(0x00, 0x1F)
+    .with_range(0x7F, 0xFF)
+    .with(b'%');
 
 /// The per-line operation of a mode.
 #[derive(Debug)]

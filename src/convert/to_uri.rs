@@ -113,12 +113,10 @@ impl ToUri {
     fn convert_inner(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
         let mut o = Outcome::default();
         // Step 1: UTF-8 (RFC 3987 §3.1 step 1c).
-        let mut valid_utf8 = true;
         if let Err(e) = simdutf8::compat::from_utf8(line) {
             if self.opts.invalid_utf8 == InvalidUtf8::Error {
                 return Err(LineError::new(ErrorKind::InvalidUtf8, e.valid_up_to()));
             }
-            valid_utf8 = false;
         }
         // Step 2: components (3987bis §3.2, RFC 3986 Appendix B).
         let c: Components = components::split(line);
@@ -145,7 +143,7 @@ impl ToUri {
             } else {
                 // Step 3: the host (RFC 3987 §3.1, 3987bis §3.4).
                 let scheme = c.scheme.clone().map(|r| &line[r]);
-                self.map_host(line, a.host.clone(), scheme, valid_utf8, out, &mut o)?;
+                self.map_host(line, a.host.clone(), scheme, out, &mut o)?;
             }
             pos = a.host.end;
             // The port has been checked to be digits; copy it with its ':'.
@@ -174,15 +172,14 @@ impl ToUri {
         line: &[u8],
         r: std::ops::Range<usize>,
         scheme: Option<&[u8]>,
-        valid_utf8: bool,
         out: &mut Vec<u8>,
         o: &mut Outcome,
     ) -> Result<(), LineError> {
         let host = &line[r.clone()];
         let idna = self.opts.host.idna_for(scheme, self.opts.idna2003_flags);
-        let idna = match idna {
-            Some(i) if !host.is_ascii() && (valid_utf8 || std::str::from_utf8(host).is_ok()) => i,
-            _ => return self.encode(line, r, Comp::Host, out, o),
+        // IDNA for a non-ASCII UTF-8 host; percent-encoding for the rest.
+        let (Some(idna), false, Ok(s)) = (idna, host.is_ascii(), std::str::from_utf8(host)) else {
+            return self.encode(line, r, Comp::Host, out, o);
         };
         // Problems that are not IDNA's to report: controls, brackets, malformed '%'.
         for (i, &b) in host.iter().enumerate() {
@@ -198,7 +195,6 @@ impl ToUri {
                 _ => {}
             }
         }
-        let s = std::str::from_utf8(host).expect("checked above");
         if !self.opts.leiri {
             if let Some((i, _)) = s.char_indices().find(|&(_, c)| is_c1(c)) {
                 return Err(LineError::new(ErrorKind::ControlChar, r.start + i));
