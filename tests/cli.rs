@@ -1,6 +1,8 @@
 //! End-to-end tests of the `iribulk` command: every flag, the error report, exit codes, and
 //! the failure cases (missing files, /dev/full, truncated input, closed pipe).
 
+mod common;
+use common::run_stdin;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -11,24 +13,6 @@ fn bin() -> Command {
 
 fn sample_path() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/sample.txt"))
-}
-
-fn run_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut c = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = c.stdin.take().unwrap();
-    let data = input.to_vec();
-    let t = std::thread::spawn(move || {
-        let _ = stdin.write_all(&data);
-    });
-    let out = c.wait_with_output().unwrap();
-    t.join().unwrap();
-    out
 }
 
 fn stdout(o: &Output) -> String {
@@ -216,7 +200,7 @@ fn strict_leiri_and_invalid_utf8() {
     assert_eq!(o.status.code(), Some(3));
     let o = run_stdin(&["--strict"], "/\u{202E}\n".as_bytes());
     assert_eq!(o.status.code(), Some(3));
-    let o = run_stdin(&[], "/\u{202E}\n".as_bytes());
+    let o = run_stdin::<&str>(&[], "/\u{202E}\n".as_bytes());
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -224,7 +208,7 @@ fn strict_leiri_and_invalid_utf8() {
     );
     let o = run_stdin(&["--leiri"], b"/a\x01b\n");
     assert_eq!(stdout(&o), "/a%01b\n");
-    let o = run_stdin(&[], b"/a\x01b\n");
+    let o = run_stdin::<&str>(&[], b"/a\x01b\n");
     assert_eq!(o.status.code(), Some(3));
     let o = run_stdin(&["--invalid-utf8", "percent"], b"/caf\xE9\n");
     assert_eq!(stdout(&o), "/caf%E9\n");
@@ -370,7 +354,7 @@ fn truncated_gzip_fails_cleanly() {
 fn gzip_on_stdin_by_magic() {
     let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     enc.write_all("/ü\n".as_bytes()).unwrap();
-    let o = run_stdin(&[], &enc.finish().unwrap());
+    let o = run_stdin::<&str>(&[], &enc.finish().unwrap());
     assert_eq!(stdout(&o), "/%C3%BC\n");
 }
 

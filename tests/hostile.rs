@@ -29,16 +29,15 @@
 
 mod common;
 
-use common::{parse_options, read_tsv, unescape};
+use common::{parse_options, read_tsv, run_stdin, unescape};
 use iribulk::convert::check::{CheckOptions, Checker};
 use iribulk::convert::leiri::LeiriToIri;
 use iribulk::convert::to_iri::{ToIri, ToIriOptions};
 use iribulk::engine::{ChunkOut, EngineOptions, Filter, Mode, Worker};
 use iribulk::{ToUri, ToUriOptions};
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 /// Rows that fail because of a bug in `src/` (id, reason). Keep in sync with the
 /// `KNOWN-FAILURE:` notes of `tests/data/hostile.tsv`.
@@ -419,24 +418,6 @@ fn parse_report(text: &str) -> Result<BTreeMap<usize, (u64, String, bool)>, Stri
         );
     }
     Ok(m)
-}
-
-fn run_stdin(args: &[String], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_iribulk"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let feed = input.to_vec();
-    let t = std::thread::spawn(move || {
-        let _ = stdin.write_all(&feed);
-    });
-    let o = child.wait_with_output().unwrap();
-    t.join().unwrap();
-    o
 }
 
 /// Failures of one group's CLI runs: per row (index in the group) and for the group.

@@ -207,3 +207,25 @@ pub fn iri_strategy() -> impl Strategy<Value = Vec<u8>> {
     ];
     prop::collection::vec(prop_oneof![30 => atom, 1 => byte], 0..24).prop_map(|v| v.concat())
 }
+
+/// Runs the `iribulk` binary of this build with `args`, feeding `input` on stdin from another
+/// thread (so a large input cannot deadlock against a full stdout pipe).
+pub fn run_stdin<S: AsRef<std::ffi::OsStr>>(args: &[S], input: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_iribulk"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feed = input.to_vec();
+    let t = std::thread::spawn(move || {
+        let _ = stdin.write_all(&feed);
+    });
+    let o = child.wait_with_output().unwrap();
+    t.join().unwrap();
+    o
+}
