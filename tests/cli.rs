@@ -305,7 +305,7 @@ fn missing_input_output_dir_and_directory_input() {
 #[test]
 fn disk_full() {
     if !Path::new("/dev/full").exists() {
-        eprintln!("SKIPPED: no /dev/full on this system");
+        common::skip("no /dev/full on this system");
         return;
     }
     let o = bin()

@@ -764,7 +764,7 @@ fn host_cache_memory_is_bounded() {
         match peak_rss_anon_kb(&["--threads", "1"], &file) {
             Some(kb) => peaks.push(kb),
             None => {
-                eprintln!("SKIPPED: no /proc to measure memory");
+                common::skip("no /proc to measure memory");
                 return;
             }
         }

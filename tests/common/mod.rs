@@ -64,15 +64,22 @@ pub fn shared_dir() -> Option<PathBuf> {
     if p.is_dir() {
         return Some(p);
     }
-    let msg = format!(
-        "SKIPPED: {} not found (the shared specs, vectors and datasets)",
+    skip(&format!(
+        "{} not found (the shared specs, vectors and datasets)",
         p.display()
-    );
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("{msg}; CI=true requires it");
-    }
-    eprintln!("{msg}");
+    ));
     None
+}
+
+/// Says why a test did not run, where `cargo test` shows it: written straight to the process's
+/// stderr, which the test harness does not capture (it captures only `print!`/`eprintln!`).
+/// Under `CI=true` a skip is a failure instead (a panic naming the reason).
+pub fn skip(why: &str) {
+    if std::env::var("CI").as_deref() == Ok("true") {
+        panic!("{why}; CI=true requires it");
+    }
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr().lock(), "SKIPPED: {why}");
 }
 
 /// Parses an options column: `-` or comma-separated keys.
