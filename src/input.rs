@@ -3,7 +3,7 @@
 
 use memmap2::Mmap;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read, Seek};
 use std::path::Path;
 
 /// Compression of a stream, from the file name or the first bytes.
@@ -62,14 +62,22 @@ impl MappedFile {
 /// Opens `path` (`None` or `-`: stdin). Regular uncompressed files are mapped unless
 /// `no_mmap`; everything else is streamed, decompressed by extension or magic bytes.
 /// Returns the source and the input size when known (for the progress bar).
+///
+/// The path is opened once and never reopened: the magic bytes are peeked from the same
+/// reader that is then streamed, so a pipe given by path (`--in <(zcat x.gz)`, `/dev/stdin`,
+/// a named FIFO) loses nothing. `/dev/stdin`, `/dev/fd/N` and `/proc/self/fd/N` name a
+/// descriptor this process already holds: it is duplicated instead of opened, which works
+/// for sockets (that cannot be opened by path) and for a pipe whose writer has already
+/// exited (opening such a pipe by path would wait for a new writer forever).
 pub fn open(path: Option<&Path>, no_mmap: bool) -> io::Result<(Source, Option<u64>)> {
     let path = path.filter(|p| p.as_os_str() != "-");
     let Some(path) = path else {
-        let mut r = BufReader::with_capacity(1 << 20, io::stdin());
-        let comp = Compression::from_magic(r.fill_buf()?);
-        return Ok((Source::Stream(decompress(Box::new(r), comp)?), None));
+        return Ok((stream(Box::new(io::stdin()), Compression::None)?, None));
     };
-    let mut f = File::open(path)?;
+    let f = match inherited_fd(path) {
+        Some(f) => f?,
+        None => File::open(path)?,
+    };
     let meta = f.metadata()?;
     if meta.is_dir() {
         return Err(io::Error::new(
@@ -77,35 +85,88 @@ pub fn open(path: Option<&Path>, no_mmap: bool) -> io::Result<(Source, Option<u6
             "is a directory",
         ));
     }
-    let mut head = [0u8; 4];
-    let nhead = read_up_to(&mut f, &mut head)?;
-    let mut comp = Compression::from_magic(&head[..nhead]);
-    if comp == Compression::None {
-        comp = Compression::from_path(path);
-    }
+    let by_name = Compression::from_path(path);
     let size = meta.is_file().then_some(meta.len());
-    if comp == Compression::None && meta.is_file() && !no_mmap {
-        if meta.len() == 0 {
-            return Ok((Source::Mapped(MappedFile { map: None }), size));
+    if meta.is_file() && !no_mmap {
+        // Where the reads leave the file offset does not matter to a map.
+        let mut head = [0u8; 4];
+        let nhead = read_up_to(&mut &f, &mut head)?;
+        let comp = Compression::from_magic(&head[..nhead]);
+        if comp == Compression::None && by_name == Compression::None {
+            if meta.len() == 0 {
+                return Ok((Source::Mapped(MappedFile { map: None }), size));
+            }
+            // SAFETY: the map is read-only and private to this process. Its contract is that the
+            // file must not be truncated or changed while mapped; that is documented for users
+            // (README: "do not modify the input while iribulk runs; use --no-mmap for files that
+            // grow"). A concurrent truncation would raise SIGBUS, never read uninitialized memory.
+            let map = unsafe { Mmap::map(&f)? };
+            #[cfg(unix)]
+            {
+                let _ = map.advise(memmap2::Advice::Sequential);
+            }
+            return Ok((Source::Mapped(MappedFile { map: Some(map) }), size));
         }
-        // SAFETY: the map is read-only and private to this process. Its contract is that the
-        // file must not be truncated or changed while mapped; that is documented for users
-        // (README: "do not modify the input while iribulk runs; use --no-mmap for files that
-        // grow"). A concurrent truncation would raise SIGBUS, never read uninitialized memory.
-        let map = unsafe { Mmap::map(&f)? };
-        #[cfg(unix)]
-        {
-            let _ = map.advise(memmap2::Advice::Sequential);
-        }
-        return Ok((Source::Mapped(MappedFile { map: Some(map) }), size));
+        // Compressed: stream it from the start (a regular file can seek back).
+        let mut f = f;
+        f.seek(io::SeekFrom::Start(0))?;
+        return Ok((stream(Box::new(f), by_name)?, size));
     }
-    // Stream it: reopen at the start (the probe read 4 bytes).
-    let f = File::open(path)?;
-    let r = BufReader::with_capacity(1 << 20, f);
-    Ok((Source::Stream(decompress(Box::new(r), comp)?), size))
+    Ok((stream(Box::new(f), by_name)?, size))
 }
 
-fn read_up_to(f: &mut File, buf: &mut [u8]) -> io::Result<usize> {
+/// The descriptor named by `/dev/stdin`, `/dev/fd/N` or `/proc/self/fd/N`, duplicated; `None`
+/// for any other path.
+#[cfg(unix)]
+fn inherited_fd(path: &Path) -> Option<io::Result<File>> {
+    use std::os::fd::{AsFd, BorrowedFd};
+    let s = path.to_str()?;
+    let n: i32 = if s == "/dev/stdin" {
+        0
+    } else {
+        s.strip_prefix("/dev/fd/")
+            .or_else(|| s.strip_prefix("/proc/self/fd/"))?
+            .parse()
+            .ok()?
+    };
+    if n == 0 {
+        return Some(io::stdin().as_fd().try_clone_to_owned().map(File::from));
+    }
+    if n < 0 {
+        return None;
+    }
+    // The path exists only if the descriptor is open in this process.
+    if let Err(e) = std::fs::symlink_metadata(path) {
+        return Some(Err(e));
+    }
+    // SAFETY: `n` is a descriptor open in this process (its /dev/fd entry exists, checked just
+    // above), and no thread closes inherited descriptors; it is borrowed only for the time of
+    // the duplication, which owns a new descriptor.
+    let fd = unsafe { BorrowedFd::borrow_raw(n) };
+    Some(fd.try_clone_to_owned().map(File::from))
+}
+
+#[cfg(not(unix))]
+fn inherited_fd(_path: &Path) -> Option<io::Result<File>> {
+    None
+}
+
+/// A stream of `r`: its first bytes are read (until four or the end) to recognise gzip or
+/// zstd, then put back in front of the rest, so nothing is lost and nothing is read twice.
+/// `by_name` is the compression that the file name says, used when the magic says none.
+fn stream(mut r: Box<dyn Read + Send>, by_name: Compression) -> io::Result<Source> {
+    let mut head = [0u8; 4];
+    let n = read_up_to(&mut r, &mut head)?;
+    let mut comp = Compression::from_magic(&head[..n]);
+    if comp == Compression::None {
+        comp = by_name;
+    }
+    let joined = io::Cursor::new(head[..n].to_vec()).chain(r);
+    let br = BufReader::with_capacity(1 << 20, joined);
+    Ok(Source::Stream(decompress(Box::new(br), comp)?))
+}
+
+fn read_up_to<R: Read + ?Sized>(f: &mut R, buf: &mut [u8]) -> io::Result<usize> {
     let mut n = 0;
     while n < buf.len() {
         match f.read(&mut buf[n..]) {
