@@ -28,9 +28,13 @@ pub struct Cli {
     /// A command other than converting (`bench`).
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Input file (mapped if regular; .gz/.zst decompressed); '-' or absent: stdin.
+    /// Input file (mapped if regular; .gz/.zst decompressed); '-': stdin. Read before the
+    /// FILE arguments; with neither, stdin.
     #[arg(long = "in", value_name = "FILE")]
     pub input: Option<PathBuf>,
+    /// Input files, converted in order into one output ('-': stdin); after --in if both.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
     /// Output file (written to a temporary name, renamed at the end; .gz/.zst compressed);
     /// '-' or absent: stdout.
     #[arg(long = "out", value_name = "FILE")]
@@ -106,9 +110,13 @@ pub struct Cli {
     /// A line with an error: keep it unchanged, skip it, or fail (stop, exit 3).
     #[arg(long = "on-error", value_enum, default_value_t = OnErrorArg::Keep)]
     pub on_error: OnErrorArg,
-    /// Write a TSV report of errors and warnings (line, column, code, message, input).
+    /// Write a report of errors and warnings (file, line, column, code, message, input);
+    /// '-': stdout, or stderr when stdout carries the output.
     #[arg(long, value_name = "FILE")]
     pub errors: Option<PathBuf>,
+    /// Form of the --errors report: TSV with a header, or JSON Lines.
+    #[arg(long = "errors-format", value_enum, default_value_t = ErrorsFormatArg::Tsv)]
+    pub errors_format: ErrorsFormatArg,
     /// Convert only this field (1-based) of each record; other bytes are unchanged.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub field: Option<u32>,
@@ -244,6 +252,15 @@ pub enum OnErrorArg {
     Skip,
     /// Stop.
     Fail,
+}
+
+/// `--errors-format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ErrorsFormatArg {
+    /// Tab-separated values with a header line.
+    Tsv,
+    /// JSON Lines: one object per row.
+    Jsonl,
 }
 
 /// `--stats`.
@@ -391,9 +408,13 @@ impl Cli {
                 base_field: self.base_field.map(|n| n as usize - 1),
             },
             base: self.base.clone().map(String::into_bytes),
-            input: self.input.clone(),
+            inputs: self.input.iter().chain(&self.files).cloned().collect(),
             output: self.output.clone(),
             errors: self.errors.clone(),
+            errors_format: match self.errors_format {
+                ErrorsFormatArg::Tsv => crate::report::ReportFormat::Tsv,
+                ErrorsFormatArg::Jsonl => crate::report::ReportFormat::Jsonl,
+            },
             threads: self.threads,
             chunk_size: self.chunk_size,
             window: 0,

@@ -23,6 +23,14 @@ fn main() -> ExitCode {
         }
     };
     opts.progress = !cli.quiet && std::io::stderr().is_terminal();
+    if let Err(msg) = iribulk::output::check_outputs(&opts.output_options()) {
+        eprintln!("iribulk: {msg}");
+        return ExitCode::from(2);
+    }
+    if let Err(e) = iribulk::output::install_signal_cleanup() {
+        eprintln!("iribulk: cannot watch for signals: {e}");
+        return ExitCode::from(1);
+    }
     match pipeline::run(&opts) {
         Ok(summary) => {
             if !cli.quiet {
@@ -38,6 +46,10 @@ fn main() -> ExitCode {
             }
         }
         Err(Fatal::BrokenPipe) => ExitCode::SUCCESS,
+        Err(Fatal::Usage(msg)) => {
+            eprintln!("iribulk: {msg}");
+            ExitCode::from(2)
+        }
         Err(e) => {
             eprintln!("iribulk: {e}");
             ExitCode::from(1)

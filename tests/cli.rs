@@ -65,8 +65,11 @@ fn sample_dataset_end_to_end() {
     );
     let report = std::fs::read_to_string(&rep).unwrap();
     let rows: Vec<&str> = report.lines().collect();
-    assert_eq!(rows[0], "line\tcolumn\tcode\tmessage\tinput");
+    assert_eq!(rows[0], "file\tline\tcolumn\tcode\tmessage\tinput");
     assert_eq!(rows.len(), 1 + 11, "{report}");
+    let file = format!("{}\t", sample_path().display());
+    assert!(rows[1..].iter().all(|r| r.starts_with(&file)), "{report}");
+    let rows: Vec<&str> = rows[1..].iter().map(|r| &r[file.len()..]).collect();
     assert!(rows
         .iter()
         .any(|r| r.starts_with("30\t") && r.contains("invalid-utf8") && r.contains("\\xFF")));

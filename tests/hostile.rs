@@ -401,14 +401,15 @@ fn split_lines(b: &[u8]) -> Vec<&[u8]> {
 
 fn parse_report(text: &str) -> Result<BTreeMap<usize, (u64, String, bool)>, String> {
     let mut lines = text.lines();
-    if lines.next() != Some("line\tcolumn\tcode\tmessage\tinput") {
+    if lines.next() != Some("file\tline\tcolumn\tcode\tmessage\tinput") {
         return Err("report header".into());
     }
     let mut m = BTreeMap::new();
     for l in lines {
-        let f: Vec<&str> = l.split('\t').collect();
+        // The file column (the input's path, or `-` for stdin) is checked by tests/plumbing.rs.
+        let f: Vec<&str> = l.split('\t').skip(1).collect();
         if f.len() != 5 {
-            return Err(format!("report row with {} fields: {l}", f.len()));
+            return Err(format!("report row with {} fields: {l}", f.len() + 1));
         }
         let line: usize = f[0].parse().map_err(|_| format!("line in {l}"))?;
         let column: u64 = f[1].parse().map_err(|_| format!("column in {l}"))?;

@@ -376,7 +376,7 @@ pub fn pipeline(data: &[u8]) {
         &mut out,
         Some(&mut report),
         &opts,
-        "fuzz",
+        Some(std::path::Path::new("fuzz")),
         "fuzz",
         None,
     ) {
