@@ -5,6 +5,8 @@ use memmap2::Mmap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Seek};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// Compression of a stream, from the file name or the first bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,9 +72,29 @@ impl MappedFile {
 /// for sockets (that cannot be opened by path) and for a pipe whose writer has already
 /// exited (opening such a pipe by path would wait for a new writer forever).
 pub fn open(path: Option<&Path>, no_mmap: bool) -> io::Result<(Source, Option<u64>)> {
+    open_counted(path, no_mmap, &Arc::new(AtomicU64::new(0)))
+}
+
+/// [`open`], and a stream adds the bytes it reads from the file or pipe (compressed bytes for
+/// `.gz`/`.zst`, before decompression) to `read`: the progress of a stream against the file
+/// size, or its rate when the size is unknown. A mapped file leaves `read` alone.
+pub fn open_counted(
+    path: Option<&Path>,
+    no_mmap: bool,
+    read: &Arc<AtomicU64>,
+) -> io::Result<(Source, Option<u64>)> {
+    let counted = |r: Box<dyn Read + Send>| -> Box<dyn Read + Send> {
+        Box::new(Counting {
+            inner: r,
+            read: Arc::clone(read),
+        })
+    };
     let path = path.filter(|p| p.as_os_str() != "-");
     let Some(path) = path else {
-        return Ok((stream(Box::new(io::stdin()), Compression::None)?, None));
+        return Ok((
+            stream(counted(Box::new(io::stdin())), Compression::None)?,
+            None,
+        ));
     };
     let f = match inherited_fd(path) {
         Some(f) => f?,
@@ -110,9 +132,23 @@ pub fn open(path: Option<&Path>, no_mmap: bool) -> io::Result<(Source, Option<u6
         // Compressed: stream it from the start (a regular file can seek back).
         let mut f = f;
         f.seek(io::SeekFrom::Start(0))?;
-        return Ok((stream(Box::new(f), by_name)?, size));
+        return Ok((stream(counted(Box::new(f)), by_name)?, size));
     }
-    Ok((stream(Box::new(f), by_name)?, size))
+    Ok((stream(counted(Box::new(f)), by_name)?, size))
+}
+
+/// A reader that adds the bytes it reads to a shared counter.
+struct Counting {
+    inner: Box<dyn Read + Send>,
+    read: Arc<AtomicU64>,
+}
+
+impl Read for Counting {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
 }
 
 /// The descriptor named by `/dev/stdin`, `/dev/fd/N` or `/proc/self/fd/N`, duplicated; `None`
@@ -405,6 +441,35 @@ mod tests {
             }
         );
         assert!(cs.iter().all(|c| c.0.len() <= 102 + 64));
+    }
+
+    #[test]
+    fn streams_count_the_bytes_read_before_decompression() {
+        let dir = tempfile::tempdir().unwrap();
+        let data: Vec<u8> = (0..20_000u32)
+            .flat_map(|i| format!("http://h{i}.example/\n").into_bytes())
+            .collect();
+        let z = dir.path().join("x.zst");
+        std::fs::write(&z, zstd::encode_all(&data[..], 3).unwrap()).unwrap();
+        let plain = dir.path().join("x.txt");
+        std::fs::write(&plain, &data).unwrap();
+        for (p, no_mmap) in [(&z, false), (&plain, true)] {
+            let read = Arc::new(AtomicU64::new(0));
+            let (src, size) = open_counted(Some(p), no_mmap, &read).unwrap();
+            let file_len = std::fs::metadata(p).unwrap().len();
+            assert_eq!(size, Some(file_len));
+            let Source::Stream(mut r) = src else {
+                panic!("{} is not streamed", p.display())
+            };
+            let mut out = Vec::new();
+            r.read_to_end(&mut out).unwrap();
+            assert_eq!(out, data);
+            assert_eq!(read.load(Ordering::Relaxed), file_len, "{}", p.display());
+        }
+        // A mapped file is not counted (its progress comes from the chunks).
+        let read = Arc::new(AtomicU64::new(0));
+        let (src, _) = open_counted(Some(&plain), false, &read).unwrap();
+        assert!(matches!(src, Source::Mapped(_)));
     }
 
     #[test]

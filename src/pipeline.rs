@@ -228,6 +228,62 @@ pub fn run(opts: &RunOptions) -> Result<Summary, Fatal> {
     Ok(summary)
 }
 
+/// The progress display of one input, on stderr, in MB/s (10^6 bytes, as in the summary):
+/// a bar of decompressed bytes for a mapped file; for a stream of known size (`.gz`, `.zst`,
+/// `--no-mmap`), a bar of the file's bytes read (compressed bytes for compressed files); for
+/// stdin or a pipe, the bytes read and their rate. A stream's count is sampled by a ticker.
+struct Progress {
+    bar: indicatif::ProgressBar,
+    ticker: Option<(std::sync::mpsc::Sender<()>, std::thread::JoinHandle<()>)>,
+}
+
+impl Progress {
+    fn finish(self) {
+        if let Some((stop, t)) = self.ticker {
+            drop(stop);
+            let _ = t.join();
+        }
+        self.bar.finish_and_clear();
+    }
+}
+
+fn progress_bar(
+    source: &Source,
+    size: Option<u64>,
+    read: &std::sync::Arc<std::sync::atomic::AtomicU64>,
+) -> Progress {
+    let style = |t: &str| {
+        indicatif::ProgressStyle::with_template(t)
+            .expect("valid template")
+            .with_key(
+                "mbps",
+                |s: &indicatif::ProgressState, w: &mut dyn fmt::Write| {
+                    let _ = write!(w, "{:.1} MB/s", s.per_sec() / 1e6);
+                },
+            )
+    };
+    let bar = match size {
+        Some(n) => indicatif::ProgressBar::new(n).with_style(style(
+            "{bar:40} {decimal_bytes}/{decimal_total_bytes} {mbps} eta {eta}",
+        )),
+        None => indicatif::ProgressBar::new_spinner()
+            .with_style(style("{spinner} {decimal_bytes} read, {mbps}")),
+    };
+    let ticker = matches!(source, Source::Stream(_)).then(|| {
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let (bar, read) = (bar.clone(), std::sync::Arc::clone(read));
+        let t = std::thread::spawn(move || loop {
+            bar.set_position(read.load(Ordering::Relaxed));
+            match rx.recv_timeout(std::time::Duration::from_millis(200)) {
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                _ => break,
+            }
+        });
+        (tx, t)
+    });
+    Progress { bar, ticker }
+}
+
 /// Converts each input in turn into `output`; the counts add up over all inputs.
 fn convert_all(
     inputs: &[Option<&Path>],
@@ -238,19 +294,10 @@ fn convert_all(
 ) -> Result<Summary, Fatal> {
     let mut total = Summary::default();
     for &inp in inputs {
-        let (source, size) =
-            input::open(inp, opts.no_mmap).map_err(|e| Fatal::Input(input_msg_name(inp), e))?;
-        // Only a mapped input has a known size in the units we count (decompressed bytes).
-        let progress = (opts.progress && matches!(source, Source::Mapped(_))).then(|| {
-            let pb = indicatif::ProgressBar::new(size.unwrap_or(0));
-            pb.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
-                )
-                .expect("valid template"),
-            );
-            pb
-        });
+        let read = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let (source, size) = input::open_counted(inp, opts.no_mmap, &read)
+            .map_err(|e| Fatal::Input(input_msg_name(inp), e))?;
+        let progress = opts.progress.then(|| progress_bar(&source, size, &read));
         let r = convert_source(
             source,
             output.writer(),
@@ -258,10 +305,10 @@ fn convert_all(
             opts,
             inp,
             out_name,
-            progress.as_ref(),
+            progress.as_ref().map(|p| &p.bar),
         );
-        if let Some(pb) = &progress {
-            pb.finish_and_clear();
+        if let Some(p) = progress {
+            p.finish();
         }
         let s = r?;
         total.stats.add(&s.stats);
@@ -376,6 +423,8 @@ pub fn convert_source(
         ),
     };
     let all: &[u8] = mapped.as_ref().map_or(&[], |m| m.bytes());
+    // A stream's progress is the bytes read from its file, counted by the input (run's ticker).
+    let progress = progress.filter(|_| mapped.is_some());
     let stop = AtomicBool::new(false);
     let (full_tx, full_rx) = mpsc::sync_channel::<Batch>(1);
     let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
