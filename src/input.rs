@@ -151,39 +151,44 @@ impl Read for Counting {
     }
 }
 
-/// The descriptor named by `/dev/stdin`, `/dev/fd/N` or `/proc/self/fd/N`, duplicated; `None`
-/// for any other path.
+/// The descriptor named by `/dev/stdin`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or
+/// `/proc/self/fd/N`, duplicated; `None` for any other path. Outputs use it too: writing to
+/// `/dev/stdout` goes to the descriptor as the shell set it up (appending for `>>`).
 #[cfg(unix)]
-fn inherited_fd(path: &Path) -> Option<io::Result<File>> {
+pub(crate) fn inherited_fd(path: &Path) -> Option<io::Result<File>> {
     use std::os::fd::{AsFd, BorrowedFd};
     let s = path.to_str()?;
-    let n: i32 = if s == "/dev/stdin" {
-        0
-    } else {
-        s.strip_prefix("/dev/fd/")
+    let n: i32 = match s {
+        "/dev/stdin" => 0,
+        "/dev/stdout" => 1,
+        "/dev/stderr" => 2,
+        _ => s
+            .strip_prefix("/dev/fd/")
             .or_else(|| s.strip_prefix("/proc/self/fd/"))?
             .parse()
-            .ok()?
+            .ok()?,
     };
-    if n == 0 {
-        return Some(io::stdin().as_fd().try_clone_to_owned().map(File::from));
-    }
-    if n < 0 {
-        return None;
-    }
-    // The path exists only if the descriptor is open in this process.
-    if let Err(e) = std::fs::symlink_metadata(path) {
-        return Some(Err(e));
-    }
-    // SAFETY: `n` is a descriptor open in this process (its /dev/fd entry exists, checked just
-    // above), and no thread closes inherited descriptors; it is borrowed only for the time of
-    // the duplication, which owns a new descriptor.
-    let fd = unsafe { BorrowedFd::borrow_raw(n) };
-    Some(fd.try_clone_to_owned().map(File::from))
+    let dup = match n {
+        0 => io::stdin().as_fd().try_clone_to_owned(),
+        1 => io::stdout().as_fd().try_clone_to_owned(),
+        2 => io::stderr().as_fd().try_clone_to_owned(),
+        n if n < 0 => return None,
+        n => {
+            // The path exists only if the descriptor is open in this process.
+            if let Err(e) = std::fs::symlink_metadata(path) {
+                return Some(Err(e));
+            }
+            // SAFETY: `n` is a descriptor open in this process (its /dev/fd entry exists,
+            // checked just above), and no thread closes inherited descriptors; it is borrowed
+            // only for the time of the duplication, which owns a new descriptor.
+            unsafe { BorrowedFd::borrow_raw(n) }.try_clone_to_owned()
+        }
+    };
+    Some(dup.map(File::from))
 }
 
 #[cfg(not(unix))]
-fn inherited_fd(_path: &Path) -> Option<io::Result<File>> {
+pub(crate) fn inherited_fd(_path: &Path) -> Option<io::Result<File>> {
     None
 }
 

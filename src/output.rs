@@ -220,6 +220,11 @@ impl Output {
             ));
         }
         let comp = Compression::from_path(p);
+        // `/dev/stdout`, `/dev/fd/N`: the descriptor this process holds, written directly
+        // (renaming over the file behind it would undo a shell's `>>`).
+        if let Some(f) = crate::input::inherited_fd(p) {
+            return Self::new(Box::new(f?), None, comp);
+        }
         let target = write_target(p)?;
         let old = fs::metadata(&target).ok();
         if old.as_ref().is_some_and(|m| !m.is_file()) {

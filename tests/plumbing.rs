@@ -413,6 +413,20 @@ fn dash_means_stdout_and_same_outputs_are_refused() {
         assert!(e.contains("same file"), "{e}");
     }
     assert!(!rep.exists());
+    // --out /dev/stdout writes to the descriptor the shell opened: `>>` appends.
+    let log = d.join("log.txt");
+    std::fs::write(&log, "kept\n").unwrap();
+    let c = bash(
+        r#""$IRIBULK" -q --out /dev/stdout "$1" >> "$2""#,
+        &[&input, &log],
+    );
+    let o = run_timeout(c, 20);
+    assert!(o.status.code().is_some_and(|c| c == 0 || c == 3), "{o:?}");
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        "kept\nhttp://ok.example/\nhttp://a%zz/\n"
+    );
+    assert!(tmp_files(d).is_empty());
     // /dev/null may take both.
     let mut c = bin();
     c.args(["-q", "--out", "/dev/null", "--errors", "/dev/null"])
