@@ -46,7 +46,9 @@ fn forget_temp(list: &mut Vec<PathBuf>, p: &Path) {
 /// converted output and the error report), leave previous files of those names untouched,
 /// and exit with status 128 + the signal number (130, 143, 129), as shells report a process
 /// killed by that signal. Uses `signal-hook`'s iterator: the handler itself only records the
-/// signal (async-signal-safe); the cleanup runs on an ordinary thread.
+/// signal (async-signal-safe); the cleanup runs on an ordinary thread. (`signal-hook` rather
+/// than `ctrlc`: it names the signal that came, which the exit status needs, and it covers
+/// SIGHUP; rather than raw `libc`: no `unsafe` handler code of our own.)
 #[cfg(unix)]
 pub fn install_signal_cleanup() -> io::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};

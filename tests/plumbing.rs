@@ -303,6 +303,34 @@ fn overwriting_keeps_mode_and_writes_through_symlinks() {
             .unwrap()
             .starts_with("file\tline"));
     }
+    // The group is kept where the process may set it: root, or a group the user is in.
+    let new_gid = {
+        let probe = d.join("probe");
+        std::fs::write(&probe, "").unwrap();
+        std::os::unix::fs::MetadataExt::gid(&std::fs::metadata(&probe).unwrap())
+    };
+    let groups = Command::new("id").arg("-G").output().unwrap();
+    let kept = text(&groups.stdout)
+        .split_whitespace()
+        .filter_map(|g| g.parse::<u32>().ok())
+        .chain([65534, 1])
+        .filter(|&g| g != new_gid)
+        .find(|&g| std::os::unix::fs::chown(&out, None, Some(g)).is_ok());
+    match kept {
+        Some(g) => {
+            let o = bin()
+                .args(["-q", "--in"])
+                .arg(&input)
+                .arg("--out")
+                .arg(&out)
+                .output()
+                .unwrap();
+            assert!(o.status.code().is_some_and(|c| c == 0 || c == 3), "{o:?}");
+            let got = std::os::unix::fs::MetadataExt::gid(&std::fs::metadata(&out).unwrap());
+            assert_eq!(got, g, "group of the output");
+        }
+        None => common::skip("group kept: no second group this user may give a file"),
+    }
     // A symlink to a file in another directory: the target gets the output, the link stays.
     let other = tempfile::tempdir().unwrap();
     let target = other.path().join("real.txt");
