@@ -69,6 +69,28 @@ fn run_timeout(mut cmd: Command, secs: u64) -> Output {
     }
 }
 
+/// Asserts `got == want`, showing the first line that differs (not the whole output).
+#[track_caller]
+fn same(got: &[u8], want: &[u8], what: &str) {
+    if got == want {
+        return;
+    }
+    let (g, w) = (text(got), text(want));
+    let i = g
+        .lines()
+        .zip(w.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or(g.lines().count().min(w.lines().count()));
+    panic!(
+        "{what}: {} bytes, want {}; line {} is {:?}, want {:?}",
+        got.len(),
+        want.len(),
+        i + 1,
+        g.lines().nth(i),
+        w.lines().nth(i)
+    );
+}
+
 /// `cat FILE | iribulk -q`: the reference output for `data`.
 fn piped(data: &[u8]) -> Vec<u8> {
     let o = run_stdin(&["-q"], data);
@@ -122,7 +144,7 @@ fn every_kind_of_input_path_gives_the_bytes_of_a_pipe() {
             let mut c = bin();
             c.arg("-q").args(extra).arg("--in").arg(&file);
             let o = run_timeout(c, 60);
-            assert_eq!(text(&o.stdout), text(&want), "{enc} file {extra:?}");
+            same(&o.stdout, &want, &format!("{enc} file {extra:?}"));
         }
         // The file on stdin, by redirection (not a pipe), as '-' and as /dev/stdin.
         for name in ["-", "/dev/stdin"] {
@@ -130,16 +152,16 @@ fn every_kind_of_input_path_gives_the_bytes_of_a_pipe() {
             c.args(["-q", "--in", name])
                 .stdin(std::fs::File::open(&file).unwrap());
             let o = run_timeout(c, 60);
-            assert_eq!(text(&o.stdout), text(&want), "{enc} < file as {name}");
+            same(&o.stdout, &want, &format!("{enc} < file as {name}"));
         }
         // A pipe on stdin, named /dev/stdin.
         let c = bash(r#"cat "$1" | "$IRIBULK" -q --in /dev/stdin"#, &[&file]);
         let o = run_timeout(c, 60);
-        assert_eq!(text(&o.stdout), text(&want), "{enc} | --in /dev/stdin");
+        same(&o.stdout, &want, &format!("{enc} | --in /dev/stdin"));
         // Process substitution: /dev/fd/N, a pipe.
         let c = bash(r#""$IRIBULK" -q --in <(cat "$1")"#, &[&file]);
         let o = run_timeout(c, 60);
-        assert_eq!(text(&o.stdout), text(&want), "{enc} --in <(cat)");
+        same(&o.stdout, &want, &format!("{enc} --in <(cat)"));
         // A process substitution whose writer has already exited (its data waits in the
         // pipe): opening it by path would wait for a new writer forever.
         let c = bash(
@@ -147,7 +169,7 @@ fn every_kind_of_input_path_gives_the_bytes_of_a_pipe() {
             &[&file],
         );
         let o = run_timeout(c, 60);
-        assert_eq!(text(&o.stdout), text(&want), "{enc} finished writer");
+        same(&o.stdout, &want, &format!("{enc} finished writer"));
         // A named FIFO, written after iribulk opened it, and one written first.
         let fifo = dir.path().join(format!("fifo-{enc}"));
         mkfifo(&fifo);
@@ -156,13 +178,13 @@ fn every_kind_of_input_path_gives_the_bytes_of_a_pipe() {
             &[&file, &fifo],
         );
         let o = run_timeout(c, 60);
-        assert_eq!(text(&o.stdout), text(&want), "{enc} FIFO");
+        same(&o.stdout, &want, &format!("{enc} FIFO"));
         let c = bash(
             r#"(sleep 0.3; cat "$1" > "$2") & "$IRIBULK" -q --in "$2"; wait"#,
             &[&file, &fifo],
         );
         let o = run_timeout(c, 60);
-        assert_eq!(text(&o.stdout), text(&want), "{enc} FIFO, late writer");
+        same(&o.stdout, &want, &format!("{enc} FIFO, late writer"));
         assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
         // A socket, as stdin ('-', /dev/stdin) and as /dev/fd/3.
         let bytes = std::fs::read(&file).unwrap();
@@ -187,7 +209,7 @@ fn every_kind_of_input_path_gives_the_bytes_of_a_pipe() {
             });
             let o = run_timeout(c, 60);
             t.join().unwrap();
-            assert_eq!(text(&o.stdout), text(&want), "{enc} socket as {how}");
+            same(&o.stdout, &want, &format!("{enc} socket as {how}"));
         }
     }
     // A character device: /dev/null is an empty input.
@@ -493,7 +515,7 @@ fn several_inputs_in_order_with_per_file_line_numbers() {
     all.extend_from_slice(b"http://b.example/\nhttp://b%zy/\nhttp://b%zz/\n");
     all.extend_from_slice(stdin_data);
     all.extend_from_slice(&std::fs::read(&c).unwrap());
-    assert_eq!(text(&o.stdout), text(&piped(&all)), "cat a b - c | iribulk");
+    same(&o.stdout, &piped(&all), "cat a b - c | iribulk");
     let report = std::fs::read_to_string(&rep).unwrap();
     let rows: Vec<Vec<&str>> = report
         .lines()
