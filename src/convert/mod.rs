@@ -1,5 +1,6 @@
 //! The converters, one file per direction or mode.
 
+pub mod bidi;
 pub mod check;
 pub mod leiri;
 pub mod normalize;
