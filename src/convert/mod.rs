@@ -2,6 +2,7 @@
 
 pub mod bidi;
 pub mod check;
+pub mod joiner;
 pub mod leiri;
 pub mod normalize;
 pub mod to_iri;
