@@ -412,4 +412,39 @@ mod tests {
         assert_eq!(bidi_rule("ab\u{5D0}"), Some(5));
         assert_eq!(bidi_rule("a-"), Some(6));
     }
+
+    fn host_like() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let alphabet = prop::sample::select(vec![
+            "a", "Z", "1", "-", "--", ".", "\u{3002}", "xn--", "_", " ", "ü", "\u{308}", "ß",
+            "\u{5D0}", "\u{628}", "\u{661}", "\u{200C}", "\u{200D}", "\u{94D}", "\u{A0}",
+            "\u{FF3F}", "\u{E000}", "\u{338}", "\u{FF1D}", "\u{2488}", "ab", "\u{64E}",
+        ]);
+        prop::collection::vec(alphabet, 0..16).prop_map(|v| v.concat())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        /// Never a panic; a reason exactly when ToASCII refuses the host.
+        #[test]
+        fn reason_iff_refused(host in host_like()) {
+            let mut s = String::new();
+            let d = diagnose(&host);
+            match to_ascii(&host, Idna::Uts46, &mut s) {
+                Err(IdnaReason::Uts46) => proptest::prop_assert_ne!(d.rule, Uts46Rule::Unknown, "{:?}", host),
+                Ok(()) => proptest::prop_assert_eq!(d.rule, Uts46Rule::Unknown, "{:?}: {}", host, d),
+                Err(_) => {}
+            }
+        }
+    }
+
+    #[test]
+    fn long_hosts_stay_linear() {
+        let t = std::time::Instant::now();
+        let d = diagnose(&"a".repeat(200_000));
+        assert!(matches!(d.rule, Uts46Rule::LabelTooLong(_)));
+        let d = diagnose(&format!("xn--{}", "a".repeat(5_000)));
+        assert_ne!(d.rule, Uts46Rule::Unknown);
+        assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+    }
 }
