@@ -33,6 +33,7 @@ fn intl_cldr_bidi_and_joiners() {
     let (mut old_joiner, mut new_joiner) = (0usize, 0usize);
     let mut joiner_examples = Vec::new();
     let mut scratch = Vec::new();
+    let mut offending: BTreeMap<(&str, char), usize> = BTreeMap::new();
     for line in data.split(|&b| b == b'\n') {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         if line.is_empty() {
@@ -65,6 +66,8 @@ fn intl_cldr_bidi_and_joiners() {
             new.entry(name)
                 .or_default()
                 .push(format!("{s}  (byte {})", v.at));
+            let ch = s[v.at..].chars().next().expect("a character at the offset");
+            *offending.entry((name, ch)).or_default() += 1;
         }
         // Joiners: the rule of check.rs today (only after a virama) against RFC 5892 A.1/A.2.
         let old_bad = s.char_indices().any(|(i, c)| {
@@ -91,6 +94,12 @@ fn intl_cldr_bidi_and_joiners() {
             println!("    {e}");
         }
     }
+    let mut by_char: Vec<_> = offending.into_iter().collect();
+    by_char.sort_by(|a, b| b.1.cmp(&a.1));
+    println!(
+        "the character at the reported offset: {:?}",
+        &by_char[..by_char.len().min(12)]
+    );
     println!("joiner-context: today {old_joiner} lines, with RFC 5892 A.1/A.2 {new_joiner}; e.g.");
     for e in &joiner_examples {
         println!("    {e}");

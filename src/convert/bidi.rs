@@ -4,7 +4,9 @@
 //! 1. a component does not use both right-to-left and left-to-right characters
 //!    ([`BidiRule::Mixed`], error code `bidi-mixed`);
 //! 2. a component that uses right-to-left characters starts and ends with one
-//!    ([`BidiRule::Boundary`], error code `bidi-boundary`).
+//!    ([`BidiRule::Boundary`], error code `bidi-boundary`). Nonspacing marks (Bidi_Class NSM)
+//!    at the end belong to the character they follow (UAX #9 rule W1; RFC 5893 rule 3 allows
+//!    them in the same place): `خانهٔ` ends with HEH plus HAMZA ABOVE and is right-to-left.
 //!
 //! "Right-to-left" is Bidi_Class R or AL, "left-to-right" is Bidi_Class L (UAX #9). The RFC
 //! says SHOULD; §4.4 calls the violations "not allowed", and `check` reports them as errors.
@@ -146,7 +148,13 @@ pub fn check_component(s: &str, r: Range<usize>) -> Result<(), BidiViolation> {
             rule: BidiRule::Boundary,
         });
     }
-    let (li, last) = comp.char_indices().next_back().expect("non-empty");
+    // Trailing nonspacing marks belong to the character before them (UAX #9 rule W1 gives an
+    // NSM the class of the preceding character; RFC 5893 rule 3 allows them likewise).
+    let (li, last) = comp
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| unicode_bidi::bidi_class(c) != BidiClass::NSM)
+        .expect("holds an RTL character");
     if !is_rtl(last) {
         return Err(BidiViolation {
             at: r.start + li,
@@ -376,7 +384,11 @@ pub fn check_line_slow(s: &str) -> Result<(), BidiViolation> {
             });
         }
         let (fi, fb) = classes[0];
-        let (li, lb) = classes[classes.len() - 1];
+        let (li, lb) = *classes
+            .iter()
+            .rev()
+            .find(|&&(_, b)| b != BidiClass::NSM)
+            .expect("an RTL character");
         if !rtl(fb) {
             return Err(BidiViolation {
                 at: off + fi,
