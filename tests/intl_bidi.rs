@@ -95,7 +95,7 @@ fn intl_cldr_bidi_and_joiners() {
         }
     }
     let mut by_char: Vec<_> = offending.into_iter().collect();
-    by_char.sort_by(|a, b| b.1.cmp(&a.1));
+    by_char.sort_by_key(|e| std::cmp::Reverse(e.1));
     println!(
         "the character at the reported offset: {:?}",
         &by_char[..by_char.len().min(12)]
