@@ -258,7 +258,8 @@ fn validate_label(a: &idna_adapter::Adapter, l: &str) -> Result<String, Uts46Rul
     if let Some(c) = u.chars().find(|&c| c.is_ascii() && !is_ldh(c)) {
         return Err(Uts46Rule::Std3Ascii(c));
     }
-    if u.get(2..4) == Some("--") {
+    // Positions are code points: "ü--a" has its hyphens 2nd and 3rd.
+    if u.chars().nth(2) == Some('-') && u.chars().nth(3) == Some('-') {
         return Err(Uts46Rule::HyphenThirdFourth);
     }
     if u.starts_with('-') || u.ends_with('-') {
@@ -368,6 +369,7 @@ mod tests {
             ),
             ("xn--abc-.ü.de", Uts46Rule::InvalidPunycode, Some(0)),
             ("ab--c.ü.de", Uts46Rule::HyphenThirdFourth, Some(0)),
+            ("üb--c.de", Uts46Rule::HyphenThirdFourth, Some(0)),
             ("-x.bücher.de", Uts46Rule::HyphenStartEnd, Some(0)),
             ("bücher.x-.de", Uts46Rule::HyphenStartEnd, Some(1)),
             ("\u{301}a.ü.de", Uts46Rule::LeadingMark('\u{301}'), Some(0)),
