@@ -5,6 +5,7 @@
 //! converter keeps a bounded cache of converted hosts ([`HostCache`]).
 
 pub mod idna2003;
+pub mod uts46_reason;
 
 use crate::classes::hex_value;
 use crate::error::IdnaReason;
