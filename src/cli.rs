@@ -597,10 +597,12 @@ fn probe(dir: &Path) -> std::io::Result<()> {
 
 impl Cli {
     /// Refuses every option given on the command line (`given(id)`) outside the modes where
-    /// [`OPTIONS`] says it applies, or without what it needs there.
+    /// [`OPTIONS`] says it applies, or without what it needs there (all of them in one message),
+    /// then a `--base` without a scheme and file options that cannot be written.
     pub fn check_applies(&self, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
         let m = self.mode;
         let idn_rung = self.idn.is_some() || self.level == Some(LevelArg::Scheme);
+        let mut refused: Vec<String> = Vec::new();
         for a in OPTIONS {
             if !given(a.id) {
                 continue;
@@ -611,12 +613,13 @@ impl Cli {
                     .filter(|x| a.modes.has(**x))
                     .map(|x| x.name())
                     .collect();
-                return Err(format!(
+                refused.push(format!(
                     "{} does not apply to --mode {} (it applies to: {})",
                     a.flag,
                     m.name(),
                     modes.join(", ")
                 ));
+                continue;
             }
             let why = match a.needs {
                 Needs::Nothing => None,
@@ -643,8 +646,11 @@ impl Cli {
                 _ => None,
             };
             if let Some(why) = why {
-                return Err(format!("{} {why}", a.flag));
+                refused.push(format!("{} {why}", a.flag));
             }
+        }
+        if !refused.is_empty() {
+            return Err(refused.join("; "));
         }
         if let Some(b) = &self.base {
             if !has_scheme(b) {

@@ -106,8 +106,8 @@ fn bench(b: &BenchArgs) -> ExitCode {
         }
     };
     let lines = iribulk::benchcmd::lines(&data);
-    if lines.is_empty() {
-        eprintln!("iribulk: input {name} holds no line: nothing to measure");
+    if lines.iter().all(|l| l.is_empty()) {
+        eprintln!("iribulk: input {name} holds no line with text: nothing to measure");
         return ExitCode::from(1);
     }
     let rows = iribulk::benchcmd::run(&lines, b.runs);

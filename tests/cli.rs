@@ -98,7 +98,11 @@ fn clean_input_exits_zero_and_stdin_stdout_work() {
 fn on_error_skip_and_fail() {
     let input = b"http://a/ok\nhttp://a/%zz\nhttp://a/\xC3\xA9\n";
     let o = run_stdin(&["--on-error", "skip"], input);
-    assert_eq!(o.status.code(), Some(0), "dropping bad lines is what was asked");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "dropping bad lines is what was asked"
+    );
     assert_eq!(stdout(&o), "http://a/ok\nhttp://a/%C3%A9\n");
     assert!(
         stderr(&o).contains("written 2 + skipped 1"),
