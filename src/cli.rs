@@ -186,7 +186,7 @@ pub struct BenchArgs {
     /// Also draw the costs as a bar chart (SVG).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Timed passes per row; the best is kept.
+    /// Timed samples per row; the median is kept (at least 5 for the copy baseline).
     #[arg(long, default_value_t = 3)]
     pub runs: usize,
 }
