@@ -549,7 +549,8 @@ pub fn has_scheme(s: &str) -> bool {
 
 /// Checks, before anything is read or created, that a file option can be written: its parent
 /// folder exists, is a folder, and takes a new file (probed by creating and removing one), and
-/// the path itself is not a folder. `-` (a standard stream) is always fine.
+/// the path itself is not a folder. `-` (a standard stream) and existing files that are not
+/// regular (FIFOs, devices) are always fine: they are never opened here.
 pub fn check_writable(flag: &str, p: &Path) -> Result<(), String> {
     if p.as_os_str() == "-" {
         return Ok(());
@@ -568,7 +569,12 @@ pub fn check_writable(flag: &str, p: &Path) -> Result<(), String> {
             parent.display()
         ));
     }
-    if p.exists() {
+    if let Ok(md) = std::fs::metadata(p) {
+        if !md.is_file() {
+            // A FIFO, a terminal, /dev/null, a process substitution: never opened here (a
+            // reader of a FIFO would see the end of its data when we closed it).
+            return Ok(());
+        }
         // An existing file: it is opened for writing (or replaced) later; it must allow it.
         return std::fs::OpenOptions::new()
             .append(true)

@@ -319,3 +319,35 @@ fn bench_checks_its_paths_and_input_first() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("/nonexistent/x.txt"), "{}", stderr(&o));
 }
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_as_errors_is_not_opened_by_the_check() {
+    // The up-front check must not open and close a FIFO: its reader would see the end of the
+    // data before the report is written.
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("errors.fifo");
+    let ok = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(ok.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let o = bin()
+        .args(["-q", "--errors"])
+        .arg(&fifo)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin.take().unwrap().write_all(b"http://a/%zz\n")?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3));
+    let report = reader.join().unwrap();
+    assert!(
+        report.contains("\tbad-percent\t"),
+        "the reader got the whole report: {report:?}"
+    );
+}
