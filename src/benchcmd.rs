@@ -461,7 +461,9 @@ mod tests {
         let t = table(&rows);
         assert!(t.contains("plain line copy") && t.contains("ladder: + idn"));
         assert_eq!(csv(&rows).lines().count(), rows.len() + 1);
-        assert!(json(&rows).starts_with("[{\"operation\""));
+        let j: serde_json::Value = serde_json::from_str(&json(&rows)).unwrap();
+        assert_eq!(j[0]["operation"], "plain line copy (baseline)");
+        assert_eq!(j.as_array().unwrap().len(), rows.len());
         let cap = Caption {
             input: "t<&>".into(),
             lines: 3,
