@@ -402,6 +402,8 @@ pub enum Needs {
     Nothing,
     /// `--field` (the delimiter splits fields).
     Field,
+    /// `--errors FILE` (the form of the report).
+    Errors,
     /// `--host idna2003` (the IDNA2003 flags).
     HostIdna2003,
     /// A host mode that runs IDNA (`--host-fallback`: `--host percent` never fails IDNA).
@@ -417,7 +419,8 @@ pub enum Needs {
 /// what else it needs there.
 #[derive(Clone, Copy, Debug)]
 pub struct Applies {
-    /// The long flag, with its dashes (`--delimiter`).
+    /// The long flag, with its dashes (`--delimiter`); for a positional argument, its value
+    /// name (`FILE`).
     pub flag: &'static str,
     /// The clap argument id (the field name of [`Cli`]).
     pub id: &'static str,
@@ -630,6 +633,7 @@ impl Cli {
             let why = match a.needs {
                 Needs::Nothing => None,
                 Needs::Field if self.field.is_none() => Some("goes with --field N"),
+                Needs::Errors if self.errors.is_none() => Some("goes with --errors FILE"),
                 Needs::HostIdna2003 if self.host != HostArg::Idna2003 => {
                     Some("goes with --host idna2003")
                 }
