@@ -684,6 +684,16 @@ impl Cli {
                         .into(),
                 );
             }
+            Some(p)
+                if p.as_os_str() == "-"
+                    && self.errors.as_ref().is_some_and(|e| e.as_os_str() == "-") =>
+            {
+                return Err(
+                    "--stats-file - and --errors - would both write to stdout: give one of them \
+                     a file"
+                        .into(),
+                );
+            }
             Some(p) if p.as_os_str() == "-" => {}
             Some(p) => check_writable("--stats-file", p)?,
             None => {}

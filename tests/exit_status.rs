@@ -164,6 +164,18 @@ fn stats_json_to_a_file_or_stdout_and_explicit_stats_beats_quiet() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--stats-file"), "{}", stderr(&o));
 
+    // ... and when the error report also goes to stdout.
+    let o = bin()
+        .args(["--stats-file", "-", "--errors", "-", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("both write to stdout"),
+        "{}",
+        stderr(&o)
+    );
     // An explicit --stats beats -q; -q alone prints nothing.
     let o = run_stdin(&["-q", "--stats", "json"], b"http://a/\n");
     let v: serde_json::Value = serde_json::from_slice(&o.stderr).unwrap();
