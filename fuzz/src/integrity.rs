@@ -360,6 +360,37 @@ pub fn cause(input: &[u8], v: &Violation) -> &'static str {
     if input.first().is_some_and(|&b| b <= b' ') || input.last().is_some_and(|&b| b <= b' ') {
         return "leading or trailing space or control";
     }
+    if lower.starts_with("blob:") {
+        return "blob inner url";
+    }
+    if lower.starts_with("///") {
+        return "no or empty authority";
+    }
+    // No authority, or an empty one, before a special scheme's path (http:/x, http:x,
+    // http:///x; file:x, which a browser resolves against a file base keeping its host).
+    if let Some(colon) = lower.find(':') {
+        let scheme = &lower[..colon];
+        let rest = &lower[colon + 1..];
+        if SPECIAL.contains(&scheme) && (!rest.starts_with("//") || rest.starts_with("///")) {
+            return "no or empty authority";
+        }
+    }
+    let numeric = |w: &str| {
+        w.split("://")
+            .nth(1)
+            .and_then(|r| r.split(['/', ':', '@']).next())
+            .is_some_and(|h| {
+                h.split('.')
+                    .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit()))
+            })
+    };
+    if numeric(&v.input)
+        || numeric(&v.output)
+        || v.input.contains("Ipv4")
+        || v.output.contains("Ipv4")
+    {
+        return "ipv4 reading";
+    }
     if s.contains(['\u{200C}', '\u{200D}']) {
         return "joiner";
     }
@@ -373,36 +404,6 @@ pub fn cause(input: &[u8], v: &Violation) -> &'static str {
         .any(|c| !c.is_ascii() && iribulk::host::display::skeleton_has_delimiter(c))
     {
         return "delimiter look-alike";
-    }
-    if lower.starts_with("blob:") {
-        return "blob inner url";
-    }
-    if lower.starts_with("///") {
-        return "missing host";
-    }
-    // No authority, or an empty one, before a special scheme's path (http:/x, http:x,
-    // http:///x).
-    if let Some(colon) = lower.find(':') {
-        let scheme = &lower[..colon];
-        let rest = &lower[colon + 1..];
-        if SPECIAL.contains(&scheme)
-            && scheme != "file"
-            && (!rest.starts_with("//") || rest.starts_with("///"))
-        {
-            return "missing host";
-        }
-    }
-    let numeric = |w: &str| {
-        w.split("://")
-            .nth(1)
-            .and_then(|r| r.split(['/', ':', '@']).next())
-            .is_some_and(|h| {
-                h.split('.')
-                    .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit()))
-            })
-    };
-    if numeric(&v.input) || numeric(&v.output) {
-        return "ipv4 reading";
     }
     if s.contains(' ') {
         return "space";
@@ -436,9 +437,10 @@ pub const OPEN_CAUSES: &[&str] = &[
     "display-unsafe label: mixed scripts",
     "display-unsafe label: outside the UTS #39 profile",
     "ignorable character",
+    "ipv4 reading",
     "joiner",
     "leading or trailing space or control",
-    "missing host",
+    "no or empty authority",
     "non-ascii host",
     "other",
     "percent-encoded delimiter",
