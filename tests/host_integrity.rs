@@ -66,77 +66,79 @@ const EXAMPLE_TABLES: &[&str] = &[
 /// The violations at the default size, `mode: cause` → count: the phase-2 work list of
 /// issue 16. Lower it as the fixes land; it must end empty.
 const KNOWN_VIOLATIONS: &[(&str, usize)] = &[
-    ("check: bad-ace accepted", 37),
-    ("check: delimiter look-alike", 2),
-    ("check: deviation character", 1),
-    ("check: ignorable character", 2),
-    ("check: ipv4 reading", 8),
+    ("check: bad-ace accepted", 19),
+    ("check: delimiter look-alike", 3),
+    ("check: ignorable character", 3),
+    ("check: ipv4 reading", 4),
+    ("check: joiner", 1),
     ("check: no or empty authority", 196),
-    ("check: other", 9),
-    ("check: percent-encoded delimiter", 2),
-    ("leiri-to-iri: backslash", 61),
-    ("leiri-to-iri: blob inner url", 1),
-    ("leiri-to-iri: leading or trailing space or control", 1),
-    ("leiri-to-iri: tab or cr", 123),
-    ("normalize/idn-unicode: backslash", 32),
-    ("normalize/idn-unicode: blob inner url", 1),
-    ("normalize/idn-unicode: decoded delimiter look-alike", 95),
+    ("check: other", 6),
+    ("leiri-to-iri: backslash", 60),
+    ("leiri-to-iri: leading or trailing space or control", 233),
+    ("leiri-to-iri: tab or cr", 129),
+    ("normalize/idn-unicode: backslash", 25),
+    ("normalize/idn-unicode: decoded delimiter look-alike", 78),
     (
         "normalize/idn-unicode: display-unsafe label: delimiter look-alike",
-        3,
+        1,
     ),
     (
         "normalize/idn-unicode: display-unsafe label: mixed scripts",
-        3,
+        2,
     ),
     (
         "normalize/idn-unicode: display-unsafe label: outside the UTS #39 profile",
-        62,
+        61,
     ),
-    ("normalize/idn-unicode: no or empty authority", 20),
-    ("normalize/scheme-as-uri: backslash", 33),
-    ("normalize/scheme-as-uri: blob inner url", 1),
-    ("normalize/scheme-as-uri: no or empty authority", 20),
-    ("normalize/scheme: backslash", 33),
-    ("normalize/scheme: blob inner url", 1),
-    ("normalize/scheme: no or empty authority", 20),
-    ("normalize/string: backslash", 48),
-    ("normalize/string: blob inner url", 1),
-    ("normalize/syntax: backslash", 48),
-    ("normalize/syntax: blob inner url", 1),
-    ("normalize/syntax: no or empty authority", 20),
-    ("resolve+normalize/syntax: backslash", 62),
-    ("resolve+normalize/syntax: blob inner url", 8),
+    (
+        "normalize/idn-unicode: leading or trailing space or control",
+        5,
+    ),
+    ("normalize/idn-unicode: no or empty authority", 12),
+    ("normalize/scheme-as-uri: backslash", 25),
+    (
+        "normalize/scheme-as-uri: leading or trailing space or control",
+        5,
+    ),
+    ("normalize/scheme-as-uri: no or empty authority", 12),
+    ("normalize/scheme: backslash", 25),
+    ("normalize/scheme: leading or trailing space or control", 5),
+    ("normalize/scheme: no or empty authority", 12),
+    ("normalize/string: backslash", 38),
+    ("normalize/string: leading or trailing space or control", 6),
+    ("normalize/syntax: backslash", 41),
+    ("normalize/syntax: leading or trailing space or control", 8),
+    ("normalize/syntax: no or empty authority", 12),
+    ("resolve+normalize/syntax: backslash", 50),
     (
         "resolve+normalize/syntax: leading or trailing space or control",
-        1,
+        30,
     ),
-    ("resolve+normalize/syntax: no or empty authority", 119),
-    ("resolve+to-uri: backslash", 45),
-    ("resolve+to-uri: blob inner url", 8),
-    ("resolve+to-uri: leading or trailing space or control", 1),
-    ("resolve+to-uri: no or empty authority", 118),
-    ("to-iri: decoded delimiter look-alike", 121),
-    ("to-iri: display-unsafe label: mixed scripts", 2),
+    ("resolve+normalize/syntax: no or empty authority", 76),
+    ("resolve+to-uri: backslash", 33),
+    ("resolve+to-uri: leading or trailing space or control", 27),
+    ("resolve+to-uri: no or empty authority", 75),
+    ("to-iri: decoded delimiter look-alike", 94),
+    ("to-iri: display-unsafe label: mixed scripts", 1),
     (
         "to-iri: display-unsafe label: outside the UTS #39 profile",
-        32,
+        38,
     ),
-    ("to-uri/auto: backslash", 32),
-    ("to-uri/auto: blob inner url", 1),
-    ("to-uri/idna2003: backslash", 31),
-    ("to-uri/idna2003: blob inner url", 1),
-    ("to-uri/idna2003: deviation character", 64),
-    ("to-uri/idna2003: ignorable character", 23),
-    ("to-uri/idna2003: joiner", 68),
+    ("to-uri/auto: backslash", 22),
+    ("to-uri/auto: leading or trailing space or control", 3),
+    ("to-uri/idna2003: backslash", 20),
+    ("to-uri/idna2003: deviation character", 48),
+    ("to-uri/idna2003: ignorable character", 17),
+    ("to-uri/idna2003: joiner", 50),
+    ("to-uri/idna2003: leading or trailing space or control", 10),
     ("to-uri/idna2003: non-ascii host", 3),
-    ("to-uri/leiri: backslash", 36),
-    ("to-uri/leiri: blob inner url", 1),
-    ("to-uri/leiri: tab or cr", 67),
-    ("to-uri/percent: backslash", 48),
-    ("to-uri/percent: blob inner url", 1),
-    ("to-uri/uts46: backslash", 31),
-    ("to-uri/uts46: blob inner url", 1),
+    ("to-uri/leiri: backslash", 30),
+    ("to-uri/leiri: leading or trailing space or control", 3),
+    ("to-uri/leiri: tab or cr", 56),
+    ("to-uri/percent: backslash", 38),
+    ("to-uri/percent: leading or trailing space or control", 6),
+    ("to-uri/uts46: backslash", 20),
+    ("to-uri/uts46: leading or trailing space or control", 3),
 ];
 
 /// Seeds of the mutations: each special scheme, userinfo, ports, IDN and ACE hosts, blob,
@@ -245,7 +247,8 @@ fn boundaries(s: &str, limit: usize) -> Vec<usize> {
 }
 
 /// One mutation: 1–3 inserts, at positions biased into and around the authority (the first
-/// 24 bytes after the scheme's `//`), sometimes replacing the character there.
+/// 24 bytes after the scheme's `//`), sometimes replacing the character there; one line in
+/// four also gets a space or a control at one end.
 fn mutate(rng: &mut Rng) -> String {
     let mut s = SEEDS[rng.below(SEEDS.len())].to_string();
     for _ in 0..1 + rng.below(3) {
@@ -263,6 +266,14 @@ fn mutate(rng: &mut Rng) -> String {
         } else {
             s.insert_str(at, ins);
         }
+    }
+    // What browsers strip at either end of the line (C0 controls and spaces).
+    match rng.below(16) {
+        0 => s.insert(0, ' '),
+        1 => s.push(' '),
+        2 => s.insert(0, '\u{1}'),
+        3 => s.push('\u{1F}'),
+        _ => {}
     }
     s
 }

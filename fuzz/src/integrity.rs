@@ -429,7 +429,6 @@ pub fn cause(input: &[u8], v: &Violation) -> &'static str {
 pub const OPEN_CAUSES: &[&str] = &[
     "backslash",
     "bad-ace accepted",
-    "blob inner url",
     "decoded delimiter look-alike",
     "delimiter look-alike",
     "deviation character",
@@ -443,7 +442,6 @@ pub const OPEN_CAUSES: &[&str] = &[
     "no or empty authority",
     "non-ascii host",
     "other",
-    "percent-encoded delimiter",
     "tab or cr",
 ];
 
