@@ -363,7 +363,7 @@ pub fn cause(input: &[u8], v: &Violation) -> &'static str {
     if lower.starts_with("blob:") {
         return "blob inner url";
     }
-    if lower.starts_with("///") {
+    if lower.starts_with("///") || v.input.contains("empty host") {
         return "no or empty authority";
     }
     // No authority, or an empty one, before a special scheme's path (http:/x, http:x,
