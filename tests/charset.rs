@@ -349,3 +349,82 @@ proptest! {
         }
     }
 }
+
+/// The examples of README's "Legacy charsets" section.
+#[test]
+fn readme_examples() {
+    let rows: &[(&str, &[u8], &str)] = &[
+        (
+            "shift_jis",
+            "http://example.jp/日本語?q=検索".as_bytes(),
+            "http://example.jp/%E6%97%A5%E6%9C%AC%E8%AA%9E?q=%8C%9F%8D%F5",
+        ),
+        (
+            "gbk",
+            "http://example.cn/p?q=搜索&n=1".as_bytes(),
+            "http://example.cn/p?q=%CB%D1%CB%F7&n=1",
+        ),
+        (
+            "big5",
+            "http://example.tw/p?q=搜尋".as_bytes(),
+            "http://example.tw/p?q=%B7%6A%B4%4D",
+        ),
+        (
+            "euc-kr",
+            "http://example.kr/p?q=검색".as_bytes(),
+            "http://example.kr/p?q=%B0%CB%BB%F6",
+        ),
+        (
+            "windows-1251",
+            "http://example.ru/p?q=поиск".as_bytes(),
+            "http://example.ru/p?q=%EF%EE%E8%F1%EA",
+        ),
+        (
+            "windows-1251",
+            "ftp://example.ru/p?q=поиск".as_bytes(),
+            "ftp://example.ru/p?q=%D0%BF%D0%BE%D0%B8%D1%81%D0%BA",
+        ),
+        (
+            "windows-1252",
+            "http://example.fr/café?q=crème".as_bytes(),
+            "http://example.fr/caf%C3%A9?q=cr%E8me",
+        ),
+        (
+            "windows-1258",
+            b"http://example.vn/?q=\xea\xec",
+            "http://example.vn/?q=%26%237871%3B",
+        ),
+        (
+            "utf-16le",
+            "http://example.de/p?q=ü".as_bytes(),
+            "http://example.de/p?q=%C3%BC",
+        ),
+        (
+            "shift_jis",
+            b"http://example.jp/\x93\xfa\x81 x",
+            "error:bad-charset@20",
+        ),
+    ];
+    for &(label, text, want) in rows {
+        let c = cs(label);
+        // Text rows are given as UTF-8 and encoded here; byte rows are already in the charset.
+        let bytes = match std::str::from_utf8(text) {
+            Ok(s) if !label.starts_with("windows-1258") => c.encoding().encode(s).0.into_owned(),
+            _ => text.to_vec(),
+        };
+        let bytes = if c.name() == "UTF-16LE" {
+            std::str::from_utf8(text)
+                .unwrap()
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes)
+                .collect()
+        } else {
+            bytes
+        };
+        assert_eq!(
+            show(convert_legacy_line(&bytes, c, Default::default())),
+            want,
+            "{label}"
+        );
+    }
+}
