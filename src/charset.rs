@@ -488,6 +488,12 @@ impl LegacyConverter {
         self.charset
     }
 
+    /// Changes the charset of the next lines (`--charset-field`: each record names its own);
+    /// the host cache and buffers are kept.
+    pub fn set_charset(&mut self, charset: Charset) {
+        self.charset = charset;
+    }
+
     /// True if the query rule applies to IRIs of this charset with these options.
     fn query_rule(&self) -> bool {
         self.query_charset == QueryCharset::Document && !self.charset.is_ucs_based()
@@ -822,5 +828,21 @@ mod tests {
             .read_to_string(&mut out)
             .unwrap();
         assert_eq!(out, "a\u{e9}\n\u{1F600}\n");
+        // It can stand in front of the chunker, which takes a `Box<dyn Read + Send>`.
+        let _boxed: Box<dyn Read + Send> = Box::new(Utf16Reader::new(io::empty(), cs("utf-16be")));
+    }
+
+    #[test]
+    fn one_converter_many_charsets() {
+        let mut conv = LegacyConverter::new(cs("windows-1251"), LegacyOptions::default());
+        let mut out = Vec::new();
+        conv.convert_into(b"http://a/?q=\xe9", &mut out).unwrap();
+        assert_eq!(out, b"http://a/?q=%E9");
+        conv.set_charset(cs("koi8-r"));
+        out.clear();
+        conv.convert_into(b"http://a/\xe9?q=\xe9", &mut out)
+            .unwrap();
+        // KOI8-R E9 is И (U+0418): UTF-8 in the path, KOI8-R in the query.
+        assert_eq!(out, b"http://a/%D0%98?q=%E9");
     }
 }
