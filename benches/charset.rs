@@ -9,7 +9,8 @@
 //! * `charset_convert/<data>/<charset>`: [`LegacyConverter::convert_into`] on the encoded lines
 //!   (ASCII lines go straight to [`ToUri`], as the engine's fast path keeps them);
 //! * `charset_convert_nonascii/...`: the same on the non-ASCII lines only;
-//! * `charset_decode/<data>/<charset>`: [`Charset::decode_line`] alone on the non-ASCII lines.
+//! * `charset_decode/<data>/<charset>`: [`Charset::decode_line`] alone on the non-ASCII lines,
+//!   and `<charset>/encoding_rs-only`: the bare `encoding_rs` decoder on them (no NFC check).
 //!
 //! Throughput is in input bytes (of the encoded lines for the legacy rows, of the UTF-8 lines for
 //! the `utf-8` rows). Run with `cargo bench --bench charset`.
@@ -114,6 +115,17 @@ fn bench(c: &mut Criterion) {
                 b.iter(|| {
                     for (_, e) in nonascii.iter() {
                         let _ = black_box(cs.decode_line(e, InvalidUtf8::Error, &mut s));
+                    }
+                })
+            });
+            g.bench_function(format!("{label}/encoding_rs-only"), |b| {
+                let mut s = String::new();
+                b.iter(|| {
+                    for (_, e) in nonascii.iter() {
+                        s.clear();
+                        s.reserve(e.len() * 3);
+                        let mut d = cs.encoding().new_decoder_without_bom_handling();
+                        let _ = black_box(d.decode_to_string_without_replacement(e, &mut s, true));
                     }
                 })
             });

@@ -159,7 +159,10 @@ impl Charset {
                 }
             }
         }
-        if !self.is_ucs_based() && is_nfc_quick(out.chars()) != IsNormalized::Yes {
+        if !self.is_ucs_based()
+            && !surely_nfc(out)
+            && is_nfc_quick(out.chars()) != IsNormalized::Yes
+        {
             let n: String = out.nfc().collect();
             info.normalized = n != *out;
             *out = n;
@@ -340,6 +343,58 @@ fn push_pct_str(out: &mut String, b: u8) {
     out.push('%');
     out.push(HEX[(b >> 4) as usize] as char);
     out.push(HEX[(b & 15) as usize] as char);
+}
+
+/// Blocks whose every character has canonical combining class 0 and NFC_Quick_Check = Yes
+/// (UAX #15 §9), answered without a table lookup: U+0000–U+02FF (before the combining
+/// diacritics), Cyrillic U+0400–U+0482, kana U+3041–U+3096 and U+309B–U+30FF (not the combining
+/// voiced marks U+3099/U+309A), CJK Extension A, Yijing hexagrams and CJK U+3400–U+9FFF, Hangul
+/// syllables U+AC00–U+D7A3, half- and full-width forms U+FF01–U+FFEF.
+/// `tests::surely_nfc_ranges` checks every code point of them against `unicode-normalization`.
+const SURELY_NFC: &[(u32, u32)] = &[
+    (0x0000, 0x02FF),
+    (0x0400, 0x0482),
+    (0x3041, 0x3096),
+    (0x309B, 0x30FF),
+    (0x3400, 0x9FFF),
+    (0xAC00, 0xD7A3),
+    (0xFF01, 0xFFEF),
+];
+
+/// Fast path of the NFC check of [`Charset::decode_line`]: true if every character of `s` has
+/// canonical combining class 0 and NFC_Quick_Check = Yes (then `s` is NFC, UAX #15 §9): the
+/// blocks of [`SURELY_NFC`] without a lookup (by UTF-8 lead byte for U+0000–U+02FF, lead
+/// `C2`–`CB` or ASCII, and U+4000–U+9FFF, lead `E4`–`E9`), any other character by its
+/// properties. False means "ask `is_nfc_quick`" (its slow twin).
+#[inline]
+fn surely_nfc(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let lead = b[i];
+        if lead < 0x80 {
+            i += 1;
+        } else if lead < 0xCC {
+            i += 2;
+        } else if (0xE4..=0xE9).contains(&lead) {
+            i += 3;
+        } else {
+            let Some(c) = s[i..].chars().next() else {
+                return false;
+            };
+            let fast = SURELY_NFC
+                .iter()
+                .any(|&(a, z)| (a..=z).contains(&(c as u32)));
+            if !fast
+                && (canonical_combining_class(c) != 0
+                    || is_nfc_quick(std::iter::once(c)) != IsNormalized::Yes)
+            {
+                return false;
+            }
+            i += c.len_utf8();
+        }
+    }
+    true
 }
 
 /// True if a normalization segment may start at `c` (UAX #15 §9: canonical combining class 0
@@ -830,6 +885,38 @@ mod tests {
         assert_eq!(out, "a\u{e9}\n\u{1F600}\n");
         // It can stand in front of the chunker, which takes a `Box<dyn Read + Send>`.
         let _boxed: Box<dyn Read + Send> = Box::new(Utf16Reader::new(io::empty(), cs("utf-16be")));
+    }
+
+    #[test]
+    fn surely_nfc_ranges() {
+        for &(a, b) in SURELY_NFC {
+            for c in (a..=b).filter_map(char::from_u32) {
+                assert_eq!(canonical_combining_class(c), 0, "U+{:04X}", c as u32);
+                assert_eq!(
+                    is_nfc_quick(std::iter::once(c)),
+                    IsNormalized::Yes,
+                    "U+{:04X}",
+                    c as u32
+                );
+                assert!(surely_nfc(c.encode_utf8(&mut [0; 4])));
+            }
+        }
+        // Outside the blocks, the lookup decides, also for characters that NFC changes alone.
+        assert!(surely_nfc("\u{2013}\u{E01}"));
+        assert!(!surely_nfc("\u{2000}"));
+        assert!(!surely_nfc("e\u{301}"));
+        assert!(!surely_nfc("\u{304B}\u{3099}"));
+        assert!(!surely_nfc("\u{F929}"));
+    }
+
+    proptest::proptest! {
+        /// The fast NFC check never says yes to text that is not NFC (its twin: `is_nfc`).
+        #[test]
+        fn surely_nfc_implies_nfc(s in "[a-z\u{e0}-\u{ff}\u{300}-\u{36f}\u{3040}-\u{30ff}\u{1100}-\u{11ff}\u{ac00}-\u{ac20}\u{f900}-\u{f910}\u{2000}-\u{2010}\u{4e00}-\u{4e10}]{0,12}") {
+            if surely_nfc(&s) {
+                proptest::prop_assert!(unicode_normalization::is_nfc(&s), "{:?}", s);
+            }
+        }
     }
 
     #[test]
