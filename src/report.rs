@@ -70,7 +70,7 @@ pub fn write_row<W: Write + ?Sized>(
     if warning {
         scratch.push_str("warning: ");
     }
-    scratch.push_str(&kind.message().replace('\t', " "));
+    let _ = write!(scratch, "{}", kind.full_message());
     scratch.push('\t');
     escape_input(input, scratch);
     scratch.push('\n');

@@ -63,8 +63,6 @@
 //! The raw-label cap can refuse a label that Nameprep would have shrunk below 64 code points
 //! (for instance 200 soft hyphens around a short word); such a label is not a realistic host.
 
-use std::fmt;
-
 use stringprep::tables;
 use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
 
@@ -122,77 +120,9 @@ impl Flags {
     };
 }
 
-/// Why ToASCII (RFC 3490 §4.1) or Nameprep (RFC 3491) failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Error {
-    /// After mapping and normalization the label holds a code point of one of the prohibited
-    /// tables C.1.2, C.2.2, C.3, C.4, C.5, C.6, C.7, C.8 or C.9 (RFC 3491 §5, RFC 3454 §5).
-    Prohibited,
-    /// The label holds a code point unassigned in Unicode 3.2 (RFC 3454 table A.1) and
-    /// `AllowUnassigned` is FALSE (RFC 3454 §7, RFC 3490 §4.1 step 2).
-    Unassigned,
-    /// The label breaks the bidi rules of RFC 3454 §6 (RFC 3491 §6): it holds both RandALCat
-    /// (table D.1) and LCat (table D.2) code points, or it holds RandALCat code points but does
-    /// not begin and end with one.
-    Bidi,
-    /// `UseSTD3ASCIIRules` is TRUE and the label holds non-LDH ASCII (RFC 3490 §4.1 step 3a).
-    Std3,
-    /// `UseSTD3ASCIIRules` is TRUE and the label begins or ends with a hyphen-minus (RFC 3490
-    /// §4.1 step 3b).
-    Hyphen,
-    /// The label is empty, or Nameprep mapped it to nothing (RFC 3490 §4.1 step 8). Also an empty
-    /// label inside a domain name such as `a..b` (only a single trailing root dot is allowed).
-    EmptyLabel,
-    /// The ASCII label would be longer than 63 octets (RFC 3490 §4.1 step 8), detected before
-    /// Punycode runs where possible.
-    LabelTooLong,
-    /// The ASCII domain name would be longer than 253 octets, not counting a root dot (RFC 1034
-    /// §3.1).
-    NameTooLong,
-    /// The label contains non-ASCII code points after Nameprep but already begins with the ACE
-    /// prefix `xn--`, in any case (RFC 3490 §4.1 step 5).
-    AcePrefix,
-    /// Punycode encoding failed (RFC 3490 §4.1 step 6, RFC 3492 §6.3 overflow).
-    Punycode,
-    /// Nameprep turned part of the label into a full stop (NFKC of U+2024 ONE DOT LEADER is
-    /// `.`, of U+2025 is `..`): the label would become several (RFC 3490 §3.1 separates
-    /// labels first). Hardening against the CVE-2019-9636 class.
-    DotInLabel,
-    /// The raw input exceeded a cap checked before any costly work: a non-ASCII label over
-    /// [`MAX_RAW_LABEL_BYTES`] bytes, or a domain name over [`MAX_RAW_DOMAIN_BYTES`] bytes.
-    RawTooLong,
-}
-
-impl Error {
-    /// A short, stable English reason, citing the rule that failed.
-    pub fn reason(self) -> &'static str {
-        match self {
-            Error::Prohibited => "prohibited code point (RFC 3491 §5)",
-            Error::Unassigned => "code point unassigned in Unicode 3.2 (RFC 3454 §7)",
-            Error::Bidi => "mixed or misplaced right-to-left characters (RFC 3454 §6)",
-            Error::Std3 => "ASCII other than letters, digits and hyphen (RFC 3490 §4.1 step 3a)",
-            Error::Hyphen => "label begins or ends with a hyphen (RFC 3490 §4.1 step 3b)",
-            Error::EmptyLabel => "empty label (RFC 3490 §4.1 step 8)",
-            Error::LabelTooLong => "label longer than 63 octets (RFC 3490 §4.1 step 8)",
-            Error::NameTooLong => "domain name longer than 253 octets (RFC 1034 §3.1)",
-            Error::AcePrefix => "non-ASCII label already begins with xn-- (RFC 3490 §4.1 step 5)",
-            Error::Punycode => "Punycode encoding failed (RFC 3492 §6.3)",
-            Error::DotInLabel => "Nameprep produced a full stop inside a label (RFC 3490 §3.1)",
-            Error::RawTooLong => {
-                "over the raw length cap checked before Nameprep (255-byte label, 1024-byte name)"
-            }
-        }
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.reason())
-    }
-}
-
-impl std::error::Error for Error {}
+/// Why ToASCII (RFC 3490 §4.1) or Nameprep (RFC 3491) failed: defined beside the other error
+/// kinds in [`crate::error`] (the bottom layer), named `Error` here.
+pub use crate::error::Idna2003Error as Error;
 
 /// RFC 3491 Nameprep of one label (no dot handling: dots are ordinary code points here).
 ///
