@@ -168,10 +168,7 @@ impl Op {
         let t = opts.to_uri;
         match opts.mode {
             Mode::ToUri => Op::ToUri(ToUri::new(t)),
-            Mode::ToIri => Op::ToIri(ToIri::new(ToIriOptions {
-                host: t.host,
-                idna2003_flags: t.idna2003_flags,
-            })),
+            Mode::ToIri => Op::ToIri(ToIri::new(ToIriOptions { host: t.host })),
             Mode::Check { uri_only } => Op::Check(Checker::new(CheckOptions {
                 to_uri: t,
                 uri_only,
@@ -182,8 +179,8 @@ impl Op {
                     rungs,
                     as_uri,
                     idna: match t.host {
-                        crate::config::HostMode::Idna2003 => {
-                            crate::host::Idna::Idna2003(t.idna2003_flags)
+                        crate::config::HostMode::Idna2003(flags) => {
+                            crate::host::Idna::Idna2003(flags)
                         }
                         _ => crate::host::Idna::Uts46,
                     },

@@ -24,7 +24,7 @@
 //!
 //! ```
 //! use iribulk::{ToUri, ToUriOptions, HostMode};
-//! let mut conv = ToUri::new(ToUriOptions::default().host(HostMode::Idna2003));
+//! let mut conv = ToUri::new(ToUriOptions::default().host(HostMode::IDNA2003));
 //! let mut out = Vec::new();
 //! let outcome = conv.convert_into("http://résumé.example.org/ros%C3%A9#red".as_bytes(), &mut out)?;
 //! assert_eq!(out, b"http://xn--rsum-bpad.example.org/ros%C3%A9#red");

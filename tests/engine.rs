@@ -152,7 +152,7 @@ fn opts_strategy() -> impl Strategy<Value = EngineOptions> {
                     [
                         HostMode::Auto,
                         HostMode::Uts46,
-                        HostMode::Idna2003,
+                        HostMode::IDNA2003,
                         HostMode::Percent,
                     ][host as usize],
                 )

@@ -11,10 +11,7 @@ use proptest::prelude::*;
 use std::path::Path;
 
 fn to_iri_opts(o: &ToUriOptions) -> ToIriOptions {
-    ToIriOptions {
-        host: o.host,
-        idna2003_flags: o.idna2003_flags,
-    }
+    ToIriOptions { host: o.host }
 }
 
 fn to_iri(s: &[u8], o: &ToUriOptions) -> Result<Vec<u8>, String> {
@@ -128,7 +125,7 @@ fn host_modes() -> impl Strategy<Value = ToUriOptions> {
             [
                 HostMode::Auto,
                 HostMode::Uts46,
-                HostMode::Idna2003,
+                HostMode::IDNA2003,
                 HostMode::Percent,
             ][h as usize],
         )

@@ -129,7 +129,7 @@ impl Checker {
             return Ok(());
         }
         let t = &self.opts.to_uri;
-        let Some(idna) = t.host.idna_for(scheme, t.idna2003_flags) else {
+        let Some(idna) = host::idna_for(t.host, scheme) else {
             return Ok(());
         };
         let err = |reason| LineError::new(ErrorKind::Idna(reason), r.start);

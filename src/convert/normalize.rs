@@ -280,7 +280,6 @@ impl Normalizer {
             finisher: ToUri::new(percent_hosts),
             presenter: ToIri::new(ToIriOptions {
                 host: HostMode::Percent,
-                ..ToIriOptions::default()
             }),
             cache: HostCache::default(),
             scratch: Vec::new(),

@@ -31,15 +31,12 @@ pub struct ToIriOptions {
     /// Which hosts are DNS names and which IDNA version decodes their `xn--` labels; the same
     /// meaning as for [`crate::ToUriOptions::host`]. Default [`HostMode::Auto`].
     pub host: HostMode,
-    /// IDNA2003 flags for [`HostMode::Idna2003`]. Default [`idna2003::Flags::CONVERT`].
-    pub idna2003_flags: idna2003::Flags,
 }
 
 impl Default for ToIriOptions {
     fn default() -> Self {
         ToIriOptions {
             host: HostMode::Auto,
-            idna2003_flags: idna2003::Flags::CONVERT,
         }
     }
 }
@@ -175,7 +172,7 @@ impl ToIri {
     }
 
     fn idna_for(&self, scheme: Option<&[u8]>) -> Option<Idna> {
-        self.opts.host.idna_for(scheme, self.opts.idna2003_flags)
+        crate::host::idna_for(self.opts.host, scheme)
     }
 
     /// 3987bis §4.2 step 7: ToUnicode of `xn--` labels, kept only if ToASCII gives back

@@ -176,7 +176,7 @@ impl ToUri {
         o: &mut Outcome,
     ) -> Result<(), LineError> {
         let host = &line[r.clone()];
-        let idna = self.opts.host.idna_for(scheme, self.opts.idna2003_flags);
+        let idna = crate::host::idna_for(self.opts.host, scheme);
         // IDNA for a non-ASCII UTF-8 host; percent-encoding for the rest.
         let (Some(idna), false, Ok(s)) = (idna, host.is_ascii(), std::str::from_utf8(host)) else {
             return self.encode(line, r, Comp::Host, out, o);

@@ -97,28 +97,9 @@ pub const UNICODE_3_2_CORRECTIONS: [(char, char, char); 5] = [
     ('\u{2F9BF}', '\u{4D57}', '\u{45D7}'),
 ];
 
-/// The flags of RFC 3490 §4.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Flags {
-    /// `AllowUnassigned` (RFC 3490 §4 step 1, RFC 3454 §7): when TRUE, code points unassigned in
-    /// Unicode 3.2 (RFC 3454 table A.1) pass through Nameprep; when FALSE they are an error
-    /// ([`Error::Unassigned`]).
-    pub allow_unassigned: bool,
-    /// `UseSTD3ASCIIRules` (RFC 3490 §4 step 3, §4.1 step 3): when TRUE, a label must not contain
-    /// ASCII other than letters, digits and hyphen-minus ([`Error::Std3`]) and must not begin or
-    /// end with a hyphen-minus ([`Error::Hyphen`]).
-    pub use_std3_ascii_rules: bool,
-}
-
-impl Flags {
-    /// Both flags TRUE, as RFC 3987 §3.1 wants when converting IRIs to URIs: "with the flag
-    /// UseSTD3ASCIIRules set to TRUE, and with the flag AllowUnassigned set to FALSE for creating
-    /// IRIs and set to TRUE otherwise".
-    pub const CONVERT: Flags = Flags {
-        allow_unassigned: true,
-        use_std3_ascii_rules: true,
-    };
-}
+/// The flags of RFC 3490 §4: defined with the other options in [`crate::config`] (the bottom
+/// layer), named `Flags` here.
+pub use crate::config::Idna2003Flags as Flags;
 
 /// Why ToASCII (RFC 3490 §4.1) or Nameprep (RFC 3491) failed: defined beside the other error
 /// kinds in [`crate::error`] (the bottom layer), named `Error` here.

@@ -7,6 +7,7 @@
 pub mod idna2003;
 
 use crate::classes::hex_value;
+use crate::config::HostMode;
 use crate::error::IdnaReason;
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 use std::collections::HashMap;
@@ -25,6 +26,20 @@ pub enum Idna {
     Uts46,
     /// RFC 3490 ToASCII with these flags.
     Idna2003(idna2003::Flags),
+}
+
+/// The IDNA that maps a host of `scheme` in `mode`, or `None` for percent-encoding: an explicit
+/// IDNA mode applies whatever the scheme (contract item 1), [`HostMode::Auto`] uses UTS #46 for
+/// the DNS schemes ([`crate::config::DNS_SCHEMES`]) only (RFC 3987 §3.1, 3987bis §3.4).
+pub fn idna_for(mode: HostMode, scheme: Option<&[u8]>) -> Option<Idna> {
+    match mode {
+        HostMode::Percent => None,
+        HostMode::Uts46 => Some(Idna::Uts46),
+        HostMode::Idna2003(flags) => Some(Idna::Idna2003(flags)),
+        HostMode::Auto => scheme
+            .filter(|s| crate::config::is_dns_scheme(s))
+            .map(|_| Idna::Uts46),
+    }
 }
 
 /// True for the label separators of RFC 3490 §3.1: U+002E, U+3002, U+FF0E, U+FF61.
