@@ -38,20 +38,17 @@
 #![warn(missing_docs)]
 
 pub mod benchcmd;
-pub mod classes;
 pub mod cli;
-pub mod components;
 pub mod config;
 pub mod convert;
 pub mod engine;
 pub mod error;
+pub mod grammar;
 pub mod host;
 pub mod input;
 pub mod output;
-pub mod pct;
 pub mod pipeline;
 pub mod report;
-pub mod resolve;
 pub mod simd;
 
 pub use config::{HostMode, InvalidUtf8, ToUriOptions};

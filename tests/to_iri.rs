@@ -165,9 +165,9 @@ proptest! {
                 // Contract 2: to-uri passes an all-ASCII host unchecked (and leaves it as
                 // written); check validates it. That is the one thing check may refuse.
                 Err(e) => {
-                    let c = iribulk::components::split(&s);
+                    let c = iribulk::grammar::components::split(&s);
                     let ascii_host = c.authority.is_some_and(|a| {
-                        iribulk::components::split_authority(&s, a).is_ok_and(|a| s[a.host].is_ascii())
+                        iribulk::grammar::components::split_authority(&s, a).is_ok_and(|a| s[a.host].is_ascii())
                     });
                     prop_assert!(
                         matches!(e.kind, iribulk::ErrorKind::Idna(_)) && ascii_host,

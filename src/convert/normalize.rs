@@ -10,7 +10,7 @@
 //!
 //! 0. **Validation.** The line is validated by [`ToUri`] (not strict, percent-encoded hosts: no
 //!    IDNA). Its error, if any, is returned as it is (offsets are in the line).
-//! 1. **Parse** into components (RFC 3986 Appendix B, [`crate::components`]).
+//! 1. **Parse** into components (RFC 3986 Appendix B, [`crate::grammar::components`]).
 //! 2. **Scheme**: lower case if [`Rungs::case`] (§5.3.2.1).
 //! 3. **Per component** (userinfo, host, path, query, fragment), never across delimiters:
 //!    * [`Rungs::percent`] (§5.3.2.3): `%HH` of an unreserved character (RFC 3986 §2.3:
@@ -114,15 +114,15 @@
 //! # Ok::<(), iribulk::LineError>(())
 //! ```
 
-use crate::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar, HEX_UPPER};
-use crate::components;
 use crate::config::{is_dns_scheme, HostMode, ToUriOptions};
 use crate::convert::to_iri::{is_displayable, ToIri, ToIriOptions};
 use crate::convert::to_uri::{Outcome, ToUri};
 use crate::error::{ErrorKind, LineError};
+use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar, HEX_UPPER};
+use crate::grammar::components;
+use crate::grammar::pct::{decode_utf8, push_pct, push_pct_all};
+use crate::grammar::resolve::remove_dot_segments_in_place;
 use crate::host::{idna2003, HostCache, Idna};
-use crate::pct::{decode_utf8, push_pct, push_pct_all};
-use crate::resolve::remove_dot_segments_in_place;
 use std::ops::Range;
 use unicode_normalization::UnicodeNormalization;
 

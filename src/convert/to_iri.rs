@@ -16,13 +16,13 @@
 //! The result maps back to the input with [`crate::ToUri`] (same host mode), except for the
 //! case of hex digits and decoded unreserved characters (RFC 3987 §3.2).
 
-use crate::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar};
-use crate::components;
 use crate::config::HostMode;
 use crate::convert::to_uri::Outcome;
 use crate::error::{ErrorKind, LineError};
+use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar};
+use crate::grammar::components;
+use crate::grammar::pct::{decode_utf8, is_pct_triplet};
 use crate::host::{self, idna2003, Idna};
-use crate::pct::{decode_utf8, is_pct_triplet};
 use unicode_normalization::UnicodeNormalization;
 
 /// Options of URI→IRI conversion.

@@ -3,7 +3,7 @@
 //! The steps, in order, each citing its section:
 //! 1. The line must be UTF-8 (RFC 3987 §3.1 step 1c; [`InvalidUtf8`] chooses what to do).
 //!    No normalization is applied (§3.1 step 1c), existing `%HH` stay as they are.
-//! 2. Parse into components (3987bis §3.2; RFC 3986 Appendix B): [`crate::components`].
+//! 2. Parse into components (3987bis §3.2; RFC 3986 Appendix B): [`crate::grammar::components`].
 //! 3. Map the host (`ireg-name`) by IDNA or percent-encoding (RFC 3987 §3.1, 3987bis §3.4);
 //!    IP literals are validated and never changed (RFC 3986 §3.2.2).
 //! 4. Percent-encode, as `%HH` of its UTF-8 octets with uppercase hex, every character not
@@ -12,14 +12,16 @@
 //!
 //! The mapping is the identity on valid URIs and idempotent (RFC 3987 §3.1).
 
-use crate::classes::{
-    self, is_bidi_format, is_c1, is_iprivate, is_ucschar, CONTROL, DISALLOWED_ASCII,
-};
-use crate::components::{self, Components};
 use crate::config::{InvalidUtf8, ToUriOptions};
 use crate::error::{ErrorKind, LineError};
+use crate::grammar::classes::{
+    self, is_bidi_format, is_c1, is_iprivate, is_ucschar, CONTROL, DISALLOWED_ASCII,
+};
+use crate::grammar::components::{self, Components};
+use crate::grammar::pct::{
+    decode_utf8, is_pct_triplet, push_pct, push_pct2, push_pct3, push_pct_all,
+};
 use crate::host::HostCache;
-use crate::pct::{decode_utf8, is_pct_triplet, push_pct, push_pct2, push_pct3, push_pct_all};
 use std::borrow::Cow;
 
 /// What a successful conversion did to a line.

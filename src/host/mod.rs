@@ -6,9 +6,9 @@
 
 pub mod idna2003;
 
-use crate::classes::hex_value;
 use crate::config::HostMode;
 use crate::error::IdnaReason;
+use crate::grammar::classes::hex_value;
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 use std::collections::HashMap;
 
@@ -102,7 +102,10 @@ pub fn to_ascii(host: &str, idna: Idna, out: &mut String) -> Result<(), IdnaReas
         let dots_in = host.chars().filter(|&c| is_label_dot(c)).count();
         let dots_out = produced.iter().filter(|&&b| b == b'.').count();
         let reg_name = produced.iter().all(|&b| {
-            crate::classes::is(b, crate::classes::UNRESERVED | crate::classes::SUB_DELIMS)
+            crate::grammar::classes::is(
+                b,
+                crate::grammar::classes::UNRESERVED | crate::grammar::classes::SUB_DELIMS,
+            )
         });
         if !reg_name || dots_in != dots_out {
             out.truncate(mark);
