@@ -230,7 +230,7 @@ pub fn has_ace_host(line: &[u8]) -> bool {
         .iter()
         .position(|&b| matches!(b, b'/' | b'?' | b'#'))
         .unwrap_or(a.len());
-    a[..end].windows(4).any(|w| w.eq_ignore_ascii_case(b"xn--"))
+    crate::host::contains_ace_prefix(&a[..end])
 }
 
 /// One piece of a chunk's output: a range of the input chunk or of [`ChunkOut::out`].

@@ -122,7 +122,7 @@ use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucsch
 use crate::grammar::components;
 use crate::grammar::pct::{decode_utf8, push_pct, push_pct_all};
 use crate::grammar::resolve::remove_dot_segments_in_place;
-use crate::host::{idna2003, HostCache, Idna};
+use crate::host::{self, HostCache, Idna};
 use std::ops::Range;
 use unicode_normalization::UnicodeNormalization;
 
@@ -487,7 +487,7 @@ impl Normalizer {
             let non_ascii = !text.is_ascii();
             let convert = non_ascii
                 || (ascii_too
-                    && (text.contains('%') || (mode == Idn::Unicode && has_ace_label(text))));
+                    && (text.contains('%') || (mode == Idn::Unicode && host::has_ace_label(text))));
             if convert {
                 self.ace.clear();
                 match self.cache.to_ascii(text, self.opts.idna, &mut self.ace) {
@@ -526,46 +526,23 @@ impl Normalizer {
         // (RFC 3492 Appendix A), so `XN--BCHER-KVA` would decode to `BüCHER`.
         self.ace.make_ascii_lowercase();
         let ace = std::str::from_utf8(&self.ace).expect("ACE is ASCII");
-        if has_ace_label(ace) && ace.len() <= crate::host::MAX_RAW_HOST {
-            let unicode = match self.opts.idna {
-                Idna::Uts46 => {
-                    let (u, r) = idna::uts46::Uts46::new().to_unicode(
-                        ace.as_bytes(),
-                        idna::uts46::AsciiDenyList::STD3,
-                        idna::uts46::Hyphens::Check,
-                    );
-                    r.ok().map(|()| u.into_owned())
-                }
-                Idna::Idna2003(flags) => {
-                    let mut u = String::new();
-                    idna2003::domain_to_unicode(ace, flags, &mut u);
-                    Some(u)
-                }
-            };
-            if let Some(u) = unicode.filter(|u| u != ace) {
-                let displayable = u.chars().all(|c| c.is_ascii() || is_displayable(c, false));
-                let mark = dst.len();
-                if displayable && self.cache.to_ascii(&u, self.opts.idna, dst).is_ok() {
-                    // IDNA2003 keeps the case of ASCII labels (RFC 3490 §4.1 step 8); ASCII
-                    // case is not significant in a host (RFC 3986 §3.2.2).
-                    let back_ok = dst[mark..].eq_ignore_ascii_case(ace.as_bytes());
-                    dst.truncate(mark);
-                    if back_ok {
-                        dst.extend_from_slice(u.as_bytes());
-                        return;
-                    }
-                }
+        if let Some(u) = host::to_unicode(ace, self.opts.idna).filter(|u| u != ace) {
+            let displayable = u.chars().all(|c| c.is_ascii() || is_displayable(c, false));
+            let mark = dst.len();
+            if displayable && self.cache.to_ascii(&u, self.opts.idna, dst).is_ok() {
+                // IDNA2003 keeps the case of ASCII labels (RFC 3490 §4.1 step 8); ASCII
+                // case is not significant in a host (RFC 3986 §3.2.2).
+                let back_ok = dst[mark..].eq_ignore_ascii_case(ace.as_bytes());
                 dst.truncate(mark);
+                if back_ok {
+                    dst.extend_from_slice(u.as_bytes());
+                    return;
+                }
             }
+            dst.truncate(mark);
         }
         dst.extend_from_slice(&self.ace);
     }
-}
-
-/// True if a label of `host` starts with `xn--` (ASCII case-insensitive).
-fn has_ace_label(host: &str) -> bool {
-    host.split('.')
-        .any(|l| l.len() >= 4 && l.as_bytes()[..4].eq_ignore_ascii_case(b"xn--"))
 }
 
 /// True if `c` may appear raw in an IRI (RFC 3987 §2.2 `ucschar`, `iprivate` in the query; no
