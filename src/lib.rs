@@ -52,5 +52,6 @@ pub mod report;
 pub mod simd;
 
 pub use config::{HostMode, InvalidUtf8, ToUriOptions};
-pub use convert::to_uri::{iri_to_uri, iri_to_uri_with, Outcome, ToUri};
+pub use convert::to_uri::{iri_to_uri, iri_to_uri_with, ToUri};
+pub use convert::{Converter, Outcome};
 pub use error::{ErrorKind, IdnaReason, LineError};

@@ -16,7 +16,8 @@
 //! the start of a component, ZWJ/ZWNJ outside their RFC 5892 context (3987bis §5.1).
 
 use crate::config::{InvalidUtf8, ToUriOptions};
-use crate::convert::to_uri::{Outcome, ToUri};
+use crate::convert::to_uri::ToUri;
+use crate::convert::Outcome;
 use crate::error::{ErrorKind, IdnaReason, LineError};
 use crate::grammar::components;
 use crate::host;

@@ -1,7 +1,7 @@
 //! LEIRI → IRI (3987bis §6.2): percent-encode exactly the characters that a Legacy Extended
 //! IRI allows and an IRI does not (the list of 3987bis §6.3), leaving everything else as it is.
 
-use crate::convert::to_uri::Outcome;
+use crate::convert::Outcome;
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::components;
 use crate::grammar::pct::push_pct_all;

@@ -116,7 +116,8 @@
 
 use crate::config::{is_dns_scheme, HostMode, ToUriOptions};
 use crate::convert::to_iri::{is_displayable, ToIri, ToIriOptions};
-use crate::convert::to_uri::{Outcome, ToUri};
+use crate::convert::to_uri::ToUri;
+use crate::convert::Outcome;
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar, HEX_UPPER};
 use crate::grammar::components;

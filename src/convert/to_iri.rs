@@ -17,7 +17,7 @@
 //! case of hex digits and decoded unreserved characters (RFC 3987 §3.2).
 
 use crate::config::HostMode;
-use crate::convert::to_uri::Outcome;
+use crate::convert::Outcome;
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar};
 use crate::grammar::components;

@@ -24,21 +24,7 @@ use crate::grammar::pct::{
 use crate::host::HostCache;
 use std::borrow::Cow;
 
-/// What a successful conversion did to a line.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Outcome {
-    /// True if the output differs from the input.
-    pub changed: bool,
-    /// Number of repairs: disallowed printable ASCII (and, in LEIRI mode, controls; with
-    /// [`InvalidUtf8::Percent`], invalid bytes) that were percent-encoded.
-    pub repairs: u32,
-    /// Number of hosts that fell back to percent-encoding after IDNA failed.
-    pub host_fallbacks: u32,
-    /// Number of warnings (bidi formatting, private use outside the query, non-`ucschar`).
-    pub warnings: u32,
-    /// The first warning, with its byte offset.
-    pub first_warning: Option<LineError>,
-}
+pub use super::Outcome;
 
 /// Which component a run of bytes belongs to: decides which characters are allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
