@@ -3,8 +3,10 @@
 
 use memmap2::Mmap;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read, Seek};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// Compression of a stream, from the file name or the first bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,14 +64,42 @@ impl MappedFile {
 /// Opens `path` (`None` or `-`: stdin). Regular uncompressed files are mapped unless
 /// `no_mmap`; everything else is streamed, decompressed by extension or magic bytes.
 /// Returns the source and the input size when known (for the progress bar).
+///
+/// The path is opened once and never reopened: the magic bytes are peeked from the same
+/// reader that is then streamed, so a pipe given by path (`--in <(zcat x.gz)`, `/dev/stdin`,
+/// a named FIFO) loses nothing. `/dev/stdin`, `/dev/fd/N` and `/proc/self/fd/N` name a
+/// descriptor this process already holds: it is duplicated instead of opened, which works
+/// for sockets (that cannot be opened by path) and for a pipe whose writer has already
+/// exited (opening such a pipe by path would wait for a new writer forever).
 pub fn open(path: Option<&Path>, no_mmap: bool) -> io::Result<(Source, Option<u64>)> {
+    open_counted(path, no_mmap, &Arc::new(AtomicU64::new(0)))
+}
+
+/// [`open`], and a stream adds the bytes it reads from the file or pipe (compressed bytes for
+/// `.gz`/`.zst`, before decompression) to `read`: the progress of a stream against the file
+/// size, or its rate when the size is unknown. A mapped file leaves `read` alone.
+pub fn open_counted(
+    path: Option<&Path>,
+    no_mmap: bool,
+    read: &Arc<AtomicU64>,
+) -> io::Result<(Source, Option<u64>)> {
+    let counted = |r: Box<dyn Read + Send>| -> Box<dyn Read + Send> {
+        Box::new(Counting {
+            inner: r,
+            read: Arc::clone(read),
+        })
+    };
     let path = path.filter(|p| p.as_os_str() != "-");
     let Some(path) = path else {
-        let mut r = BufReader::with_capacity(1 << 20, io::stdin());
-        let comp = Compression::from_magic(r.fill_buf()?);
-        return Ok((Source::Stream(decompress(Box::new(r), comp)?), None));
+        return Ok((
+            stream(counted(Box::new(io::stdin())), Compression::None)?,
+            None,
+        ));
     };
-    let mut f = File::open(path)?;
+    let f = match inherited_fd(path) {
+        Some(f) => f?,
+        None => File::open(path)?,
+    };
     let meta = f.metadata()?;
     if meta.is_dir() {
         return Err(io::Error::new(
@@ -77,35 +107,107 @@ pub fn open(path: Option<&Path>, no_mmap: bool) -> io::Result<(Source, Option<u6
             "is a directory",
         ));
     }
-    let mut head = [0u8; 4];
-    let nhead = read_up_to(&mut f, &mut head)?;
-    let mut comp = Compression::from_magic(&head[..nhead]);
-    if comp == Compression::None {
-        comp = Compression::from_path(path);
-    }
+    let by_name = Compression::from_path(path);
     let size = meta.is_file().then_some(meta.len());
-    if comp == Compression::None && meta.is_file() && !no_mmap {
-        if meta.len() == 0 {
-            return Ok((Source::Mapped(MappedFile { map: None }), size));
+    if meta.is_file() && !no_mmap {
+        // Where the reads leave the file offset does not matter to a map.
+        let mut head = [0u8; 4];
+        let nhead = read_up_to(&mut &f, &mut head)?;
+        let comp = Compression::from_magic(&head[..nhead]);
+        if comp == Compression::None && by_name == Compression::None {
+            if meta.len() == 0 {
+                return Ok((Source::Mapped(MappedFile { map: None }), size));
+            }
+            // SAFETY: the map is read-only and private to this process. Its contract is that the
+            // file must not be truncated or changed while mapped; that is documented for users
+            // (README: "do not modify the input while iribulk runs; use --no-mmap for files that
+            // grow"). A concurrent truncation would raise SIGBUS, never read uninitialized memory.
+            let map = unsafe { Mmap::map(&f)? };
+            #[cfg(unix)]
+            {
+                let _ = map.advise(memmap2::Advice::Sequential);
+            }
+            return Ok((Source::Mapped(MappedFile { map: Some(map) }), size));
         }
-        // SAFETY: the map is read-only and private to this process. Its contract is that the
-        // file must not be truncated or changed while mapped; that is documented for users
-        // (README: "do not modify the input while iribulk runs; use --no-mmap for files that
-        // grow"). A concurrent truncation would raise SIGBUS, never read uninitialized memory.
-        let map = unsafe { Mmap::map(&f)? };
-        #[cfg(unix)]
-        {
-            let _ = map.advise(memmap2::Advice::Sequential);
-        }
-        return Ok((Source::Mapped(MappedFile { map: Some(map) }), size));
+        // Compressed: stream it from the start (a regular file can seek back).
+        let mut f = f;
+        f.seek(io::SeekFrom::Start(0))?;
+        return Ok((stream(counted(Box::new(f)), by_name)?, size));
     }
-    // Stream it: reopen at the start (the probe read 4 bytes).
-    let f = File::open(path)?;
-    let r = BufReader::with_capacity(1 << 20, f);
-    Ok((Source::Stream(decompress(Box::new(r), comp)?), size))
+    Ok((stream(counted(Box::new(f)), by_name)?, size))
 }
 
-fn read_up_to(f: &mut File, buf: &mut [u8]) -> io::Result<usize> {
+/// A reader that adds the bytes it reads to a shared counter.
+struct Counting {
+    inner: Box<dyn Read + Send>,
+    read: Arc<AtomicU64>,
+}
+
+impl Read for Counting {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// The descriptor named by `/dev/stdin`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or
+/// `/proc/self/fd/N`, duplicated; `None` for any other path. Outputs use it too: writing to
+/// `/dev/stdout` goes to the descriptor as the shell set it up (appending for `>>`).
+#[cfg(unix)]
+pub(crate) fn inherited_fd(path: &Path) -> Option<io::Result<File>> {
+    use std::os::fd::{AsFd, BorrowedFd};
+    let s = path.to_str()?;
+    let n: i32 = match s {
+        "/dev/stdin" => 0,
+        "/dev/stdout" => 1,
+        "/dev/stderr" => 2,
+        _ => s
+            .strip_prefix("/dev/fd/")
+            .or_else(|| s.strip_prefix("/proc/self/fd/"))?
+            .parse()
+            .ok()?,
+    };
+    let dup = match n {
+        0 => io::stdin().as_fd().try_clone_to_owned(),
+        1 => io::stdout().as_fd().try_clone_to_owned(),
+        2 => io::stderr().as_fd().try_clone_to_owned(),
+        n if n < 0 => return None,
+        n => {
+            // The path exists only if the descriptor is open in this process.
+            if let Err(e) = std::fs::symlink_metadata(path) {
+                return Some(Err(e));
+            }
+            // SAFETY: `n` is a descriptor open in this process (its /dev/fd entry exists,
+            // checked just above), and no thread closes inherited descriptors; it is borrowed
+            // only for the time of the duplication, which owns a new descriptor.
+            unsafe { BorrowedFd::borrow_raw(n) }.try_clone_to_owned()
+        }
+    };
+    Some(dup.map(File::from))
+}
+
+#[cfg(not(unix))]
+pub(crate) fn inherited_fd(_path: &Path) -> Option<io::Result<File>> {
+    None
+}
+
+/// A stream of `r`: its first bytes are read (until four or the end) to recognise gzip or
+/// zstd, then put back in front of the rest, so nothing is lost and nothing is read twice.
+/// `by_name` is the compression that the file name says, used when the magic says none.
+fn stream(mut r: Box<dyn Read + Send>, by_name: Compression) -> io::Result<Source> {
+    let mut head = [0u8; 4];
+    let n = read_up_to(&mut r, &mut head)?;
+    let mut comp = Compression::from_magic(&head[..n]);
+    if comp == Compression::None {
+        comp = by_name;
+    }
+    let joined = io::Cursor::new(head[..n].to_vec()).chain(r);
+    let br = BufReader::with_capacity(1 << 20, joined);
+    Ok(Source::Stream(decompress(Box::new(br), comp)?))
+}
+
+fn read_up_to<R: Read + ?Sized>(f: &mut R, buf: &mut [u8]) -> io::Result<usize> {
     let mut n = 0;
     while n < buf.len() {
         match f.read(&mut buf[n..]) {
@@ -344,6 +446,35 @@ mod tests {
             }
         );
         assert!(cs.iter().all(|c| c.0.len() <= 102 + 64));
+    }
+
+    #[test]
+    fn streams_count_the_bytes_read_before_decompression() {
+        let dir = tempfile::tempdir().unwrap();
+        let data: Vec<u8> = (0..20_000u32)
+            .flat_map(|i| format!("http://h{i}.example/\n").into_bytes())
+            .collect();
+        let z = dir.path().join("x.zst");
+        std::fs::write(&z, zstd::encode_all(&data[..], 3).unwrap()).unwrap();
+        let plain = dir.path().join("x.txt");
+        std::fs::write(&plain, &data).unwrap();
+        for (p, no_mmap) in [(&z, false), (&plain, true)] {
+            let read = Arc::new(AtomicU64::new(0));
+            let (src, size) = open_counted(Some(p), no_mmap, &read).unwrap();
+            let file_len = std::fs::metadata(p).unwrap().len();
+            assert_eq!(size, Some(file_len));
+            let Source::Stream(mut r) = src else {
+                panic!("{} is not streamed", p.display())
+            };
+            let mut out = Vec::new();
+            r.read_to_end(&mut out).unwrap();
+            assert_eq!(out, data);
+            assert_eq!(read.load(Ordering::Relaxed), file_len, "{}", p.display());
+        }
+        // A mapped file is not counted (its progress comes from the chunks).
+        let read = Arc::new(AtomicU64::new(0));
+        let (src, _) = open_counted(Some(&plain), false, &read).unwrap();
+        assert!(matches!(src, Source::Mapped(_)));
     }
 
     #[test]

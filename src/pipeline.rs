@@ -8,14 +8,13 @@
 use crate::engine::{ChunkOut, EngineOptions, OnError, Stats, Worker};
 use crate::error::ErrorKind;
 use crate::input::{self, Source, StreamChunk, StreamChunker};
-use crate::output::Output;
-use crate::report::{self, Summary};
+use crate::output::{self, Output};
+use crate::report::{self, ReportFormat, Row, Summary};
 use rayon::prelude::*;
 use std::fmt;
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::ops::Range;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::Instant;
@@ -25,12 +24,15 @@ use std::time::Instant;
 pub struct RunOptions {
     /// Per-chunk conversion options.
     pub engine: EngineOptions,
-    /// Input file; `None` or `-` for stdin. Default stdin.
-    pub input: Option<PathBuf>,
+    /// Input files, converted in this order into one output; `-` is stdin. Empty: stdin.
+    pub inputs: Vec<PathBuf>,
     /// Output file; `None` or `-` for stdout. Default stdout.
     pub output: Option<PathBuf>,
-    /// Error report (TSV). Default none.
+    /// Error report. `-`: stdout when the output is a file, stderr when stdout carries the
+    /// output. Default none.
     pub errors: Option<PathBuf>,
+    /// Form of the error report. Default TSV.
+    pub errors_format: ReportFormat,
     /// Worker threads; 0 means one per core. Default 0.
     pub threads: usize,
     /// Target chunk size in bytes. Default 1 MiB.
@@ -49,9 +51,10 @@ impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {
             engine: EngineOptions::default(),
-            input: None,
+            inputs: Vec::new(),
             output: None,
             errors: None,
+            errors_format: ReportFormat::Tsv,
             threads: 0,
             chunk_size: 1 << 20,
             window: 0,
@@ -73,6 +76,8 @@ pub enum Fatal {
     Report(String, io::Error),
     /// The reader of our output went away (e.g. `| head`): a quiet success.
     BrokenPipe,
+    /// The options cannot work together (exit status 2); found before any input is read.
+    Usage(String),
     /// Anything else.
     Other(String),
 }
@@ -84,6 +89,7 @@ impl fmt::Display for Fatal {
             Fatal::Output(n, e) => write!(f, "cannot write output {n}: {e}"),
             Fatal::Report(n, e) => write!(f, "cannot write error report {n}: {e}"),
             Fatal::BrokenPipe => write!(f, "output closed early"),
+            Fatal::Usage(s) => f.write_str(s),
             Fatal::Other(s) => f.write_str(s),
         }
     }
@@ -104,64 +110,215 @@ fn out_err(n: &str, e: io::Error) -> Fatal {
     }
 }
 
-/// Runs a whole conversion from `opts.input` to `opts.output`.
-pub fn run(opts: &RunOptions) -> Result<Summary, Fatal> {
-    let in_name = name(&opts.input, "stdin");
-    let out_name = name(&opts.output, "stdout");
-    let (source, size) = input::open(opts.input.as_deref(), opts.no_mmap)
-        .map_err(|e| Fatal::Input(in_name.clone(), e))?;
-    let mut report = match &opts.errors {
-        Some(p) => {
-            let f = File::create(p).map_err(|e| Fatal::Report(name(&opts.errors, ""), e))?;
-            let mut w = BufWriter::new(f);
-            w.write_all(report::HEADER.as_bytes())
-                .map_err(|e| Fatal::Report(name(&opts.errors, ""), e))?;
-            Some(w)
-        }
-        None => None,
-    };
-    let mut output = Output::open(opts.output.as_deref()).map_err(|e| out_err(&out_name, e))?;
-    // Only a mapped input has a known size in the units we count (decompressed bytes).
-    let progress = (opts.progress && matches!(source, Source::Mapped(_))).then(|| {
-        let pb = indicatif::ProgressBar::new(size.unwrap_or(0));
-        pb.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
-            )
-            .expect("valid template"),
-        );
-        pb
-    });
-    let r = convert_source(
-        source,
-        output.writer(),
-        report.as_mut().map(|w| w as &mut (dyn Write + Send)),
-        opts,
-        &in_name,
-        &out_name,
-        progress.as_ref(),
-    );
-    if let Some(pb) = &progress {
-        pb.finish_and_clear();
+impl RunOptions {
+    /// True when the error report goes to stdout: `--errors -` with the output in a file.
+    /// (With the output on stdout, `--errors -` goes to stderr.)
+    pub fn errors_to_stdout(&self) -> bool {
+        let out_is_std = self.output.as_ref().is_none_or(|p| p.as_os_str() == "-");
+        self.errors.as_ref().is_some_and(|p| p.as_os_str() == "-") && !out_is_std
     }
+
+    /// The outputs of the run as (option name, path) for [`output::check_outputs`]: the
+    /// output (absent: stdout) and the error report when it is given and not on stderr. A
+    /// caller with more outputs (a stats file) adds them to the list before checking.
+    pub fn output_options(&self) -> Vec<(&'static str, Option<&Path>)> {
+        let mut v = vec![("--out", self.output.as_deref())];
+        if let Some(e) = &self.errors {
+            if e.as_os_str() != "-" || self.errors_to_stdout() {
+                v.push(("--errors", Some(e.as_path())));
+            }
+        }
+        v
+    }
+}
+
+/// The name of an input in report rows: the path as given, `-` for stdin.
+fn report_file_name(p: Option<&Path>) -> String {
+    match p {
+        Some(p) => p.to_string_lossy().into_owned(),
+        None => "-".into(),
+    }
+}
+
+fn input_msg_name(p: Option<&Path>) -> String {
+    match p.filter(|p| p.as_os_str() != "-") {
+        Some(p) => format!("'{}'", p.display()),
+        None => "stdin".into(),
+    }
+}
+
+/// Runs a whole conversion from `opts.inputs` (in order) to `opts.output`. The outputs are
+/// checked ([`output::check_outputs`]) and every input file is looked up before anything is
+/// read or written; an input that cannot be read ends the run with no output file written.
+pub fn run(opts: &RunOptions) -> Result<Summary, Fatal> {
+    let start = Instant::now();
+    let out_name = name(&opts.output, "stdout");
+    output::check_outputs(&opts.output_options()).map_err(Fatal::Usage)?;
+    let inputs: Vec<Option<&Path>> = if opts.inputs.is_empty() {
+        vec![None]
+    } else {
+        opts.inputs
+            .iter()
+            .map(|p| Some(p.as_path()).filter(|p| p.as_os_str() != "-"))
+            .collect()
+    };
+    for p in inputs.iter().flatten() {
+        match std::fs::metadata(p) {
+            Ok(m) if m.is_dir() => {
+                return Err(Fatal::Input(
+                    input_msg_name(Some(p)),
+                    io::Error::new(io::ErrorKind::InvalidInput, "is a directory"),
+                ))
+            }
+            Ok(_) => {}
+            Err(e) => return Err(Fatal::Input(input_msg_name(Some(p)), e)),
+        }
+    }
+    let rep_name = name(&opts.errors, "stderr");
+    let mut report = match &opts.errors {
+        Some(p) if p.as_os_str() == "-" && !opts.errors_to_stdout() => Some(Output::stderr()),
+        Some(p) => Some(Output::open(Some(p))),
+        None => None,
+    }
+    .transpose()
+    .map_err(|e| Fatal::Report(rep_name.clone(), e))?;
+    if let Some(r) = report.as_mut() {
+        if let Err(e) = r.writer().write_all(opts.errors_format.header().as_bytes()) {
+            if let Some(r) = report {
+                r.abort();
+            }
+            return Err(Fatal::Report(rep_name, e));
+        }
+    }
+    let mut output = match Output::open(opts.output.as_deref()) {
+        Ok(o) => o,
+        Err(e) => {
+            if let Some(r) = report {
+                r.abort();
+            }
+            return Err(out_err(&out_name, e));
+        }
+    };
+    let r = convert_all(&inputs, &mut output, report.as_mut(), opts, &out_name);
     let summary = match r {
-        Ok(s) => s,
+        Ok(mut s) => {
+            s.elapsed = start.elapsed();
+            s
+        }
         Err(e) => {
             output.abort();
+            if let Some(r) = report {
+                r.abort();
+            }
             return Err(e);
         }
     };
-    if let Some(mut w) = report {
-        w.flush()
-            .map_err(|e| Fatal::Report(name(&opts.errors, ""), e))?;
-    }
     if summary.stopped_at_error {
         // A run stopped by --on-error fail leaves no complete-looking output file.
         output.abort();
-    } else {
-        output.finish().map_err(|e| out_err(&out_name, e))?;
+    } else if let Err(e) = output.finish() {
+        if let Some(r) = report {
+            r.abort();
+        }
+        return Err(out_err(&out_name, e));
+    }
+    if let Some(r) = report {
+        r.finish().map_err(|e| Fatal::Report(rep_name, e))?;
     }
     Ok(summary)
+}
+
+/// The progress display of one input, on stderr, in MB/s (10^6 bytes, as in the summary):
+/// a bar of decompressed bytes for a mapped file; for a stream of known size (`.gz`, `.zst`,
+/// `--no-mmap`), a bar of the file's bytes read (compressed bytes for compressed files); for
+/// stdin or a pipe, the bytes read and their rate. A stream's count is sampled by a ticker.
+struct Progress {
+    bar: indicatif::ProgressBar,
+    ticker: Option<(std::sync::mpsc::Sender<()>, std::thread::JoinHandle<()>)>,
+}
+
+impl Progress {
+    fn finish(self) {
+        if let Some((stop, t)) = self.ticker {
+            drop(stop);
+            let _ = t.join();
+        }
+        self.bar.finish_and_clear();
+    }
+}
+
+fn progress_bar(
+    source: &Source,
+    size: Option<u64>,
+    read: &std::sync::Arc<std::sync::atomic::AtomicU64>,
+) -> Progress {
+    let style = |t: &str| {
+        indicatif::ProgressStyle::with_template(t)
+            .expect("valid template")
+            .with_key(
+                "mbps",
+                |s: &indicatif::ProgressState, w: &mut dyn fmt::Write| {
+                    let _ = write!(w, "{:.1} MB/s", s.per_sec() / 1e6);
+                },
+            )
+    };
+    let bar = match size {
+        Some(n) => indicatif::ProgressBar::new(n).with_style(style(
+            "{bar:40} {decimal_bytes}/{decimal_total_bytes} {mbps} eta {eta}",
+        )),
+        None => indicatif::ProgressBar::new_spinner()
+            .with_style(style("{spinner} {decimal_bytes} read, {mbps}")),
+    };
+    let ticker = matches!(source, Source::Stream(_)).then(|| {
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let (bar, read) = (bar.clone(), std::sync::Arc::clone(read));
+        let t = std::thread::spawn(move || loop {
+            bar.set_position(read.load(Ordering::Relaxed));
+            match rx.recv_timeout(std::time::Duration::from_millis(200)) {
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                _ => break,
+            }
+        });
+        (tx, t)
+    });
+    Progress { bar, ticker }
+}
+
+/// Converts each input in turn into `output`; the counts add up over all inputs.
+fn convert_all(
+    inputs: &[Option<&Path>],
+    output: &mut Output,
+    mut report: Option<&mut Output>,
+    opts: &RunOptions,
+    out_name: &str,
+) -> Result<Summary, Fatal> {
+    let mut total = Summary::default();
+    for &inp in inputs {
+        let read = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let (source, size) = input::open_counted(inp, opts.no_mmap, &read)
+            .map_err(|e| Fatal::Input(input_msg_name(inp), e))?;
+        let progress = opts.progress.then(|| progress_bar(&source, size, &read));
+        let r = convert_source(
+            source,
+            output.writer(),
+            report.as_mut().map(|w| w.writer()),
+            opts,
+            inp,
+            out_name,
+            progress.as_ref().map(|p| &p.bar),
+        );
+        if let Some(p) = progress {
+            p.finish();
+        }
+        let s = r?;
+        total.stats.add(&s.stats);
+        total.threads = s.threads;
+        total.stopped_at_error = s.stopped_at_error;
+        if s.stopped_at_error {
+            break;
+        }
+    }
+    Ok(total)
 }
 
 struct Slot {
@@ -195,7 +352,9 @@ impl Batch {
 }
 
 /// Converts an opened source into `out`, writing report rows into `report`. The engine of
-/// [`run`], exposed so that tests can drive every input path with in-memory output.
+/// [`run`], exposed so that tests can drive every input path with in-memory output. `input`
+/// is the path the source was opened from (`None`: stdin), for messages and the report's
+/// file column; report line numbers count from 1 within this source.
 ///
 /// The calling thread reads and cuts chunks and has the pool convert a window of them; a
 /// writer thread writes the previous window meanwhile, in input order.
@@ -204,10 +363,12 @@ pub fn convert_source(
     out: &mut (dyn Write + Send),
     report: Option<&mut (dyn Write + Send)>,
     opts: &RunOptions,
-    in_name: &str,
+    input: Option<&Path>,
     out_name: &str,
     progress: Option<&indicatif::ProgressBar>,
 ) -> Result<Summary, Fatal> {
+    let in_name = &input_msg_name(input);
+    let file = report_file_name(input);
     let start = Instant::now();
     let threads = if opts.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -262,6 +423,8 @@ pub fn convert_source(
         ),
     };
     let all: &[u8] = mapped.as_ref().map_or(&[], |m| m.bytes());
+    // A stream's progress is the bytes read from its file, counted by the input (run's ticker).
+    let progress = progress.filter(|_| mapped.is_some());
     let stop = AtomicBool::new(false);
     let (full_tx, full_rx) = mpsc::sync_channel::<Batch>(1);
     let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
@@ -276,6 +439,7 @@ pub fn convert_source(
                 stats: Stats::default(),
                 line_base: 0,
                 scratch: String::new(),
+                file,
                 stopped: false,
             };
             for batch in full_rx {
@@ -378,6 +542,8 @@ struct State {
     stats: Stats,
     line_base: u64,
     scratch: String,
+    /// The input's name in report rows.
+    file: String,
     stopped: bool,
 }
 
@@ -400,16 +566,16 @@ impl State {
                 if let Some(w) = report.as_mut() {
                     for is in &s.res.issues {
                         let line = &data[is.start..is.start + is.len];
-                        report::write_row(
-                            *w,
-                            self.line_base + is.line + 1,
-                            is.err.offset as u64 + 1,
-                            is.err.kind,
-                            is.warning,
-                            line,
-                            &mut self.scratch,
-                        )
-                        .map_err(rep_err)?;
+                        let row = Row {
+                            file: &self.file,
+                            line: self.line_base + is.line + 1,
+                            column: is.err.offset as u64 + 1,
+                            kind: is.err.kind,
+                            warning: is.warning,
+                            input: line,
+                        };
+                        report::write_row(*w, opts.errors_format, &row, &mut self.scratch)
+                            .map_err(rep_err)?;
                     }
                 }
                 self.stats.add(&s.res.stats);
@@ -432,16 +598,16 @@ impl State {
                         OnError::Fail => self.stopped = true,
                     }
                     if let Some(w) = report.as_mut() {
-                        report::write_row(
-                            *w,
-                            self.line_base,
-                            opts.engine.max_line_bytes as u64 + 1,
-                            ErrorKind::LineTooLong,
-                            false,
-                            data,
-                            &mut self.scratch,
-                        )
-                        .map_err(rep_err)?;
+                        let row = Row {
+                            file: &self.file,
+                            line: self.line_base,
+                            column: opts.engine.max_line_bytes as u64 + 1,
+                            kind: ErrorKind::LineTooLong,
+                            warning: false,
+                            input: data,
+                        };
+                        report::write_row(*w, opts.errors_format, &row, &mut self.scratch)
+                            .map_err(rep_err)?;
                     }
                 }
                 let _ = last;

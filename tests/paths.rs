@@ -5,6 +5,7 @@
 
 use iribulk::engine::{ChunkOut, EngineOptions, OnError, Worker};
 use iribulk::pipeline::{self, RunOptions};
+use iribulk::report::ReportFormat;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -39,7 +40,7 @@ fn tsv(d: &[u8]) -> Vec<u8> {
 }
 
 /// The reference: BOM dropped, then every line through the converter, one at a time.
-fn reference(input: &[u8], opts: EngineOptions) -> (Vec<u8>, Vec<u8>) {
+fn reference(input: &[u8], opts: EngineOptions, file: &str) -> (Vec<u8>, Vec<u8>) {
     let data = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
     let mut w = Worker::new(opts);
     let mut out = ChunkOut::default();
@@ -47,16 +48,15 @@ fn reference(input: &[u8], opts: EngineOptions) -> (Vec<u8>, Vec<u8>) {
     let mut report = iribulk::report::HEADER.as_bytes().to_vec();
     let mut scratch = String::new();
     for is in &out.issues {
-        iribulk::report::write_row(
-            &mut report,
-            is.line + 1,
-            is.err.offset as u64 + 1,
-            is.err.kind,
-            is.warning,
-            &data[is.start..is.start + is.len],
-            &mut scratch,
-        )
-        .unwrap();
+        let row = iribulk::report::Row {
+            file,
+            line: is.line + 1,
+            column: is.err.offset as u64 + 1,
+            kind: is.err.kind,
+            warning: is.warning,
+            input: &data[is.start..is.start + is.len],
+        };
+        iribulk::report::write_row(&mut report, ReportFormat::Tsv, &row, &mut scratch).unwrap();
     }
     (out.render(data), report)
 }
@@ -105,9 +105,10 @@ fn run_once(
     let errors = dir.path().join("errors.tsv");
     let opts = RunOptions {
         engine,
-        input: Some(input),
+        inputs: vec![input.clone()],
         output: Some(output.clone()),
         errors: Some(errors.clone()),
+        errors_format: ReportFormat::Tsv,
         threads,
         chunk_size: chunk,
         window: 0,
@@ -122,11 +123,21 @@ fn run_once(
         .filter(|n| n.ends_with(".tmp"))
         .collect();
     assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
-    (
-        std::fs::read(output).unwrap(),
-        std::fs::read(errors).unwrap(),
-        summary,
-    )
+    // Each row names the input file; the reference calls it IN.
+    let report = std::fs::read_to_string(errors).unwrap();
+    let prefix = format!("{}\t", input.display());
+    let mut rep = String::new();
+    for (i, l) in report.lines().enumerate() {
+        match l.strip_prefix(&prefix) {
+            Some(rest) => rep.push_str(&format!("IN\t{rest}\n")),
+            None => {
+                assert_eq!(i, 0, "a row that does not name its file: {l}");
+                rep.push_str(l);
+                rep.push('\n');
+            }
+        }
+    }
+    (std::fs::read(output).unwrap(), rep.into_bytes(), summary)
 }
 
 fn inputs() -> Vec<(&'static str, Vec<u8>)> {
@@ -162,7 +173,7 @@ fn every_path_gives_identical_bytes() {
                 max_line_bytes: 1000,
                 ..Default::default()
             };
-            let (want_out, want_rep) = reference(&data, engine);
+            let (want_out, want_rep) = reference(&data, engine, "IN");
             for via in [Via::Mmap, Via::Stream, Via::Gzip, Via::Zstd] {
                 for threads in [1, 2, 7] {
                     for chunk in [1, 61, 4096, 1 << 20] {
@@ -197,7 +208,7 @@ fn field_mode_on_every_path() {
         field: Some((1, b'\t')),
         ..Default::default()
     };
-    let (want_out, want_rep) = reference(&data, engine);
+    let (want_out, want_rep) = reference(&data, engine, "IN");
     // The other columns are unchanged, including their non-ASCII text.
     assert!(String::from_utf8_lossy(&want_out).contains("\tcol é 3"));
     for via in [Via::Mmap, Via::Stream, Via::Gzip] {
@@ -212,14 +223,14 @@ fn field_mode_on_every_path() {
 #[test]
 fn compressed_output_round_trips() {
     let data = sample();
-    let (want, _) = reference(&data, EngineOptions::default());
+    let (want, _) = reference(&data, EngineOptions::default(), "IN");
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("in.txt");
     std::fs::write(&input, &data).unwrap();
     for ext in ["gz", "zst"] {
         let output = dir.path().join(format!("out.txt.{ext}"));
         let opts = RunOptions {
-            input: Some(input.clone()),
+            inputs: vec![input.clone()],
             output: Some(output.clone()),
             ..Default::default()
         };

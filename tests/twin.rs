@@ -113,7 +113,8 @@ fn encode(t: &[Tok], comp: Comp, o: &ToUriOptions, out: &mut String) -> R<()> {
                         return Err((ErrorKind::ControlChar, at));
                     }
                 } else if !o.leiri && o.strict {
-                    let bidi = matches!(u, 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069);
+                    let bidi =
+                        matches!(u, 0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069);
                     let private =
                         matches!(u, 0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD);
                     let ucs = matches!(u, 0xA0..=0xD7FF | 0xF900..=0xFDCF | 0xFDF0..=0xFFEF | 0xE1000..=0xEFFFD)

@@ -336,8 +336,9 @@ fn parse_report(r: &[u8]) -> Vec<ReportRow> {
     // convert_source writes the rows; the header is written by pipeline::run.
     text.lines()
         .map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            assert_eq!(f.len(), 5, "report row {l:?}");
+            let mut f: Vec<&str> = l.split('\t').collect();
+            assert_eq!(f.len(), 6, "report row {l:?}");
+            assert_eq!(f.remove(0), "fuzz", "file column of {l:?}");
             (
                 f[0].parse().expect("line"),
                 f[1].parse().expect("column"),
@@ -376,7 +377,7 @@ pub fn pipeline(data: &[u8]) {
         &mut out,
         Some(&mut report),
         &opts,
-        "fuzz",
+        Some(std::path::Path::new("fuzz")),
         "fuzz",
         None,
     ) {

@@ -267,8 +267,13 @@ impl ToUri {
                 let at = r.start + i;
                 let lead = s[i];
                 let cont = |k: usize| k < n && s[k] & 0xC0 == 0x80;
-                // U+00C0..U+07FF (lead C3..DF) are all ucschar: no check needed.
-                if (0xC3..=0xDF).contains(&lead) && cont(i + 1) {
+                // U+00C0..U+07FF (lead C3..DF) are all ucschar: no check needed, except
+                // U+061C ARABIC LETTER MARK (D8 9C), a bidi formatting character since
+                // Unicode 6.3 (RFC 3987 §4.1).
+                if (0xC3..=0xDF).contains(&lead)
+                    && cont(i + 1)
+                    && !(lead == 0xD8 && s[i + 1] == 0x9C)
+                {
                     push_pct2(out, lead, s[i + 1]);
                     i += 2;
                     continue;

@@ -136,10 +136,14 @@ pub fn hex_value(b: u8) -> Option<u8> {
 }
 
 /// Bidi formatting characters that an IRI must not contain (RFC 3987 §4.1: LRM, RLM, LRE,
-/// RLE, PDF, LRO, RLO; and the isolates LRI, RLI, FSI, PDI added in Unicode 6.3).
+/// RLE, PDF, LRO, RLO; and those added in Unicode 6.3: the isolates LRI, RLI, FSI, PDI and
+/// U+061C ARABIC LETTER MARK, which acts like RLM for Arabic text).
 #[inline]
 pub fn is_bidi_format(c: char) -> bool {
-    matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    matches!(
+        c,
+        '\u{61C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+    )
 }
 
 /// `iprivate = %xE000-F8FF / %xF0000-FFFFD / %x100000-10FFFD` (RFC 3987 §2.2).

@@ -11,6 +11,7 @@
 //! converter keeps a bounded cache of converted hosts ([`HostCache`]).
 
 pub mod idna2003;
+pub mod uts46_reason;
 
 use crate::config::HostMode;
 use crate::error::IdnaReason;

@@ -1,0 +1,598 @@
+//! The bidi structure of an IRI, component by component (RFC 3987 §4.2, examples in §4.4).
+//!
+//! §4.2 gives two rules for each *component*:
+//! 1. a component does not use both right-to-left and left-to-right characters
+//!    ([`BidiRule::Mixed`], error code `bidi-mixed`);
+//! 2. a component that uses right-to-left characters starts and ends with one
+//!    ([`BidiRule::Boundary`], error code `bidi-boundary`). Nonspacing marks (Bidi_Class NSM)
+//!    at the end belong to the character they follow (UAX #9 rule W1; RFC 5893 rule 3 allows
+//!    them in the same place): `خانهٔ` ends with HEH plus HAMZA ABOVE and is right-to-left.
+//!
+//! "Right-to-left" is Bidi_Class R or AL, "left-to-right" is Bidi_Class L (UAX #9). The RFC
+//! says SHOULD; §4.4 calls the violations "not allowed", and `check` reports them as errors.
+//!
+//! # The components (contract item 13)
+//! §4.2 names `iuserinfo`, `ireg-name`, `isegment`, `iquery` and `ifragment`, and lets a
+//! specification divide them further: "each label of a domain name", "for the usual
+//! name/value syntax in query parts ... each name and each value", and "the extensions in a
+//! resource name can be treated as separate components". So the components are:
+//! - the userinfo, whole;
+//! - each label of a reg-name host (split at the label dots of RFC 3490 §3.1: `.`, U+3002,
+//!   U+FF0E, U+FF61); an IP literal is no component (it is ASCII);
+//! - each path segment (split at `/`), except that the **last** segment is split at its
+//!   **last** `.`: `KL.html` is the components `KL` and `html`, `a.tar.gz` is `a.tar` and `gz`;
+//! - in the query, each piece between `&` and `;` is split at its **first** `=` into a name
+//!   and a value (`q=שלום&lang=he` is `q`, `שלום`, `lang`, `he`);
+//! - the fragment, whole.
+//!
+//! The delimiters (`@ . / ? & ; = #`) belong to no component. The port and the scheme are
+//! ASCII and cannot hold right-to-left characters.
+//!
+//! # Speed
+//! Only a component holding a right-to-left character can break either rule, so
+//! [`may_contain_rtl`] — a byte test derived from the Unicode data and checked over every
+//! code point by the tests — skips lines and components that cannot hold one, and Bidi_Class
+//! is looked up only in the rest.
+
+use crate::error::{ErrorKind, LineError};
+use crate::grammar::components::{self, Components};
+use std::ops::Range;
+use unicode_bidi::BidiClass;
+
+/// Which rule of RFC 3987 §4.2 a component breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BidiRule {
+    /// Rule 1: right-to-left and left-to-right characters in one component.
+    Mixed,
+    /// Rule 2: a component with right-to-left characters starts or ends with another one.
+    Boundary,
+}
+
+/// The first violation found in a line: the byte offset in the line (the first
+/// left-to-right character of a mixed component; the offending first or last character of a
+/// component that breaks the boundary rule) and the rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BidiViolation {
+    /// Byte offset in the line.
+    pub at: usize,
+    /// The rule broken.
+    pub rule: BidiRule,
+}
+
+impl BidiViolation {
+    /// The error kind of the report (`bidi-mixed` or `bidi-boundary`).
+    pub fn kind(self) -> ErrorKind {
+        match self.rule {
+            BidiRule::Mixed => ErrorKind::BidiMixed,
+            BidiRule::Boundary => ErrorKind::BidiBoundary,
+        }
+    }
+}
+
+impl From<BidiViolation> for LineError {
+    fn from(v: BidiViolation) -> Self {
+        LineError::new(v.kind(), v.at)
+    }
+}
+
+/// True for Bidi_Class R or AL (UAX #9 Table 4: the strong right-to-left classes).
+#[inline]
+pub fn is_rtl(c: char) -> bool {
+    matches!(unicode_bidi::bidi_class(c), BidiClass::R | BidiClass::AL)
+}
+
+/// The prefilter: true if `b` may hold a character of Bidi_Class R or AL; false only if it
+/// holds none (the tests check every code point). In UTF-8 (Unicode 16 data), R and AL
+/// occur only under these leading bytes:
+/// - `D6`–`DF`: U+0580–U+07FF (Hebrew, Arabic, Syriac, Thaana, NKo, ...);
+/// - `E0 A0`–`E0 A3`: U+0800–U+08FF (Samaritan, Mandaic, Arabic Extended-A/B);
+/// - `E2 80 8F`: U+200F RIGHT-TO-LEFT MARK (`check` already rejects it, RFC 3987 §4.1);
+/// - `EF AC`–`EF BB`: U+FB00–U+FEFF (Hebrew and Arabic presentation forms);
+/// - `F0 90`, `F0 9E`: U+10000–U+10FFF and U+1E000–U+1EFFF (historic scripts, Adlam, ...).
+#[inline]
+pub fn may_contain_rtl(b: &[u8]) -> bool {
+    let mut i = 0;
+    while i < b.len() {
+        let x = b[i];
+        if x >= 0xD6 {
+            let next = b.get(i + 1).copied().unwrap_or(0);
+            let hit = match x {
+                0xD6..=0xDF => true,
+                0xE0 => (0xA0..=0xA3).contains(&next),
+                0xE2 => next == 0x80 && b.get(i + 2) == Some(&0x8F),
+                0xEF => (0xAC..=0xBB).contains(&next),
+                0xF0 => next == 0x90 || next == 0x9E,
+                _ => false,
+            };
+            if hit {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// RFC 3987 §4.2 on one component: `s[r]`. The caller has run [`may_contain_rtl`] or not;
+/// the answer is the same.
+pub fn check_component(s: &str, r: Range<usize>) -> Result<(), BidiViolation> {
+    let comp = &s[r.clone()];
+    let mut any_rtl = false;
+    let mut first_l = None;
+    for (i, c) in comp.char_indices() {
+        if c.is_ascii() {
+            if first_l.is_none() && c.is_ascii_alphabetic() {
+                first_l = Some(i);
+            }
+            continue;
+        }
+        match unicode_bidi::bidi_class(c) {
+            BidiClass::R | BidiClass::AL => any_rtl = true,
+            BidiClass::L if first_l.is_none() => first_l = Some(i),
+            _ => {}
+        }
+    }
+    if !any_rtl {
+        return Ok(());
+    }
+    if let Some(i) = first_l {
+        return Err(BidiViolation {
+            at: r.start + i,
+            rule: BidiRule::Mixed,
+        });
+    }
+    let first = comp.chars().next().expect("holds an RTL character");
+    if !is_rtl(first) {
+        return Err(BidiViolation {
+            at: r.start,
+            rule: BidiRule::Boundary,
+        });
+    }
+    // Trailing nonspacing marks belong to the character before them (UAX #9 rule W1 gives an
+    // NSM the class of the preceding character; RFC 5893 rule 3 allows them likewise).
+    let (li, last) = comp
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| unicode_bidi::bidi_class(c) != BidiClass::NSM)
+        .expect("holds an RTL character");
+    if !is_rtl(last) {
+        return Err(BidiViolation {
+            at: r.start + li,
+            rule: BidiRule::Boundary,
+        });
+    }
+    Ok(())
+}
+
+/// Appends the §4.2 components of the line `s` (split into `c` by [`components::split`]) to
+/// `out`, in line order (see the module documentation for the rule). An authority that
+/// [`components::split_authority`] refuses is one component (the grammar check reports it).
+pub fn push_components(s: &str, c: &Components, out: &mut Vec<Range<usize>>) {
+    let line = s.as_bytes();
+    if let Some(ar) = c.authority.clone() {
+        match components::split_authority(line, ar.clone()) {
+            Ok(a) => {
+                out.extend(a.userinfo.clone());
+                if line.get(a.host.start) != Some(&b'[') {
+                    push_labels(s, a.host.clone(), out);
+                }
+            }
+            Err(_) => out.push(ar),
+        }
+    }
+    // Path: segments at '/', the last one split at its last '.'.
+    let p = c.path.clone();
+    let last_slash = line[p.clone()].iter().rposition(|&b| b == b'/');
+    let last_start = last_slash.map_or(p.start, |k| p.start + k + 1);
+    split_at(
+        line,
+        p.start..last_start.saturating_sub(1).max(p.start),
+        b'/',
+        out,
+        last_slash.is_some(),
+    );
+    match line[last_start..p.end].iter().rposition(|&b| b == b'.') {
+        Some(k) => {
+            out.push(last_start..last_start + k);
+            out.push(last_start + k + 1..p.end);
+        }
+        None => out.push(last_start..p.end),
+    }
+    if let Some(q) = c.query.clone() {
+        let mut start = q.start;
+        for i in q.start..=q.end {
+            if i == q.end || line[i] == b'&' || line[i] == b';' {
+                match line[start..i].iter().position(|&b| b == b'=') {
+                    Some(k) => {
+                        out.push(start..start + k);
+                        out.push(start + k + 1..i);
+                    }
+                    None => out.push(start..i),
+                }
+                start = i + 1;
+            }
+        }
+    }
+    out.extend(c.fragment.clone());
+}
+
+/// Pushes the pieces of `r` between `sep` bytes, if `any` (a path with no `/` before its
+/// last segment has no such pieces).
+fn split_at(line: &[u8], r: Range<usize>, sep: u8, out: &mut Vec<Range<usize>>, any: bool) {
+    if !any {
+        return;
+    }
+    let mut start = r.start;
+    for i in r.clone() {
+        if line[i] == sep {
+            out.push(start..i);
+            start = i + 1;
+        }
+    }
+    out.push(start..r.end);
+}
+
+/// Host labels: split at the four label dots of RFC 3490 §3.1.
+fn push_labels(s: &str, r: Range<usize>, out: &mut Vec<Range<usize>>) {
+    let host = &s[r.clone()];
+    let mut start = r.start;
+    for (i, c) in host.char_indices() {
+        if crate::host::is_label_dot(c) {
+            out.push(start..r.start + i);
+            start = r.start + i + c.len_utf8();
+        }
+    }
+    out.push(start..r.end);
+}
+
+/// RFC 3987 §4.2 over a whole line (`s`, already UTF-8; `c` its components): the first
+/// violation in line order. `scratch` is reused between lines (no allocation per line).
+///
+/// ```
+/// use iribulk::convert::bidi::{check_line, BidiRule};
+/// use iribulk::grammar::components::split;
+/// let ok = "http://אב.גד.ef/gh/טי/ךכ.html"; // RFC 3987 §4.4 example 4
+/// assert!(check_line(ok, &split(ok.as_bytes()), &mut Vec::new()).is_ok());
+/// let bad = "http://ab.cd.ef/זח1/2טי/ךכ.html"; // example 8
+/// let v = check_line(bad, &split(bad.as_bytes()), &mut Vec::new()).unwrap_err();
+/// assert_eq!(v.rule, BidiRule::Boundary);
+/// ```
+pub fn check_line(
+    s: &str,
+    c: &Components,
+    scratch: &mut Vec<Range<usize>>,
+) -> Result<(), BidiViolation> {
+    if !may_contain_rtl(s.as_bytes()) {
+        return Ok(());
+    }
+    scratch.clear();
+    push_components(s, c, scratch);
+    for r in scratch.iter() {
+        if may_contain_rtl(&s.as_bytes()[r.clone()]) {
+            check_component(s, r.clone())?;
+        }
+    }
+    Ok(())
+}
+
+/// The slow, obviously correct twin of [`check_line`]: its own split of the line with `str`
+/// methods, no prefilter, every character's Bidi_Class looked up.
+pub fn check_line_slow(s: &str) -> Result<(), BidiViolation> {
+    // Each component as (offset, text).
+    let mut comps: Vec<(usize, &str)> = Vec::new();
+    let (before_frag, frag) = match s.find('#') {
+        Some(k) => (&s[..k], Some((k + 1, &s[k + 1..]))),
+        None => (s, None),
+    };
+    let (before_q, query) = match before_frag.find('?') {
+        Some(k) => (&before_frag[..k], Some((k + 1, &before_frag[k + 1..]))),
+        None => (before_frag, None),
+    };
+    let mut pos = 0;
+    if let Some(k) = before_q.find(':') {
+        if k > 0 && !before_q[..k].contains('/') {
+            pos = k + 1;
+        }
+    }
+    let mut path_start = pos;
+    if before_q[pos..].starts_with("//") {
+        let a0 = pos + 2;
+        let a1 = before_q[a0..].find('/').map_or(before_q.len(), |k| a0 + k);
+        let auth = &before_q[a0..a1];
+        path_start = a1;
+        let (ui, host_off, hostport) = match auth.find('@') {
+            Some(k) => (Some((a0, &auth[..k])), a0 + k + 1, &auth[k + 1..]),
+            None => (None, a0, auth),
+        };
+        let digits = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
+        // (host, its offset) when the authority splits; None when it is one component.
+        let split: Option<Option<&str>> =
+            if auth.matches('@').count() > 1 || ui.is_some_and(|(_, u)| u.contains(['[', ']'])) {
+                None
+            } else if let Some(lit) = hostport.strip_prefix('[') {
+                match lit.find(']') {
+                    Some(k) if lit[k + 1..].is_empty() => Some(None),
+                    Some(k) if lit[k + 1..].starts_with(':') && digits(&lit[k + 2..]) => Some(None),
+                    _ => None,
+                }
+            } else {
+                let (host, port) = hostport.split_once(':').unwrap_or((hostport, ""));
+                digits(port).then_some(Some(host))
+            };
+        match split {
+            None => comps.push((a0, auth)),
+            Some(host) => {
+                comps.extend(ui);
+                if let Some(host) = host {
+                    let mut off = host_off;
+                    for label in host.split(crate::host::is_label_dot) {
+                        comps.push((off, label));
+                        off += label.len();
+                        off += host[off - host_off..]
+                            .chars()
+                            .next()
+                            .map_or(0, char::len_utf8);
+                    }
+                }
+            }
+        }
+    }
+    let path = &before_q[path_start..];
+    let segs: Vec<&str> = path.split('/').collect();
+    let mut off = path_start;
+    for (n, seg) in segs.iter().enumerate() {
+        if n + 1 == segs.len() {
+            match seg.rsplit_once('.') {
+                Some((name, ext)) => {
+                    comps.push((off, name));
+                    comps.push((off + name.len() + 1, ext));
+                }
+                None => comps.push((off, seg)),
+            }
+        } else {
+            comps.push((off, seg));
+        }
+        off += seg.len() + 1;
+    }
+    if let Some((q0, q)) = query {
+        let mut off = q0;
+        for piece in q.split(['&', ';']) {
+            match piece.split_once('=') {
+                Some((name, value)) => {
+                    comps.push((off, name));
+                    comps.push((off + name.len() + 1, value));
+                }
+                None => comps.push((off, piece)),
+            }
+            off += piece.len() + 1;
+        }
+    }
+    comps.extend(frag);
+    for (off, text) in comps {
+        let classes: Vec<(usize, BidiClass)> = text
+            .char_indices()
+            .map(|(i, c)| (i, unicode_bidi::bidi_class(c)))
+            .collect();
+        let rtl = |b: BidiClass| matches!(b, BidiClass::R | BidiClass::AL);
+        if !classes.iter().any(|&(_, b)| rtl(b)) {
+            continue;
+        }
+        if let Some(&(i, _)) = classes.iter().find(|&&(_, b)| b == BidiClass::L) {
+            return Err(BidiViolation {
+                at: off + i,
+                rule: BidiRule::Mixed,
+            });
+        }
+        let (fi, fb) = classes[0];
+        let (li, lb) = *classes
+            .iter()
+            .rev()
+            .find(|&&(_, b)| b != BidiClass::NSM)
+            .expect("an RTL character");
+        if !rtl(fb) {
+            return Err(BidiViolation {
+                at: off + fi,
+                rule: BidiRule::Boundary,
+            });
+        }
+        if !rtl(lb) {
+            return Err(BidiViolation {
+                at: off + li,
+                rule: BidiRule::Boundary,
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn fast(s: &str) -> Result<(), BidiViolation> {
+        check_line(s, &components::split(s.as_bytes()), &mut Vec::new())
+    }
+
+    /// The prefilter misses no R or AL character: every code point, alone and inside ASCII.
+    #[test]
+    fn prefilter_covers_every_rtl_code_point() {
+        let mut rtl = 0;
+        let mut passed = 0;
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let mut buf = [0u8; 4];
+            let enc = c.encode_utf8(&mut buf).as_bytes();
+            let hit = may_contain_rtl(enc);
+            if is_rtl(c) {
+                rtl += 1;
+                assert!(hit, "U+{:04X} is R/AL but the prefilter skips it", c as u32);
+                let mut framed = b"ab/".to_vec();
+                framed.extend_from_slice(enc);
+                framed.extend_from_slice(b"/c");
+                assert!(may_contain_rtl(&framed));
+            } else if hit {
+                passed += 1;
+            }
+        }
+        assert!(rtl > 2000, "only {rtl} R/AL code points: data missing?");
+        // The filter is tight: few non-RTL code points pass it (Arabic digits and marks,
+        // unassigned code points inside RTL blocks).
+        assert!(
+            passed < 12_000,
+            "{passed} non-RTL code points pass the prefilter"
+        );
+        // Common LTR non-ASCII text never passes it.
+        for s in [
+            "bücher",
+            "日本語",
+            "Ελληνικά",
+            "русский",
+            "हिन्दी",
+            "\u{2013}\u{201C}",
+        ] {
+            assert!(!may_contain_rtl(s.as_bytes()), "{s}");
+        }
+    }
+
+    #[test]
+    fn rfc3987_section_4_4_examples() {
+        // Upper-case letters of the RFC written as Hebrew letters.
+        let allowed = [
+            "http://ab.גדהוזח.ij/kl/mn/op.html",
+            "http://ab.גדה.וזח/ij/kl/mn/op.html",
+            "http://אב.גד.הו/זח/טי/ךכ?למ=םן;נס=עף#פץ",
+            "http://אב.גד.ef/gh/טי/ךכ.html",
+            "http://ab.cd.הו/זח/ij/kl.html",
+            "http://ab.גד.הו/זח/טי/kl.html",
+            "http://ab.גדה123וזח.ij/kl/mn/op.html",
+            "http://ab.גדהוזח.123/kl/mn/op.html",
+            "/שלום.html",
+            "/تقرير.pdf",
+            "?q=שלום&lang=he",
+            "http://משתמש@x/",
+        ];
+        for s in allowed {
+            assert_eq!(fast(s), Ok(()), "{s}");
+            assert_eq!(check_line_slow(s), Ok(()), "{s}");
+        }
+        let ex8 = "http://ab.cd.ef/זח1/2טי/ךכ.html";
+        let ex9 = "http://ab.cd.ef/זח%31/%32טי/ךכ.html";
+        for s in [ex8, ex9] {
+            let v = fast(s).unwrap_err();
+            assert_eq!(v.rule, BidiRule::Boundary, "{s}");
+            // The last character of the component "זח1" / "זח%31": the digit.
+            assert_eq!(v.at, s.find('1').unwrap(), "{s}");
+            assert_eq!(check_line_slow(s), Err(v));
+        }
+    }
+
+    #[test]
+    fn offsets_and_rules() {
+        let s = "/אbב";
+        assert_eq!(
+            fast(s),
+            Err(BidiViolation {
+                at: 3,
+                rule: BidiRule::Mixed
+            })
+        );
+        // The extension is split off only from the last segment.
+        assert_eq!(fast("/שלום.html/x").unwrap_err().rule, BidiRule::Mixed);
+        // In the query the first '=' splits; a second one stays in the value.
+        assert_eq!(fast("?a=שלום=b").unwrap_err().rule, BidiRule::Mixed);
+        assert_eq!(fast("?a=שלום;b=c&d").map(|_| 1), Ok(1));
+        // The fragment is one component.
+        assert_eq!(fast("#שלום.html").unwrap_err().rule, BidiRule::Mixed);
+        // Host labels also split at U+3002.
+        assert_eq!(fast("http://אב\u{3002}ef/"), Ok(()));
+        // Userinfo is whole.
+        assert_eq!(fast("http://a:שלום@x/").unwrap_err().rule, BidiRule::Mixed);
+        // IP literal and port are no components.
+        assert_eq!(fast("http://[::1]:80/שלום"), Ok(()));
+        // Boundary at the end: the offset of the last character.
+        let s = "/שלום1";
+        assert_eq!(
+            fast(s),
+            Err(BidiViolation {
+                at: s.len() - 1,
+                rule: BidiRule::Boundary
+            })
+        );
+        let e: LineError = fast(s).unwrap_err().into();
+        assert_eq!(e.kind, ErrorKind::BidiBoundary);
+    }
+
+    /// The regression rows of tests/data/bidi_components.tsv (input, verdict, section).
+    #[test]
+    fn data_file_rows() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/bidi_components.tsv"
+        );
+        let text = std::fs::read_to_string(path).expect("tests/data/bidi_components.tsv");
+        let mut n = 0;
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 4, "{line}");
+            if f[0] == "id" {
+                continue;
+            }
+            let want = f[2];
+            let got = match fast(f[1]) {
+                Ok(()) => "OK".to_string(),
+                Err(v) => format!("ERROR:{}@{}", v.kind().code(), v.at),
+            };
+            assert_eq!(got, want, "row {} ({})", f[0], f[3]);
+            assert_eq!(fast(f[1]), check_line_slow(f[1]), "twin, row {}", f[0]);
+            n += 1;
+        }
+        assert!(n >= 20, "only {n} rows");
+    }
+
+    fn iri_like() -> impl Strategy<Value = String> {
+        let alphabet = prop::sample::select(vec![
+            "a",
+            "Z",
+            "1",
+            "-",
+            "%31",
+            ".",
+            "/",
+            "//",
+            "?",
+            "#",
+            "&",
+            ";",
+            "=",
+            "@",
+            ":",
+            "א",
+            "ב",
+            "ش",
+            "\u{661}",
+            "\u{64B}",
+            "é",
+            "日",
+            "\u{3002}",
+            "http:",
+            "[::1]",
+            "\u{10800}",
+            "\u{FB1D}",
+            "\u{5BF}",
+            " ",
+        ]);
+        prop::collection::vec(alphabet, 0..24).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+        /// The fast path (splitter ranges, prefilter) and the twin give the same answer.
+        #[test]
+        fn fast_equals_twin(s in iri_like()) {
+            prop_assert_eq!(fast(&s), check_line_slow(&s), "{}", s);
+        }
+    }
+}

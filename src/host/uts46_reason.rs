@@ -1,0 +1,452 @@
+//! Why UTS #46 ToASCII refused a host: which rule, on which label.
+//!
+//! The `idna` crate answers a failed ToASCII (UTS #46 §4.2, non-transitional, with the flags of
+//! [`crate::host::to_ascii`]: `UseSTD3ASCIIRules`, `CheckHyphens`, `CheckBidi`, `CheckJoiners`,
+//! `VerifyDnsLength` with the root dot allowed) with one opaque error. This module runs on the
+//! cold path only, after such a failure, and walks the steps of UTS #46 §4 label by label to
+//! name the first rule that fails:
+//!
+//! 1. Map (§4 step 1): a code point that is `disallowed` ([`Uts46Rule::Disallowed`]); the
+//!    mapping is the one `idna` uses (`idna_adapter`).
+//! 2. Break into labels at `.` (§4 step 3); an empty label other than the root is refused by
+//!    VerifyDnsLength ([`Uts46Rule::EmptyLabel`]).
+//! 3. Convert/Validate (§4 step 4): an `xn--` label must hold ASCII, decode as Punycode
+//!    (RFC 3492) to something not all-ASCII ([`Uts46Rule::InvalidPunycode`]), in NFC
+//!    ([`Uts46Rule::NotNfc`]) and of valid code points only (§4.1 V7, [`Uts46Rule::Disallowed`]).
+//! 4. Validity criteria (§4.1) of each label: STD3 ASCII deny list (V7 with
+//!    UseSTD3ASCIIRules, [`Uts46Rule::Std3Ascii`]); CheckHyphens (V2 `--` in the 3rd and 4th
+//!    positions, [`Uts46Rule::HyphenThirdFourth`]; V3 leading or trailing `-`,
+//!    [`Uts46Rule::HyphenStartEnd`]); V6 a combining mark first ([`Uts46Rule::LeadingMark`]);
+//!    CheckJoiners, RFC 5892 Appendix A.1/A.2 ([`Uts46Rule::ContextJ`]).
+//! 5. CheckBidi: the Bidi Rule of RFC 5893 §2, on every label of a domain that holds an R, AL
+//!    or AN character ([`Uts46Rule::Bidi`] with the rule number 1–6).
+//! 6. ToASCII §4.2 step 4, VerifyDnsLength: a label over 63 octets
+//!    ([`Uts46Rule::LabelTooLong`]) or a name over 253 ([`Uts46Rule::NameTooLong`]).
+//!
+//! If none fails, the answer is [`Uts46Rule::Unknown`] (the tests assert that no refused host
+//! of the shared IDNA data sets gets it).
+
+use crate::convert::joiner;
+use std::fmt;
+use unicode_bidi::BidiClass;
+
+/// The rule of UTS #46 (and the RFCs it cites) that a host breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Uts46Rule {
+    /// A code point that UTS #46 maps to `disallowed` (§4 step 1, §4.1 V7), or a code point of
+    /// a Punycode label that is not `valid`.
+    Disallowed(char),
+    /// An ASCII character outside letters, digits and `-`, or a character that maps to one
+    /// (U+00A0 maps to a space, U+FF3F to `_`): the STD3 ASCII deny list, §4.1 V7 with
+    /// UseSTD3ASCIIRules; RFC 1123 §2.1. The character as written in the host.
+    Std3Ascii(char),
+    /// An `xn--` label that is not valid Punycode (RFC 3492), holds non-ASCII, or decodes to
+    /// nothing or to ASCII only (§4 step 4.1).
+    InvalidPunycode,
+    /// A Punycode label that decodes to a string not in NFC (§4.1 V1).
+    NotNfc,
+    /// `-` in both the 3rd and 4th positions (§4.1 V2, CheckHyphens).
+    HyphenThirdFourth,
+    /// A label that starts or ends with `-` (§4.1 V3, CheckHyphens).
+    HyphenStartEnd,
+    /// A label that starts with a combining mark (§4.1 V6).
+    LeadingMark(char),
+    /// ZWNJ or ZWJ outside its context (CheckJoiners: RFC 5892 Appendix A.1, A.2).
+    ContextJ(char),
+    /// The Bidi Rule of RFC 5893 §2 (CheckBidi), with the number of the condition (1–6).
+    Bidi(u8),
+    /// An empty label other than the root (VerifyDnsLength, §4.2 step 4).
+    EmptyLabel,
+    /// A label longer than 63 octets in its ASCII form (VerifyDnsLength; RFC 1034 §3.1).
+    LabelTooLong(usize),
+    /// A name longer than 253 octets in its ASCII form, root dot excluded (VerifyDnsLength).
+    NameTooLong(usize),
+    /// No rule could be named (should not happen; kept so that a new `idna` rule degrades
+    /// to the old message instead of a wrong one).
+    Unknown,
+}
+
+/// A diagnosed UTS #46 failure: the rule and the label (0-based index among the labels of the
+/// mapped host; `None` for a rule of the whole name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Uts46Failure {
+    /// The rule broken.
+    pub rule: Uts46Rule,
+    /// The label, counted from 0 (`None`: the whole name).
+    pub label: Option<usize>,
+}
+
+impl Uts46Rule {
+    /// A stable short name, for tallies and machine-readable reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Uts46Rule::Disallowed(_) => "disallowed",
+            Uts46Rule::Std3Ascii(_) => "std3-ascii",
+            Uts46Rule::InvalidPunycode => "punycode",
+            Uts46Rule::NotNfc => "not-nfc",
+            Uts46Rule::HyphenThirdFourth => "hyphen-3-4",
+            Uts46Rule::HyphenStartEnd => "hyphen-start-end",
+            Uts46Rule::LeadingMark(_) => "leading-mark",
+            Uts46Rule::ContextJ(_) => "contextj",
+            Uts46Rule::Bidi(_) => "bidi",
+            Uts46Rule::EmptyLabel => "empty-label",
+            Uts46Rule::LabelTooLong(_) => "label-too-long",
+            Uts46Rule::NameTooLong(_) => "name-too-long",
+            Uts46Rule::Unknown => "unknown",
+        }
+    }
+}
+
+impl fmt::Display for Uts46Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("UTS #46 ToASCII: ")?;
+        if let Some(i) = self.label {
+            write!(f, "label {}: ", i + 1)?;
+        }
+        match self.rule {
+            Uts46Rule::Disallowed(c) => write!(f, "disallowed code point U+{:04X}", c as u32),
+            Uts46Rule::Std3Ascii(c) => write!(
+                f,
+                "U+{:04X} is or maps to ASCII not allowed in a host name (STD3 rules: letters, \
+                 digits, hyphen)",
+                c as u32
+            ),
+            Uts46Rule::InvalidPunycode => {
+                f.write_str("invalid Punycode in an xn-- label (RFC 3492)")
+            }
+            Uts46Rule::NotNfc => f.write_str("Punycode label does not decode to NFC"),
+            Uts46Rule::HyphenThirdFourth => f.write_str("hyphens in the 3rd and 4th positions"),
+            Uts46Rule::HyphenStartEnd => f.write_str("leading or trailing hyphen"),
+            Uts46Rule::LeadingMark(c) => {
+                write!(f, "starts with the combining mark U+{:04X}", c as u32)
+            }
+            Uts46Rule::ContextJ(c) => write!(
+                f,
+                "U+{:04X} outside its joining context (CONTEXTJ, RFC 5892 A.1/A.2)",
+                c as u32
+            ),
+            Uts46Rule::Bidi(n) => write!(f, "breaks rule {n} of the bidi rule (RFC 5893 §2)"),
+            Uts46Rule::EmptyLabel => f.write_str("empty label"),
+            Uts46Rule::LabelTooLong(n) => write!(f, "label of {n} octets (DNS limit 63)"),
+            Uts46Rule::NameTooLong(n) => write!(f, "name of {n} octets (DNS limit 253)"),
+            Uts46Rule::Unknown => f.write_str(
+                "failed (disallowed character, invalid punycode, bidi, CONTEXTJ, hyphen, STD3 \
+                 or DNS length rule)",
+            ),
+        }
+    }
+}
+
+/// Names the first rule of UTS #46 ToASCII that `host` breaks (see the module documentation
+/// for the order). `host` is what [`crate::host::to_ascii`] gives UTS #46: the host after
+/// percent-decoding. Cold path: call it only after ToASCII failed.
+///
+/// ```
+/// use iribulk::host::uts46_reason::{diagnose, Uts46Rule};
+/// let d = diagnose("ok.a\u{E000}b.de");
+/// assert_eq!((d.rule, d.label), (Uts46Rule::Disallowed('\u{E000}'), Some(1)));
+/// assert_eq!(d.to_string(), "UTS #46 ToASCII: label 2: disallowed code point U+E000");
+/// ```
+pub fn diagnose(host: &str) -> Uts46Failure {
+    let a = idna_adapter::Adapter::new();
+    let fail = |rule, label| Uts46Failure { rule, label };
+    // 1. Map, one code point at a time (to name the disallowed one), counting labels.
+    let mut mapped = String::new();
+    let mut label = 0;
+    let mut to_ascii: Vec<(usize, char, String)> = Vec::new();
+    for c in host.chars() {
+        let m: String = a.map_normalize(std::iter::once(c)).collect();
+        if m.contains('\u{FFFD}') {
+            return fail(Uts46Rule::Disallowed(c), Some(label));
+        }
+        // A non-ASCII character mapped to ASCII that STD3 denies (U+00A0 to a space, U+FF3F
+        // to '_'): remembered to name the character as written, if NFC keeps that ASCII.
+        if !c.is_ascii() && m.chars().any(|m| m.is_ascii() && m != '.' && !is_ldh(m)) {
+            to_ascii.push((label, c, m.clone()));
+        }
+        label += m.matches('.').count();
+        mapped.push_str(&m);
+    }
+    // NFC over the whole mapped string, as UTS #46 §4 step 2.
+    let mapped: String = a.map_normalize(mapped.chars()).collect();
+    // 2. Labels; the root label (empty, last) is allowed.
+    let mut labels: Vec<&str> = mapped.split('.').collect();
+    if labels.len() > 1 && labels.last() == Some(&"") {
+        labels.pop();
+    }
+    // 3, 4. Convert and validate each label.
+    let mut unicode: Vec<String> = Vec::with_capacity(labels.len());
+    for (i, l) in labels.iter().enumerate() {
+        let u = match validate_label(&a, l) {
+            Ok(u) => u,
+            Err(Uts46Rule::Std3Ascii(m)) => {
+                // Name the character as written when one of this label mapped to `m`.
+                let raw = to_ascii
+                    .iter()
+                    .find(|(li, _, s)| *li == i && s.contains(m))
+                    .map_or(m, |&(_, c, _)| c);
+                return fail(Uts46Rule::Std3Ascii(raw), Some(i));
+            }
+            Err(rule) => return fail(rule, Some(i)),
+        };
+        unicode.push(u);
+    }
+    // 5. CheckBidi on a bidi domain name (RFC 5893 §1.4: a label holds R, AL or AN).
+    let bidi_domain = unicode.iter().any(|l| {
+        l.chars().any(|c| {
+            matches!(
+                unicode_bidi::bidi_class(c),
+                BidiClass::R | BidiClass::AL | BidiClass::AN
+            )
+        })
+    });
+    if bidi_domain {
+        for (i, l) in unicode.iter().enumerate() {
+            if let Some(n) = bidi_rule(l) {
+                return fail(Uts46Rule::Bidi(n), Some(i));
+            }
+        }
+    }
+    // 6. VerifyDnsLength on the ASCII form.
+    let mut total = 0;
+    for (i, l) in unicode.iter().enumerate() {
+        let n = if l.is_ascii() {
+            l.len()
+        } else {
+            4 + idna::punycode::encode_str(l).map_or(usize::MAX / 4, |p| p.len())
+        };
+        if n > 63 {
+            return fail(Uts46Rule::LabelTooLong(n), Some(i));
+        }
+        total += n + usize::from(i > 0);
+    }
+    if total > 253 {
+        return fail(Uts46Rule::NameTooLong(total), None);
+    }
+    fail(Uts46Rule::Unknown, None)
+}
+
+/// UTS #46 §4 step 4 and §4.1 on one mapped label: its Unicode form, or the rule it breaks.
+fn validate_label(a: &idna_adapter::Adapter, l: &str) -> Result<String, Uts46Rule> {
+    if l.is_empty() {
+        return Err(Uts46Rule::EmptyLabel);
+    }
+    let u = match l.strip_prefix("xn--") {
+        Some(p) => {
+            if !p.is_ascii() {
+                return Err(Uts46Rule::InvalidPunycode);
+            }
+            let d = idna::punycode::decode_to_string(p).ok_or(Uts46Rule::InvalidPunycode)?;
+            if d.is_empty() || d.is_ascii() {
+                return Err(Uts46Rule::InvalidPunycode);
+            }
+            // V7 for a decoded label: every code point valid (maps to itself).
+            for c in d.chars() {
+                let m: String = a.map_normalize(std::iter::once(c)).collect();
+                if m.chars().ne(std::iter::once(c)) {
+                    return Err(Uts46Rule::Disallowed(c));
+                }
+            }
+            // V1: in NFC.
+            if !unicode_normalization::is_nfc(&d) {
+                return Err(Uts46Rule::NotNfc);
+            }
+            d
+        }
+        None => l.to_string(),
+    };
+    if let Some(c) = u.chars().find(|&c| c.is_ascii() && !is_ldh(c)) {
+        return Err(Uts46Rule::Std3Ascii(c));
+    }
+    // Positions are code points: "ü--a" has its hyphens 2nd and 3rd.
+    if u.chars().nth(2) == Some('-') && u.chars().nth(3) == Some('-') {
+        return Err(Uts46Rule::HyphenThirdFourth);
+    }
+    if u.starts_with('-') || u.ends_with('-') {
+        return Err(Uts46Rule::HyphenStartEnd);
+    }
+    let first = u.chars().next().expect("non-empty");
+    if a.is_mark(first) {
+        return Err(Uts46Rule::LeadingMark(first));
+    }
+    if let Some(i) = joiner::first_out_of_context(&u) {
+        return Err(Uts46Rule::ContextJ(
+            u[i..].chars().next().expect("a joiner"),
+        ));
+    }
+    Ok(u)
+}
+
+/// STD3 letters, digits, hyphen (after mapping: lower case).
+fn is_ldh(c: char) -> bool {
+    c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'
+}
+
+/// The number of the first condition of the Bidi Rule (RFC 5893 §2) that `label` breaks.
+pub fn bidi_rule(label: &str) -> Option<u8> {
+    use BidiClass::*;
+    let classes: Vec<BidiClass> = label.chars().map(unicode_bidi::bidi_class).collect();
+    let first = *classes.first()?;
+    // The last class that is not NSM (conditions 3 and 6 allow trailing NSM).
+    let last = classes.iter().rev().find(|&&b| b != NSM).copied();
+    match first {
+        R | AL => {
+            if classes
+                .iter()
+                .any(|b| !matches!(b, R | AL | AN | EN | ES | CS | ET | ON | BN | NSM))
+            {
+                return Some(2);
+            }
+            if !matches!(last, Some(R | AL | EN | AN)) {
+                return Some(3);
+            }
+            if classes.contains(&EN) && classes.contains(&AN) {
+                return Some(4);
+            }
+            None
+        }
+        L => {
+            if classes
+                .iter()
+                .any(|b| !matches!(b, L | EN | ES | CS | ET | ON | BN | NSM))
+            {
+                return Some(5);
+            }
+            if !matches!(last, Some(L | EN)) {
+                return Some(6);
+            }
+            None
+        }
+        _ => Some(1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::IdnaReason;
+    use crate::host::{to_ascii, Idna};
+
+    fn refused(host: &str) -> Uts46Failure {
+        let mut s = String::new();
+        assert_eq!(
+            to_ascii(host, Idna::Uts46, &mut s),
+            Err(IdnaReason::Uts46),
+            "{host} must be refused by UTS #46"
+        );
+        diagnose(host)
+    }
+
+    /// Each rule, tripped by a host that breaks only it.
+    #[test]
+    fn each_rule_alone() {
+        let long_label = format!("{}.de", "a".repeat(64));
+        let long_name = vec!["a".repeat(60); 5].join(".");
+        let long_idn = format!("{}.de", "ü".repeat(60));
+        let cases: Vec<(&str, Uts46Rule, Option<usize>)> = vec![
+            ("a\u{E000}b.de", Uts46Rule::Disallowed('\u{E000}'), Some(0)),
+            ("a\u{A0}b.de", Uts46Rule::Std3Ascii('\u{A0}'), Some(0)),
+            (
+                "ok.a\u{202E}b.de",
+                Uts46Rule::Disallowed('\u{202E}'),
+                Some(1),
+            ),
+            ("a_b.bücher.de", Uts46Rule::Std3Ascii('_'), Some(0)),
+            (
+                "bücher.a\u{FF3F}b.de",
+                Uts46Rule::Std3Ascii('\u{FF3F}'),
+                Some(1),
+            ),
+            (
+                "xn--a-ecp.bücher.de",
+                Uts46Rule::Disallowed('\u{2488}'),
+                Some(0),
+            ),
+            (
+                "xn--zzzzzzzzzzzzzzzzzzzz.ü.de",
+                Uts46Rule::InvalidPunycode,
+                Some(0),
+            ),
+            ("xn--abc-.ü.de", Uts46Rule::InvalidPunycode, Some(0)),
+            ("ab--c.ü.de", Uts46Rule::HyphenThirdFourth, Some(0)),
+            ("üb--c.de", Uts46Rule::HyphenThirdFourth, Some(0)),
+            ("-x.bücher.de", Uts46Rule::HyphenStartEnd, Some(0)),
+            ("bücher.x-.de", Uts46Rule::HyphenStartEnd, Some(1)),
+            ("\u{301}a.ü.de", Uts46Rule::LeadingMark('\u{301}'), Some(0)),
+            ("a\u{200D}b.ü.de", Uts46Rule::ContextJ('\u{200D}'), Some(0)),
+            ("ب\u{200C}.de", Uts46Rule::ContextJ('\u{200C}'), Some(0)),
+            ("ab.גדהוזח.123", Uts46Rule::Bidi(1), Some(2)),
+            ("אב€.de", Uts46Rule::Bidi(3), Some(0)),
+            ("אa.de", Uts46Rule::Bidi(2), Some(0)),
+            ("ب١2.de", Uts46Rule::Bidi(4), Some(0)),
+            ("a\u{5D0}.com", Uts46Rule::Bidi(5), Some(0)),
+            ("ü..de", Uts46Rule::EmptyLabel, Some(1)),
+            (&long_label, Uts46Rule::LabelTooLong(64), Some(0)),
+            (&long_idn, Uts46Rule::LabelTooLong(4 + 6 + 1 + 120), Some(0)),
+            (&long_name, Uts46Rule::NameTooLong(304), None),
+        ];
+        for (host, rule, label) in cases {
+            let d = refused(host);
+            let got = (d.rule, d.label);
+            if let Uts46Rule::LabelTooLong(_) = rule {
+                assert!(
+                    matches!(d.rule, Uts46Rule::LabelTooLong(n) if n > 63),
+                    "{host}: {d:?}"
+                );
+                assert_eq!(d.label, label, "{host}");
+            } else {
+                assert_eq!(got, (rule, label), "{host}: {d}");
+            }
+            assert!(!d.to_string().is_empty());
+        }
+        assert_eq!(
+            diagnose("a\u{200D}b.ü.de").to_string(),
+            "UTS #46 ToASCII: label 1: U+200D outside its joining context (CONTEXTJ, RFC 5892 A.1/A.2)"
+        );
+    }
+
+    #[test]
+    fn bidi_rule_conditions() {
+        assert_eq!(bidi_rule("שלום"), None);
+        assert_eq!(bidi_rule("abc"), None);
+        assert_eq!(bidi_rule("ب\u{64E}"), None, "trailing NSM allowed");
+        assert_eq!(bidi_rule("1a"), Some(1));
+        assert_eq!(bidi_rule("ab\u{5D0}"), Some(5));
+        assert_eq!(bidi_rule("a-"), Some(6));
+    }
+
+    fn host_like() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let alphabet = prop::sample::select(vec![
+            "a", "Z", "1", "-", "--", ".", "\u{3002}", "xn--", "_", " ", "ü", "\u{308}", "ß",
+            "\u{5D0}", "\u{628}", "\u{661}", "\u{200C}", "\u{200D}", "\u{94D}", "\u{A0}",
+            "\u{FF3F}", "\u{E000}", "\u{338}", "\u{FF1D}", "\u{2488}", "ab", "\u{64E}",
+        ]);
+        prop::collection::vec(alphabet, 0..16).prop_map(|v| v.concat())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        /// Never a panic; a reason exactly when ToASCII refuses the host.
+        #[test]
+        fn reason_iff_refused(host in host_like()) {
+            let mut s = String::new();
+            let d = diagnose(&host);
+            match to_ascii(&host, Idna::Uts46, &mut s) {
+                Err(IdnaReason::Uts46) => proptest::prop_assert_ne!(d.rule, Uts46Rule::Unknown, "{:?}", host),
+                Ok(()) => proptest::prop_assert_eq!(d.rule, Uts46Rule::Unknown, "{:?}: {}", host, d),
+                Err(_) => {}
+            }
+        }
+    }
+
+    #[test]
+    fn long_hosts_stay_linear() {
+        let t = std::time::Instant::now();
+        let d = diagnose(&"a".repeat(200_000));
+        assert!(matches!(d.rule, Uts46Rule::LabelTooLong(_)));
+        let d = diagnose(&format!("xn--{}", "a".repeat(5_000)));
+        assert_ne!(d.rule, Uts46Rule::Unknown);
+        assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+    }
+}

@@ -1,0 +1,639 @@
+//! The plumbing, the way a shell uses it: every kind of input given by path (regular files,
+//! named FIFOs, process substitution, sockets, character devices, compressed or not) gives the
+//! bytes of `cat FILE | iribulk`; signals leave no debris; an existing output keeps its mode
+//! and its symbolic link; `-` and same-file outputs; several input files; the report's file
+//! column, JSON Lines form and display-safe escaping; refused output names.
+#![cfg(unix)]
+
+mod common;
+
+use common::run_stdin;
+use std::io::{Read, Write};
+use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_iribulk"))
+}
+
+fn sample_path() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/sample.txt"))
+}
+
+fn sample() -> Vec<u8> {
+    std::fs::read(sample_path()).unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Runs `cmd` (stdin as set by the caller, or null), collecting stdout and stderr; a run
+/// longer than `secs` is killed and fails the test as a hang.
+fn run_timeout(mut cmd: Command, secs: u64) -> Output {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut so = child.stdout.take().unwrap();
+    let mut se = child.stderr.take().unwrap();
+    let to = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = so.read_to_end(&mut v);
+        v
+    });
+    let te = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = se.read_to_end(&mut v);
+        v
+    });
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{cmd:?} hung for {secs} s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: to.join().unwrap(),
+        stderr: te.join().unwrap(),
+    }
+}
+
+/// Asserts `got == want`, showing the first line that differs (not the whole output).
+#[track_caller]
+fn same(got: &[u8], want: &[u8], what: &str) {
+    if got == want {
+        return;
+    }
+    let (g, w) = (text(got), text(want));
+    let i = g
+        .lines()
+        .zip(w.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or(g.lines().count().min(w.lines().count()));
+    panic!(
+        "{what}: {} bytes, want {}; line {} is {:?}, want {:?}",
+        got.len(),
+        want.len(),
+        i + 1,
+        g.lines().nth(i),
+        w.lines().nth(i)
+    );
+}
+
+/// `cat FILE | iribulk -q`: the reference output for `data`.
+fn piped(data: &[u8]) -> Vec<u8> {
+    let o = run_stdin(&["-q"], data);
+    assert!(
+        !o.stdout.is_empty() || data.is_empty(),
+        "{}",
+        text(&o.stderr)
+    );
+    o.stdout
+}
+
+fn gz(data: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+fn mkfifo(p: &Path) {
+    let st = Command::new("mkfifo").arg(p).status().unwrap();
+    assert!(st.success(), "mkfifo {}", p.display());
+}
+
+fn bash(script: &str, args: &[&Path]) -> Command {
+    let mut c = Command::new("bash");
+    c.arg("-c").arg(script).arg("bash").args(args);
+    c.env("IRIBULK", env!("CARGO_BIN_EXE_iribulk"));
+    c.stdin(Stdio::null());
+    c
+}
+
+/// The three encodings of one input, written to `dir` (the gzip one named without `.gz`: the
+/// magic bytes must be enough, as for a pipe).
+fn encodings(dir: &Path, data: &[u8]) -> Vec<(&'static str, PathBuf)> {
+    let plain = dir.join("in.txt");
+    std::fs::write(&plain, data).unwrap();
+    let g = dir.join("in.gzdata");
+    std::fs::write(&g, gz(data)).unwrap();
+    let z = dir.join("in.txt.zst");
+    std::fs::write(&z, zstd::encode_all(data, 1).unwrap()).unwrap();
+    vec![("plain", plain), ("gzip", g), ("zstd", z)]
+}
+
+#[test]
+fn every_kind_of_input_path_gives_the_bytes_of_a_pipe() {
+    let data = sample();
+    let want = piped(&data);
+    let dir = tempfile::tempdir().unwrap();
+    for (enc, file) in encodings(dir.path(), &data) {
+        // A regular file, mapped or streamed.
+        for extra in [&[][..], &["--no-mmap"][..]] {
+            let mut c = bin();
+            c.arg("-q").args(extra).arg("--in").arg(&file);
+            let o = run_timeout(c, 60);
+            same(&o.stdout, &want, &format!("{enc} file {extra:?}"));
+        }
+        // The file on stdin, by redirection (not a pipe), as '-' and as /dev/stdin.
+        for name in ["-", "/dev/stdin"] {
+            let mut c = bin();
+            c.args(["-q", "--in", name])
+                .stdin(std::fs::File::open(&file).unwrap());
+            let o = run_timeout(c, 60);
+            same(&o.stdout, &want, &format!("{enc} < file as {name}"));
+        }
+        // A pipe on stdin, named /dev/stdin.
+        let c = bash(r#"cat "$1" | "$IRIBULK" -q --in /dev/stdin"#, &[&file]);
+        let o = run_timeout(c, 60);
+        same(&o.stdout, &want, &format!("{enc} | --in /dev/stdin"));
+        // Process substitution: /dev/fd/N, a pipe.
+        let c = bash(r#""$IRIBULK" -q --in <(cat "$1")"#, &[&file]);
+        let o = run_timeout(c, 60);
+        same(&o.stdout, &want, &format!("{enc} --in <(cat)"));
+        // A process substitution whose writer has already exited (its data waits in the
+        // pipe): opening it by path would wait for a new writer forever.
+        let c = bash(
+            r#"exec 3< <(cat "$1"); sleep 0.3; "$IRIBULK" -q --in /dev/fd/3"#,
+            &[&file],
+        );
+        let o = run_timeout(c, 60);
+        same(&o.stdout, &want, &format!("{enc} finished writer"));
+        // A named FIFO, written after iribulk opened it, and one written first.
+        let fifo = dir.path().join(format!("fifo-{enc}"));
+        mkfifo(&fifo);
+        let c = bash(
+            r#"cat "$1" > "$2" & "$IRIBULK" -q --in "$2"; wait"#,
+            &[&file, &fifo],
+        );
+        let o = run_timeout(c, 60);
+        same(&o.stdout, &want, &format!("{enc} FIFO"));
+        let c = bash(
+            r#"(sleep 0.3; cat "$1" > "$2") & "$IRIBULK" -q --in "$2"; wait"#,
+            &[&file, &fifo],
+        );
+        let o = run_timeout(c, 60);
+        same(&o.stdout, &want, &format!("{enc} FIFO, late writer"));
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        // A socket, as stdin ('-', /dev/stdin) and as /dev/fd/3.
+        let bytes = std::fs::read(&file).unwrap();
+        for how in ["-", "/dev/stdin", "fd3"] {
+            let (mine, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+            let mut c = if how == "fd3" {
+                bash(r#""$IRIBULK" -q --in /dev/fd/3 3<&0 0</dev/null"#, &[])
+            } else {
+                let mut c = bin();
+                c.args(["-q", "--in", how]);
+                c
+            };
+            c.stdin(std::os::fd::OwnedFd::from(theirs));
+            let feed = bytes.clone();
+            let t = std::thread::spawn(move || {
+                let mut mine = mine;
+                mine.write_all(&feed).unwrap();
+                mine.shutdown(std::net::Shutdown::Write).unwrap();
+                // Keep our end open until the reader is done.
+                let mut sink = Vec::new();
+                let _ = mine.read_to_end(&mut sink);
+            });
+            let o = run_timeout(c, 60);
+            t.join().unwrap();
+            same(&o.stdout, &want, &format!("{enc} socket as {how}"));
+        }
+    }
+    // A character device: /dev/null is an empty input.
+    let mut c = bin();
+    c.args(["-q", "--in", "/dev/null"]);
+    let o = run_timeout(c, 60);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(o.stdout.is_empty());
+    // Inputs shorter than the 4 sniffed bytes, through a pipe given by path.
+    for short in [&b""[..], b"a", b"ab\n", b"\x1f"] {
+        let p = dir.path().join("short");
+        std::fs::write(&p, short).unwrap();
+        let c = bash(r#""$IRIBULK" -q --in <(cat "$1")"#, &[&p]);
+        let o = run_timeout(c, 60);
+        assert_eq!(o.stdout, piped(short), "{short:?}");
+    }
+}
+
+fn tmp_files(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect()
+}
+
+#[test]
+fn signals_remove_temporary_files_and_keep_previous_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (sig, code) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
+        let fifo = d.join(format!("in-{sig}"));
+        mkfifo(&fifo);
+        let out = d.join("out.txt");
+        let rep = d.join("errors.tsv");
+        std::fs::write(&out, "previous output\n").unwrap();
+        std::fs::write(&rep, "previous report\n").unwrap();
+        let mut child = bin()
+            .args(["-q", "--in"])
+            .arg(&fifo)
+            .arg("--out")
+            .arg(&out)
+            .arg("--errors")
+            .arg(&rep)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Opening the FIFO waits for iribulk to open it; the writer stays open.
+        let mut w = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+        w.write_all(&sample()).unwrap();
+        w.flush().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while tmp_files(d).len() < 2 {
+            assert!(Instant::now() < deadline, "no temporary files appeared");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let st = Command::new("kill")
+            .arg(format!("-{sig}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(st.success());
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("SIG{sig} did not end the run");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        drop(w);
+        assert_eq!(status.code(), Some(code), "SIG{sig}");
+        assert_eq!(tmp_files(d), Vec::<String>::new(), "SIG{sig}");
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "previous output\n");
+        assert_eq!(std::fs::read_to_string(&rep).unwrap(), "previous report\n");
+    }
+}
+
+#[test]
+fn overwriting_keeps_mode_and_writes_through_symlinks() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let input = d.join("in.txt");
+    std::fs::write(&input, "http://ä.example/ü\nhttp://bad host/\n").unwrap();
+    let out = d.join("out.txt");
+    let rep = d.join("errors.tsv");
+    for (mo, mr) in [(0o640, 0o600), (0o600, 0o644)] {
+        std::fs::write(&out, "old\n").unwrap();
+        std::fs::write(&rep, "old\n").unwrap();
+        std::fs::set_permissions(&out, std::fs::Permissions::from_mode(mo)).unwrap();
+        std::fs::set_permissions(&rep, std::fs::Permissions::from_mode(mr)).unwrap();
+        let o = bin()
+            .args(["-q", "--in"])
+            .arg(&input)
+            .arg("--out")
+            .arg(&out)
+            .arg("--errors")
+            .arg(&rep)
+            .output()
+            .unwrap();
+        assert!(o.status.code().is_some_and(|c| c == 0 || c == 3), "{o:?}");
+        let m = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(m(&out), mo, "output mode");
+        assert_eq!(m(&rep), mr, "report mode");
+        assert!(std::fs::read_to_string(&out)
+            .unwrap()
+            .starts_with("http://xn--"));
+        assert!(std::fs::read_to_string(&rep)
+            .unwrap()
+            .starts_with("file\tline"));
+    }
+    // The group is kept where the process may set it: root, or a group the user is in.
+    let new_gid = {
+        let probe = d.join("probe");
+        std::fs::write(&probe, "").unwrap();
+        std::os::unix::fs::MetadataExt::gid(&std::fs::metadata(&probe).unwrap())
+    };
+    let groups = Command::new("id").arg("-G").output().unwrap();
+    let kept = text(&groups.stdout)
+        .split_whitespace()
+        .filter_map(|g| g.parse::<u32>().ok())
+        .chain([65534, 1])
+        .filter(|&g| g != new_gid)
+        .find(|&g| std::os::unix::fs::chown(&out, None, Some(g)).is_ok());
+    match kept {
+        Some(g) => {
+            let o = bin()
+                .args(["-q", "--in"])
+                .arg(&input)
+                .arg("--out")
+                .arg(&out)
+                .output()
+                .unwrap();
+            assert!(o.status.code().is_some_and(|c| c == 0 || c == 3), "{o:?}");
+            let got = std::os::unix::fs::MetadataExt::gid(&std::fs::metadata(&out).unwrap());
+            assert_eq!(got, g, "group of the output");
+        }
+        None => common::skip("group kept: no second group this user may give a file"),
+    }
+    // A symlink to a file in another directory: the target gets the output, the link stays.
+    let other = tempfile::tempdir().unwrap();
+    let target = other.path().join("real.txt");
+    std::fs::write(&target, "old\n").unwrap();
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let link = d.join("link.txt");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    // A relative symlink to a link: followed to the end.
+    let link2 = d.join("link2.txt");
+    std::os::unix::fs::symlink("link.txt", &link2).unwrap();
+    for l in [&link, &link2] {
+        std::fs::write(&target, "old\n").unwrap();
+        let o = bin()
+            .args(["-q", "--in"])
+            .arg(&input)
+            .arg("--out")
+            .arg(l)
+            .output()
+            .unwrap();
+        assert!(o.status.code().is_some_and(|c| c == 0 || c == 3), "{o:?}");
+        assert!(std::fs::symlink_metadata(l)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert!(std::fs::read_to_string(&target)
+            .unwrap()
+            .starts_with("http://xn--"));
+        assert_eq!(
+            std::fs::metadata(&target).unwrap().permissions().mode() & 0o777,
+            0o640
+        );
+        assert!(tmp_files(d).is_empty() && tmp_files(other.path()).is_empty());
+    }
+}
+
+#[test]
+fn dash_means_stdout_and_same_outputs_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let input = d.join("in.txt");
+    std::fs::write(&input, "http://ok.example/\nhttp://a%zz/\n").unwrap();
+    let out = d.join("out.txt");
+    // --errors - with the output in a file: the report on stdout.
+    let o = bin()
+        .args(["-q", "--errors", "-", "--out"])
+        .arg(&out)
+        .arg(&input)
+        .output()
+        .unwrap();
+    let so = text(&o.stdout);
+    assert!(so.starts_with("file\tline\tcolumn"), "{so}");
+    assert!(so.contains("\t2\t"), "{so}");
+    assert!(!d.join("-").exists());
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap().lines().count(),
+        2,
+        "output"
+    );
+    // --errors - with the output on stdout: the report on stderr.
+    let o = bin()
+        .args(["-q", "--errors", "-", "--out", "-"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(text(&o.stdout).starts_with("http://ok.example/\n"));
+    assert!(!text(&o.stdout).contains("file\tline"));
+    assert!(text(&o.stderr).starts_with("file\tline\tcolumn"));
+    assert!(!d.join("-").exists());
+    // Same file twice: usage error naming both options, before any input is read (a FIFO
+    // without a writer would block a run that read it).
+    let fifo = d.join("never-written");
+    mkfifo(&fifo);
+    let rep = d.join("r.tsv");
+    let cases: Vec<(Vec<&std::ffi::OsStr>, Option<&Path>)> = vec![
+        (
+            vec![
+                "--out".as_ref(),
+                rep.as_os_str(),
+                "--errors".as_ref(),
+                rep.as_os_str(),
+            ],
+            None,
+        ),
+        (
+            vec!["--errors".as_ref(), "/dev/stdout".as_ref()],
+            Some(&out),
+        ),
+        (
+            vec![
+                "--out".as_ref(),
+                "/dev/stdout".as_ref(),
+                "--errors".as_ref(),
+                "-".as_ref(),
+            ],
+            Some(&out),
+        ),
+    ];
+    for (args, stdout_file) in cases {
+        let mut c = bin();
+        c.arg("-q").args(&args).arg(&fifo);
+        if let Some(f) = stdout_file {
+            c.stdout(std::fs::File::create(f).unwrap());
+        }
+        let o = run_timeout(c, 20);
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+        assert!(e.contains("--errors") && e.contains("--out"), "{e}");
+        assert!(e.contains("same file"), "{e}");
+    }
+    assert!(!rep.exists());
+    // --out /dev/stdout writes to the descriptor the shell opened: `>>` appends.
+    let log = d.join("log.txt");
+    std::fs::write(&log, "kept\n").unwrap();
+    let c = bash(
+        r#""$IRIBULK" -q --out /dev/stdout "$1" >> "$2""#,
+        &[&input, &log],
+    );
+    let o = run_timeout(c, 20);
+    assert!(o.status.code().is_some_and(|c| c == 0 || c == 3), "{o:?}");
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        "kept\nhttp://ok.example/\nhttp://a%zz/\n"
+    );
+    assert!(tmp_files(d).is_empty());
+    // /dev/null may take both.
+    let mut c = bin();
+    c.args(["-q", "--out", "/dev/null", "--errors", "/dev/null"])
+        .arg(&input);
+    let o = run_timeout(c, 20);
+    assert_ne!(o.status.code(), Some(2), "{}", text(&o.stderr));
+}
+
+#[test]
+fn several_inputs_in_order_with_per_file_line_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let a = d.join("a.txt");
+    let b = d.join("b.txt.gz");
+    let c = d.join("c.txt");
+    std::fs::write(&a, "http://a.example/ä\nhttp://a%zz/\n").unwrap();
+    std::fs::write(&b, gz(b"http://b.example/\nhttp://b%zy/\nhttp://b%zz/\n")).unwrap();
+    std::fs::write(&c, "http://[c/\nhttp://c.example/é").unwrap();
+    let stdin_data = b"http://stdin.example/\nhttp://stdin%zz/\n";
+    let rep = d.join("r.tsv");
+    let mut cmd = bin();
+    cmd.args(["--stats", "json", "--errors"])
+        .arg(&rep)
+        .arg("--in")
+        .arg(&a)
+        .arg(&b)
+        .arg("-")
+        .arg(&c)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(stdin_data).unwrap();
+    let o = child.wait_with_output().unwrap();
+    let mut all = std::fs::read(&a).unwrap();
+    all.extend_from_slice(b"http://b.example/\nhttp://b%zy/\nhttp://b%zz/\n");
+    all.extend_from_slice(stdin_data);
+    all.extend_from_slice(&std::fs::read(&c).unwrap());
+    same(&o.stdout, &piped(&all), "cat a b - c | iribulk");
+    let report = std::fs::read_to_string(&rep).unwrap();
+    let rows: Vec<Vec<&str>> = report
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect();
+    let where_: Vec<(String, &str)> = rows.iter().map(|r| (r[0].to_string(), r[1])).collect();
+    let name = |p: &Path| p.display().to_string();
+    assert_eq!(
+        where_,
+        vec![
+            (name(&a), "2"),
+            (name(&b), "2"),
+            (name(&b), "3"),
+            ("-".to_string(), "2"),
+            (name(&c), "1"),
+        ],
+        "{report}"
+    );
+    let stats: serde_json::Value = serde_json::from_slice(&o.stderr).unwrap();
+    assert_eq!(stats["lines"], 9);
+    assert_eq!(stats["error_lines"], 5);
+    assert_eq!(
+        stats["written"].as_u64().unwrap() + stats["skipped"].as_u64().unwrap(),
+        9
+    );
+    // A missing file among them: nothing written, the file named.
+    let out = d.join("out.txt");
+    let o = bin()
+        .arg("--out")
+        .arg(&out)
+        .arg(&a)
+        .arg(d.join("missing.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("missing.txt"));
+    assert!(!out.exists() && tmp_files(d).is_empty());
+}
+
+#[test]
+fn jsonl_report_has_the_fields_of_the_tsv_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let tsv = d.join("r.tsv");
+    let jsonl = d.join("r.jsonl");
+    for (p, f) in [(&tsv, "tsv"), (&jsonl, "jsonl")] {
+        let o = bin()
+            .args(["-q", "--errors-format", f, "--out", "/dev/null", "--errors"])
+            .arg(p)
+            .arg(sample_path())
+            .output()
+            .unwrap();
+        assert!(o.status.code().is_some_and(|c| c == 0 || c == 3), "{o:?}");
+    }
+    let tsv = std::fs::read_to_string(&tsv).unwrap();
+    let jsonl = std::fs::read_to_string(&jsonl).unwrap();
+    let trows: Vec<Vec<&str>> = tsv
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect();
+    let jrows: Vec<serde_json::Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(trows.len() > 5);
+    assert_eq!(trows.len(), jrows.len());
+    for (t, j) in trows.iter().zip(&jrows) {
+        let keys = ["file", "line", "column", "code", "message", "input"];
+        assert_eq!(j.as_object().unwrap().len(), keys.len(), "{j}");
+        for (i, k) in keys.iter().enumerate() {
+            let v = match &j[k] {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            assert_eq!(v, t[i], "{k} of {j}");
+        }
+    }
+}
+
+#[test]
+fn report_escapes_format_characters() {
+    let line = "http://example.com/\u{202E}gnp.exe\u{2066}x\u{200F}\u{FEFF}\u{61C}\n";
+    let o = run_stdin(
+        &["-q", "--errors", "-", "--out", "/dev/null"],
+        line.as_bytes(),
+    );
+    let rep = text(&o.stdout);
+    let row = rep
+        .lines()
+        .nth(1)
+        .unwrap_or_else(|| panic!("no row: {rep}"));
+    for c in ['\u{202E}', '\u{2066}', '\u{200F}', '\u{FEFF}', '\u{61C}'] {
+        assert!(!row.contains(c), "raw U+{:04X} in {row:?}", c as u32);
+    }
+    assert!(
+        row.ends_with(r"http://example.com/\u{202E}gnp.exe\u{2066}x\u{200F}\u{FEFF}\u{061C}"),
+        "{row}"
+    );
+}
+
+#[test]
+fn refused_output_names_and_singular_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    for ext in ["bz2", "xz"] {
+        let out = dir.path().join(format!("out.txt.{ext}"));
+        let o = run_stdin(&["--out".as_ref(), out.as_os_str()], b"http://a/\n");
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+        assert!(text(&o.stderr).contains(&format!(".{ext}")));
+        assert!(!out.exists() && tmp_files(dir.path()).is_empty());
+        let o = run_stdin(&["--errors".as_ref(), out.as_os_str()], b"http://a/\n");
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    }
+    let o = run_stdin(&["--out", "/dev/null"], b"http://a/\n");
+    assert!(
+        text(&o.stderr).starts_with("iribulk: 1 line, "),
+        "{}",
+        text(&o.stderr)
+    );
+}
