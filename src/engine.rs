@@ -8,7 +8,7 @@
 //! * otherwise the exact converter ([`ToUri`]) runs on it; an unchanged result extends the
 //!   input run as well, a changed one becomes a [`Piece::Output`].
 //!
-//! [`Worker::convert_chunk_naive`] splits lines with `memchr` and runs the converter on every
+//! `Worker::convert_chunk_naive` (with the `twins` feature) splits lines with `memchr` and runs the converter on every
 //! line: the obviously-correct twin that tests compare against, byte for byte.
 
 use crate::config::ToUriOptions;
@@ -548,6 +548,7 @@ impl Worker {
     }
 
     /// The slow twin of [`Worker::convert_chunk`]: every line through the converter.
+    #[cfg(any(test, feature = "twins"))]
     pub fn convert_chunk_naive(&mut self, data: &[u8], res: &mut ChunkOut) {
         res.clear();
         res.stats.bytes = data.len() as u64;

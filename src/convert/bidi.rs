@@ -277,6 +277,7 @@ pub fn check_line(
 
 /// The slow, obviously correct twin of [`check_line`]: its own split of the line with `str`
 /// methods, no prefilter, every character's Bidi_Class looked up.
+#[cfg(any(test, feature = "twins"))]
 pub fn check_line_slow(s: &str) -> Result<(), BidiViolation> {
     // Each component as (offset, text).
     let mut comps: Vec<(usize, &str)> = Vec::new();

@@ -343,20 +343,3 @@ impl ToUri {
         Ok(())
     }
 }
-
-/// Converts an IRI reference to a URI reference with the default options.
-///
-/// ```
-/// assert_eq!(
-///     iribulk::iri_to_uri("http://example.com/𐌀𐌁𐌂").unwrap(),
-///     "http://example.com/%F0%90%8C%80%F0%90%8C%81%F0%90%8C%82" // RFC 3987 §3.1
-/// );
-/// ```
-pub fn iri_to_uri(s: &str) -> Result<Cow<'_, str>, LineError> {
-    ToUri::new(ToUriOptions::default()).convert(s)
-}
-
-/// Converts with the given options (a fresh converter: no cache reuse between calls).
-pub fn iri_to_uri_with(s: &str, opts: ToUriOptions) -> Result<Cow<'_, str>, LineError> {
-    ToUri::new(opts).convert(s)
-}

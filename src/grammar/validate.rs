@@ -1,7 +1,7 @@
 //! Predicates of the ASCII URI-reference grammar (RFC 3986 §3, §4.1) for the engine's fast
 //! paths: [`is_plain`] (a line with no flagged byte), [`is_valid_ascii_uri`] (an ASCII line
 //! the to-uri converter would pass through unchanged). Each answers `false` when unsure: "ask
-//! the exact converter". [`is_plain_naive`] is the twin of [`is_plain`]; the engine's naive
+//! the exact converter". `is_plain_naive` is the twin of [`is_plain`]; the engine's naive
 //! chunk converter is the twin of [`is_valid_ascii_uri`].
 
 use super::classes::{self, SCHEME};
@@ -11,7 +11,7 @@ use crate::simd::delims::delims16;
 /// Cheap check of a line with no flagged byte: true if the exact converter would pass it
 /// through unchanged. It looks at what flagged bytes cannot reveal: the scheme (RFC 3986 §3.1;
 /// a `:` in the first segment of a relative reference) and the port (RFC 3986 §3.2.3).
-/// `false` only means "ask the converter". [`is_plain_naive`] is its twin.
+/// `false` only means "ask the converter". `is_plain_naive` is its twin.
 #[inline]
 pub fn is_plain(line: &[u8]) -> bool {
     // The common schemes first: one compare instead of a byte loop.
@@ -202,6 +202,7 @@ pub fn is_valid_ascii_uri(line: &[u8]) -> bool {
 }
 
 /// The obviously-correct twin of [`is_plain`]: split with the real splitter and check.
+#[cfg(any(test, feature = "twins"))]
 pub fn is_plain_naive(line: &[u8]) -> bool {
     let c = components::split(line);
     if components::check_scheme(line, &c).is_err() {

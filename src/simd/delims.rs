@@ -2,7 +2,7 @@
 //! and `:` (the end of a scheme, RFC 3986 §3.1, or the start of a port, §3.2.3) are.
 //!
 //! [`delims16`] is the kernel the ASCII-URI predicates of `grammar::validate` use: SSE2 where
-//! the target has it (the x86_64 baseline), else [`delims16_naive`], its obviously-correct twin.
+//! the target has it (the x86_64 baseline), else `delims16_naive`, its obviously-correct twin.
 
 /// Bit masks (bit i = byte i) of `/ ? #` and of `:` in the 16 bytes of `b`.
 #[inline(always)]
@@ -17,8 +17,12 @@ pub fn delims16(b: &[u8; 16]) -> (u32, u32) {
     }
 }
 
-/// The twin of [`delims16`]: one byte at a time.
-pub fn delims16_naive(b: &[u8; 16]) -> (u32, u32) {
+/// The twin of [`delims16`]: one byte at a time (also its body where SSE2 is missing).
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "sse2", not(test)),
+    allow(dead_code)
+)]
+pub(crate) fn delims16_naive(b: &[u8; 16]) -> (u32, u32) {
     let (mut t, mut c) = (0u32, 0u32);
     for (i, &x) in b.iter().enumerate() {
         if matches!(x, b'/' | b'?' | b'#') {
