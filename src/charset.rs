@@ -27,7 +27,7 @@
 //! — exactly what `--invalid-utf8 percent` does to bytes that are not UTF-8, so the flag means
 //! "bytes not valid in the input charset" whatever the charset.
 
-use crate::components;
+use crate::grammar::components;
 use crate::config::{InvalidUtf8, ToUriOptions};
 use crate::convert::to_uri::{Outcome, ToUri};
 use crate::error::LineError;
