@@ -10,6 +10,7 @@
 //! the CPU has it, otherwise SSE2 on x86_64, and a portable table-driven
 //! version elsewhere. [`classify_naive`] is the obviously correct reference.
 
+pub(crate) mod pct;
 mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
