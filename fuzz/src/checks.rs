@@ -15,7 +15,13 @@ use iribulk::simd::{Classifier, Impl};
 use iribulk::ToUri;
 
 /// The fuzz targets, by name (the folders of `tests/fuzz_regressions/`).
-pub const TARGETS: &[&str] = &["convert_twin", "roundtrip", "idna_host", "pipeline"];
+pub const TARGETS: &[&str] = &[
+    "convert_twin",
+    "roundtrip",
+    "idna_host",
+    "pipeline",
+    "simd_twin",
+];
 
 /// Runs the check of target `name` on `data`.
 pub fn run_target(name: &str, data: &[u8]) {
@@ -24,6 +30,7 @@ pub fn run_target(name: &str, data: &[u8]) {
         "roundtrip" => roundtrip(data),
         "idna_host" => idna_host(data),
         "pipeline" => pipeline(data),
+        "simd_twin" => simd_twin(data),
         _ => panic!("unknown fuzz target {name}"),
     }
 }
@@ -416,4 +423,30 @@ pub fn pipeline(data: &[u8]) {
         })
         .collect();
     assert_eq!(parse_report(&report), want_rows, "report rows ({engine:?})");
+}
+
+/// Target `simd_twin` (issue 11): the percent-encoding kernel at every level this CPU has
+/// against its scalar twin on the raw bytes; then the per-line converters with their block
+/// kernels against their naive twins (`ToUri::new_naive`, `ToIri::new_naive`): the same
+/// output, outcome and error, with options from the first byte.
+pub fn simd_twin(data: &[u8]) {
+    iribulk::simd::pct_twin_check(data);
+    let Some((&b, line)) = data.split_first() else {
+        return;
+    };
+    let opts = to_uri_options(b);
+    let (mut a, mut c) = (Vec::new(), Vec::new());
+    let ra = ToUri::new(opts).convert_into(line, &mut a);
+    let rc = ToUri::new_naive(opts).convert_into(line, &mut c);
+    assert_eq!((&ra, lossy(&a)), (&rc, lossy(&c)), "to-uri {opts:?}");
+    let iri = ToIriOptions {
+        host: HOSTS[(b & 3) as usize],
+        ..ToIriOptions::default()
+    };
+    for input in [line, &a[..]] {
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        let rx = ToIri::new(iri).convert_into(input, &mut x);
+        let ry = ToIri::new_naive(iri).convert_into(input, &mut y);
+        assert_eq!((&rx, lossy(&x)), (&ry, lossy(&y)), "to-iri {iri:?}");
+    }
 }

@@ -11,6 +11,8 @@
 //! version elsewhere. [`classify_naive`] is the obviously correct reference.
 
 pub(crate) mod pct;
+#[doc(hidden)]
+pub use pct::pct_twin_check;
 mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;

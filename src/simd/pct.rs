@@ -233,7 +233,6 @@ impl PctEncoder {
     }
 
     /// The encoder at a given level, if this CPU runs it (for tests).
-    #[allow(dead_code)]
     pub(crate) fn with_level(leiri: bool, level: Level) -> Option<PctEncoder> {
         level.is_available().then_some(PctEncoder {
             t: &TABLES[leiri as usize],
@@ -276,6 +275,29 @@ impl PctEncoder {
             i += 1;
         }
         i
+    }
+}
+
+/// Runs every kernel level this CPU has on `s` (both stop sets) and panics unless each
+/// appends the same bytes and consumes the same prefix as the scalar twin. For the fuzz
+/// target `simd_twin` and the tests; not part of the API.
+#[doc(hidden)]
+pub fn pct_twin_check(s: &[u8]) {
+    for leiri in [false, true] {
+        let naive = PctEncoder {
+            t: &TABLES[leiri as usize],
+            level: Level::Scalar,
+        };
+        let mut want = b"x".to_vec();
+        let n = naive.encode_prefix_naive(s, &mut want);
+        for level in [Level::Ssse3, Level::Avx2] {
+            let Some(e) = PctEncoder::with_level(leiri, level) else {
+                continue;
+            };
+            let mut got = b"x".to_vec();
+            let k = e.encode_prefix(s, &mut got);
+            assert_eq!((k, &got), (n, &want), "{level:?}, leiri {leiri}, {s:02X?}");
+        }
     }
 }
 
