@@ -217,8 +217,15 @@ impl ToIri {
     }
 
     fn convert_inner(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
-        if let Err(e) = simdutf8::compat::from_utf8(line) {
-            return Err(LineError::new(ErrorKind::InvalidUtf8, e.valid_up_to()));
+        let valid = if self.naive {
+            simdutf8::compat::from_utf8(line)
+                .map(|_| ())
+                .map_err(|e| e.valid_up_to())
+        } else {
+            crate::simd::utf8::validate(line)
+        };
+        if let Err(at) = valid {
+            return Err(LineError::new(ErrorKind::InvalidUtf8, at));
         }
         // Raw controls would reach the display (and NUL, CR, LF must never be produced).
         let control = if self.naive {

@@ -133,12 +133,18 @@ impl ToUri {
     fn convert_inner(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
         let mut o = Outcome::default();
         // Step 1: UTF-8 (RFC 3987 §3.1 step 1c).
-        self.valid_utf8 = true;
-        if let Err(e) = simdutf8::compat::from_utf8(line) {
+        let valid = if self.naive {
+            simdutf8::compat::from_utf8(line)
+                .map(|_| ())
+                .map_err(|e| e.valid_up_to())
+        } else {
+            crate::simd::utf8::validate(line)
+        };
+        self.valid_utf8 = valid.is_ok();
+        if let Err(at) = valid {
             if self.opts.invalid_utf8 == InvalidUtf8::Error {
-                return Err(LineError::new(ErrorKind::InvalidUtf8, e.valid_up_to()));
+                return Err(LineError::new(ErrorKind::InvalidUtf8, at));
             }
-            self.valid_utf8 = false;
         }
         // Step 2: components (3987bis §3.2, RFC 3986 Appendix B).
         let c: Components = components::split(line);

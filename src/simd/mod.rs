@@ -14,6 +14,7 @@ pub(crate) mod pct;
 #[doc(hidden)]
 pub use pct::pct_twin_check;
 mod scalar;
+pub(crate) mod utf8;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 

@@ -174,6 +174,32 @@ static ENC: [u32; 256] = {
     t
 };
 
+/// Whether `s[i]` is `%` followed by two hex digits within `s` (RFC 3986 §2.1).
+#[inline(always)]
+fn is_triplet(s: &[u8], i: usize) -> bool {
+    s[i] == b'%' && i + 2 < s.len() && s[i + 1].is_ascii_hexdigit() && s[i + 2].is_ascii_hexdigit()
+}
+
+/// Clears from a stop mask (bit p = byte `at + p` of `s`, `width` bits) the `%` bytes that
+/// start a triplet: `pct` and `hex` are the masks of `%` and of hex digits in the block; a `%`
+/// in the last two lanes has its digits checked in `s`.
+#[inline(always)]
+fn clear_triplets(stop: u32, pct: u32, hex: u32, width: u32, s: &[u8], at: usize) -> u32 {
+    if pct == 0 {
+        return stop;
+    }
+    let mut valid = pct & (hex >> 1) & (hex >> 2);
+    let mut edge = pct & !valid & (0b11 << (width - 2));
+    while edge != 0 {
+        let p = edge.trailing_zeros();
+        if is_triplet(s, at + p as usize) {
+            valid |= 1 << p;
+        }
+        edge &= edge - 1;
+    }
+    stop & !valid
+}
+
 /// Which implementation an encoder runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Level {
@@ -248,6 +274,8 @@ impl PctEncoder {
 
     /// Appends to `out` the mapping of the longest prefix of `s` without stop bytes (ASCII as
     /// it is, other bytes as `%HH`, RFC 3987 §3.1 step 2) and returns the prefix's length.
+    /// A `%` that starts a `pct-encoded` triplet (RFC 3986 §2.1) within `s` is no stop byte:
+    /// it is copied, and so are its two hex digits.
     #[inline]
     pub(crate) fn encode_prefix(&self, s: &[u8], out: &mut Vec<u8>) -> usize {
         match self.level {
@@ -265,7 +293,7 @@ impl PctEncoder {
     /// The obviously correct twin of [`PctEncoder::encode_prefix`]: one byte at a time.
     pub(crate) fn encode_prefix_naive(&self, s: &[u8], out: &mut Vec<u8>) -> usize {
         let mut i = 0;
-        while i < s.len() && !self.is_stop(s[i]) {
+        while i < s.len() && (!self.is_stop(s[i]) || is_triplet(s, i)) {
             let b = s[i];
             if b < 0x80 {
                 out.push(b);
@@ -303,7 +331,7 @@ pub fn pct_twin_check(s: &[u8]) {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{Tables, ENC, HEX, HI_A, HI_H};
+    use super::{clear_triplets, Tables, ENC, HEX, HI_A, HI_H};
     use core::arch::x86_64::*;
 
     /// Index vectors of the 16 → 48 expansion: output byte `p` of vector `j` is `%` (from
@@ -358,6 +386,31 @@ mod x86 {
         );
         let m = _mm_or_si128(a, b);
         !(_mm_movemask_epi8(_mm_cmpeq_epi8(m, _mm_setzero_si128())) as u32) & 0xFFFF
+    }
+
+    /// The masks of `%` and of hex digits (`0-9 A-F a-f`) in `v`.
+    #[inline]
+    #[target_feature(enable = "ssse3")]
+    fn pct_hex16(v: __m128i) -> (u32, u32) {
+        let pct = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'%' as i8))) as u32;
+        let d = _mm_sub_epi8(v, _mm_set1_epi8(b'0' as i8));
+        let digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+        let a = _mm_sub_epi8(
+            _mm_or_si128(v, _mm_set1_epi8(0x20)),
+            _mm_set1_epi8(b'a' as i8),
+        );
+        let alpha = _mm_cmpeq_epi8(_mm_min_epu8(a, _mm_set1_epi8(5)), a);
+        (pct, _mm_movemask_epi8(_mm_or_si128(digit, alpha)) as u32)
+    }
+
+    /// [`stop_mask16`] without the `%` bytes that start a triplet within `s` (the block is
+    /// `s[at..at + 16]`, or its zero-padded tail).
+    #[inline]
+    #[target_feature(enable = "ssse3")]
+    fn stops16(t: &Tables, v: __m128i, s: &[u8], at: usize) -> u32 {
+        let stop = stop_mask16(t, v);
+        let (pct, hex) = pct_hex16(v);
+        clear_triplets(stop, pct, hex, 16, s, at)
     }
 
     /// Writes the 48 bytes `%HH` × 16 of the 16 bytes of `v` at `dst`.
@@ -453,13 +506,14 @@ mod x86 {
     /// `dst` must be valid for `3 * tail.len() + 49` bytes of writes.
     #[inline]
     #[target_feature(enable = "ssse3")]
-    unsafe fn tail16(t: &Tables, tail: &[u8], dst: &mut *mut u8) -> usize {
+    unsafe fn tail16(t: &Tables, s: &[u8], at: usize, dst: &mut *mut u8) -> usize {
+        let tail = &s[at..];
         let n = tail.len();
         debug_assert!(n < 16);
         let mut buf = [0u8; 16];
         buf[..n].copy_from_slice(tail);
         let v = v16(&buf);
-        let stop = stop_mask16(t, v) | (0xFFFF << n);
+        let stop = stops16(t, v, s, at) | (0xFFFF << n);
         let k = stop.trailing_zeros() as usize;
         let high = _mm_movemask_epi8(v) as u32 & ((1 << k) - 1);
         // SAFETY: a 16-byte store and 3 * k + 1 <= 3 * n + 1 bytes fit the caller's room.
@@ -488,7 +542,7 @@ mod x86 {
             };
             let block: &[u8; 16] = chunk.try_into().expect("16 bytes");
             let v = v16(block);
-            let stop = stop_mask16(t, v);
+            let stop = stops16(t, v, s, i);
             if stop == 0 {
                 // SAFETY: at most 3 * i bytes were written; 3 * (i + 16) + 1 <= 3 * len + 64.
                 dst = unsafe { block16(v, block, dst) };
@@ -503,7 +557,7 @@ mod x86 {
         };
         if !stopped && i < s.len() {
             // SAFETY: the room left is at least 3 * (len - i) + 64.
-            i += unsafe { tail16(t, &s[i..], &mut dst) };
+            i += unsafe { tail16(t, s, i, &mut dst) };
         }
         // SAFETY: every byte up to `dst` was written by the stores above, within capacity.
         unsafe { finish(out, dst) };
@@ -523,6 +577,12 @@ mod x86 {
         let lo_h = _mm256_broadcastsi128_si256(v16(&t.lo_h));
         let hi_a = _mm256_broadcastsi128_si256(v16(&HI_A));
         let hi_h = _mm256_broadcastsi128_si256(v16(&HI_H));
+        let pct_v = _mm256_set1_epi8(b'%' as i8);
+        let zero_v = _mm256_set1_epi8(b'0' as i8);
+        let nine_v = _mm256_set1_epi8(9);
+        let case_v = _mm256_set1_epi8(0x20);
+        let lower_a_v = _mm256_set1_epi8(b'a' as i8);
+        let five_v = _mm256_set1_epi8(5);
         let mut i = 0;
         let mut stopped = false;
         while let Some(chunk) = s.get(i..i + 32) {
@@ -533,7 +593,17 @@ mod x86 {
             let a = _mm256_and_si256(_mm256_shuffle_epi8(lo_a, l), _mm256_shuffle_epi8(hi_a, h));
             let b = _mm256_and_si256(_mm256_shuffle_epi8(lo_h, l), _mm256_shuffle_epi8(hi_h, h));
             let m = _mm256_or_si256(a, b);
-            let stop = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, _mm256_setzero_si256())) as u32);
+            let mut stop =
+                !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, _mm256_setzero_si256())) as u32);
+            let pct = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, pct_v)) as u32;
+            if pct & stop != 0 {
+                let d = _mm256_sub_epi8(v, zero_v);
+                let digit = _mm256_cmpeq_epi8(_mm256_min_epu8(d, nine_v), d);
+                let a = _mm256_sub_epi8(_mm256_or_si256(v, case_v), lower_a_v);
+                let alpha = _mm256_cmpeq_epi8(_mm256_min_epu8(a, five_v), a);
+                let hex = _mm256_movemask_epi8(_mm256_or_si256(digit, alpha)) as u32;
+                stop = clear_triplets(stop, pct, hex, 32, s, i);
+            }
             if stop == 0 {
                 let high = _mm256_movemask_epi8(v);
                 if high == 0 {
@@ -567,7 +637,7 @@ mod x86 {
             if let Some(chunk) = rest.get(..16) {
                 let block: &[u8; 16] = chunk.try_into().expect("16 bytes");
                 let v = v16(block);
-                let stop = stop_mask16(t, v);
+                let stop = stops16(t, v, s, i);
                 if stop == 0 {
                     // SAFETY: at most 49 bytes, within the room for the rest.
                     dst = unsafe { block16(v, block, dst) };
@@ -585,7 +655,7 @@ mod x86 {
             }
             if k < rest.len() {
                 // SAFETY: the room left is at least 3 * (len - i - k) + 64.
-                k += unsafe { tail16(t, &rest[k..], &mut dst) };
+                k += unsafe { tail16(t, s, i + k, &mut dst) };
             }
             i += k;
         }
@@ -679,7 +749,7 @@ mod tests {
     }
 
     /// Bytes of each kind: plain ASCII, stop ASCII, continuation, quiet lead, stop lead.
-    const KINDS: [u8; 6] = [b'a', b'%', 0x80, 0xC3, 0xE2, 0x00];
+    const KINDS: [u8; 7] = [b'a', b'%', 0x80, 0xC3, 0xE2, 0x00, b'7'];
 
     #[test]
     fn kernels_match_twin_over_length_alignment_position() {
@@ -687,12 +757,13 @@ mod tests {
             let mut buf = vec![0u8; 300 + 32];
             for len in 0..=300usize {
                 for align in 0..32usize {
-                    let bg_kinds: [&dyn Fn(usize) -> u8; 3] = [
+                    let bg_kinds: [&dyn Fn(usize) -> u8; 4] = [
                         &|i| b"abc/XYZ:@~"[i % 10],
+                        &|i| b"%C3%A9%e4x"[i % 10],
                         &|i| [0xE4, 0xB8, 0xAD, 0xC3, 0xA9][i % 5],
                         &|i| [b'a', 0xC3, 0xA9, b'-', 0xD0, 0xB4, 0xE0, 0xA4, 0x95][i % 9],
                     ];
-                    let bg = bg_kinds[(len + align) % 3];
+                    let bg = bg_kinds[(len + align) % 4];
                     for (i, x) in buf[align..align + len].iter_mut().enumerate() {
                         *x = bg(i);
                     }
@@ -743,8 +814,9 @@ mod tests {
         fn byte() -> impl Strategy<Value = u8> {
             prop_oneof![
                 4 => b'a'..=b'z',
-                1 => Just(b'%'),
+                2 => Just(b'%'),
                 1 => Just(b'/'),
+                2 => prop_oneof![b'0'..=b'9', b'A'..=b'F', b'a'..=b'f'],
                 3 => 0x80u8..=0xBF,
                 2 => 0xC2u8..=0xF4,
                 1 => any::<u8>(),
