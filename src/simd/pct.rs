@@ -349,6 +349,16 @@ mod x86 {
         }
         t
     }
+    /// `pshufb` indices that move a vector down by `off` lanes: `SHIFT[off..off + 16]`.
+    const SHIFT: [u8; 32] = {
+        let mut t = [0x80u8; 32];
+        let mut i = 0;
+        while i < 16 {
+            t[i] = i as u8;
+            i += 1;
+        }
+        t
+    };
     const PCT: [[u8; 16]; 3] = [expand_idx(0, 0), expand_idx(1, 0), expand_idx(2, 0)];
     const IH: [[u8; 16]; 3] = [expand_idx(0, 1), expand_idx(1, 1), expand_idx(2, 1)];
     const IL: [[u8; 16]; 3] = [expand_idx(0, 2), expand_idx(1, 2), expand_idx(2, 2)];
@@ -510,9 +520,21 @@ mod x86 {
         let tail = &s[at..];
         let n = tail.len();
         debug_assert!(n < 16);
-        let mut buf = [0u8; 16];
-        buf[..n].copy_from_slice(tail);
-        let v = v16(&buf);
+        let v = match s.len().checked_sub(16) {
+            // The last 16 bytes of `s`, moved down so that lane 0 is `s[at]`; the lanes past
+            // the end are zero, as in the copy below, without the copy.
+            Some(start) => {
+                let last: &[u8; 16] = s[start..].try_into().expect("16 bytes");
+                let off = at - start;
+                let idx: &[u8; 16] = SHIFT[off..off + 16].try_into().expect("16 bytes");
+                _mm_shuffle_epi8(v16(last), v16(idx))
+            }
+            None => {
+                let mut buf = [0u8; 16];
+                buf[..n].copy_from_slice(tail);
+                v16(&buf)
+            }
+        };
         let stop = stops16(t, v, s, at) | (0xFFFF << n);
         let k = stop.trailing_zeros() as usize;
         let high = _mm_movemask_epi8(v) as u32 & ((1 << k) - 1);
@@ -522,7 +544,7 @@ mod x86 {
                 _mm_storeu_si128((*dst).cast(), v);
                 *dst = dst.add(k);
             } else {
-                *dst = expand_mixed(&buf[..k], *dst);
+                *dst = expand_mixed(&tail[..k], *dst);
             }
         }
         k
