@@ -13,6 +13,8 @@
 //!   control error, bidi formatting / private use / non-`ucschar` warning, RFC 3987 §2.2 and
 //!   §4.1) says nothing, in every component. [`stop_table`] derives the set of quiet UTF-8 lead
 //!   bytes from [`is_quiet`]: a lead byte is quiet when every scalar value it can start is.
+//!   One loud character has a lead byte that is otherwise quiet, U+061C (`D8 9C`, bidi
+//!   formatting since Unicode 6.3): the kernel stops at that byte pair instead of at every D8.
 //!   `to_uri`'s tests check, over every code point, that the converter's `check_char` agrees.
 //!
 //! The caller guarantees that the component is valid UTF-8 (then continuation bytes only
@@ -81,8 +83,14 @@ const fn lead_range(lead: u8) -> Option<(u32, u32)> {
     }
 }
 
-/// Whether every scalar value that `lead` starts is quiet. Surrogates cannot occur in valid
-/// UTF-8 and are skipped. Scans from the top of the range: the loud ones (noncharacters at
+/// U+061C ARABIC LETTER MARK, `D8 9C`: the one loud character whose lead byte starts only
+/// quiet characters otherwise (the Arabic letters U+0600–U+063F). Rather than stopping at
+/// every D8, the kernel stops at this byte pair.
+const PAIR: [u8; 2] = [0xD8, 0x9C];
+const PAIR_CHAR: u32 = 0x061C;
+
+/// Whether every scalar value that `lead` starts is quiet, [`PAIR_CHAR`] aside (see
+/// [`Tables::pair`]). Surrogates cannot occur in valid UTF-8 and are skipped. Scans from the top of the range: the loud ones (noncharacters at
 /// the end of a plane, private use) are found at once.
 const fn lead_is_quiet(lead: u8, leiri: bool) -> bool {
     let Some((lo, hi)) = lead_range(lead) else {
@@ -95,8 +103,8 @@ const fn lead_is_quiet(lead: u8, leiri: bool) -> bool {
     }
     let mut u = hi;
     loop {
-        let surrogate = u >= 0xD800 && u <= 0xDFFF;
-        if !surrogate && !is_quiet(u, leiri) {
+        let skipped = (u >= 0xD800 && u <= 0xDFFF) || u == PAIR_CHAR;
+        if !skipped && !is_quiet(u, leiri) {
             return false;
         }
         if u == lo {
@@ -129,6 +137,8 @@ pub(crate) const fn stop_table(leiri: bool) -> [bool; 256] {
 #[derive(Debug)]
 pub(crate) struct Tables {
     stop: [bool; 256],
+    /// [`PAIR`] stops the kernel ([`PAIR_CHAR`] is loud in this mode).
+    pair: bool,
     lo_a: [u8; 16],
     lo_h: [u8; 16],
 }
@@ -149,7 +159,12 @@ const fn tables(leiri: bool) -> Tables {
         }
         b += 1;
     }
-    Tables { stop, lo_a, lo_h }
+    Tables {
+        stop,
+        pair: !is_quiet(PAIR_CHAR, leiri),
+        lo_a,
+        lo_h,
+    }
 }
 
 static TABLES: [Tables; 2] = [tables(false), tables(true)];
@@ -173,6 +188,33 @@ static ENC: [u32; 256] = {
     }
     t
 };
+
+/// Whether the kernel stops at `s[i]`: a stop byte that is not `%` starting a triplet, or the
+/// start of [`PAIR`] where it is loud.
+#[inline(always)]
+fn stops_at(t: &Tables, s: &[u8], i: usize) -> bool {
+    (t.stop[s[i] as usize] && !is_triplet(s, i))
+        || (t.pair && s[i] == PAIR[0] && s.get(i + 1) == Some(&PAIR[1]))
+}
+
+/// Whether the kernel (of LEIRI mode or not) stops at `s[i]`, for the converter's tests.
+#[cfg(test)]
+pub(crate) fn kernel_stops_at(leiri: bool, s: &[u8], i: usize) -> bool {
+    stops_at(&TABLES[leiri as usize], s, i)
+}
+
+/// Adds to a stop mask (bit p = byte `at + p` of `s`, `width` bits) the starts of [`PAIR`]:
+/// `lead` and `next` are the masks of its two bytes in the block; a lead in the last lane has
+/// its next byte looked up in `s`.
+#[inline(always)]
+fn add_pairs(stop: u32, lead: u32, next: u32, width: u32, s: &[u8], at: usize) -> u32 {
+    let mut pairs = lead & (next >> 1);
+    let last = width - 1;
+    if lead >> last & 1 != 0 && s.get(at + last as usize + 1) == Some(&PAIR[1]) {
+        pairs |= 1 << last;
+    }
+    stop | pairs
+}
 
 /// Whether `s[i]` is `%` followed by two hex digits within `s` (RFC 3986 §2.1).
 #[inline(always)]
@@ -266,12 +308,6 @@ impl PctEncoder {
         })
     }
 
-    /// Whether `b` stops [`PctEncoder::encode_prefix`].
-    #[inline(always)]
-    pub(crate) fn is_stop(&self, b: u8) -> bool {
-        self.t.stop[b as usize]
-    }
-
     /// Appends to `out` the mapping of the longest prefix of `s` without stop bytes (ASCII as
     /// it is, other bytes as `%HH`, RFC 3987 §3.1 step 2) and returns the prefix's length.
     /// A `%` that starts a `pct-encoded` triplet (RFC 3986 §2.1) within `s` is no stop byte:
@@ -293,7 +329,7 @@ impl PctEncoder {
     /// The obviously correct twin of [`PctEncoder::encode_prefix`]: one byte at a time.
     pub(crate) fn encode_prefix_naive(&self, s: &[u8], out: &mut Vec<u8>) -> usize {
         let mut i = 0;
-        while i < s.len() && (!self.is_stop(s[i]) || is_triplet(s, i)) {
+        while i < s.len() && !stops_at(self.t, s, i) {
             let b = s[i];
             if b < 0x80 {
                 out.push(b);
@@ -331,7 +367,7 @@ pub fn pct_twin_check(s: &[u8]) {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{clear_triplets, Tables, ENC, HEX, HI_A, HI_H};
+    use super::{add_pairs, clear_triplets, Tables, ENC, HEX, HI_A, HI_H, PAIR};
     use core::arch::x86_64::*;
 
     /// Index vectors of the 16 → 48 expansion: output byte `p` of vector `j` is `%` (from
@@ -420,7 +456,16 @@ mod x86 {
     fn stops16(t: &Tables, v: __m128i, s: &[u8], at: usize) -> u32 {
         let stop = stop_mask16(t, v);
         let (pct, hex) = pct_hex16(v);
-        clear_triplets(stop, pct, hex, 16, s, at)
+        let stop = clear_triplets(stop, pct, hex, 16, s, at);
+        if !t.pair {
+            return stop;
+        }
+        let lead = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(PAIR[0] as i8))) as u32;
+        if lead == 0 {
+            return stop;
+        }
+        let next = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(PAIR[1] as i8))) as u32;
+        add_pairs(stop, lead, next, 16, s, at)
     }
 
     /// Writes the 48 bytes `%HH` × 16 of the 16 bytes of `v` at `dst`.
@@ -605,6 +650,8 @@ mod x86 {
         let case_v = _mm256_set1_epi8(0x20);
         let lower_a_v = _mm256_set1_epi8(b'a' as i8);
         let five_v = _mm256_set1_epi8(5);
+        let pair_lead_v = _mm256_set1_epi8(PAIR[0] as i8);
+        let pair_next_v = _mm256_set1_epi8(PAIR[1] as i8);
         let mut i = 0;
         let mut stopped = false;
         while let Some(chunk) = s.get(i..i + 32) {
@@ -625,6 +672,13 @@ mod x86 {
                 let alpha = _mm256_cmpeq_epi8(_mm256_min_epu8(a, five_v), a);
                 let hex = _mm256_movemask_epi8(_mm256_or_si256(digit, alpha)) as u32;
                 stop = clear_triplets(stop, pct, hex, 32, s, i);
+            }
+            if t.pair {
+                let lead = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, pair_lead_v)) as u32;
+                if lead != 0 {
+                    let next = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, pair_next_v)) as u32;
+                    stop = add_pairs(stop, lead, next, 32, s, i);
+                }
             }
             if stop == 0 {
                 let high = _mm256_movemask_epi8(v);
@@ -738,10 +792,11 @@ mod tests {
         let t = stop_table(false);
         // Leads of common scripts stay on the block path; the ones of U+061C, U+2xxx (bidi
         // formatting), private use, specials and the supplementary planes leave it.
-        for b in [0xC3, 0xD0, 0xD9, 0xE0, 0xE1, 0xE3, 0xE4, 0xEA, 0xED] {
+        for b in [0xC3, 0xD0, 0xD8, 0xD9, 0xE0, 0xE1, 0xE3, 0xE4, 0xEA, 0xED] {
             assert!(!t[b], "{b:02X} should be quiet");
         }
-        for b in [0xD8, 0xE2, 0xEE, 0xEF, 0xF0, 0xF3, 0xF4] {
+        assert!(TABLES[0].pair && !TABLES[1].pair);
+        for b in [0xE2, 0xEE, 0xEF, 0xF0, 0xF3, 0xF4] {
             assert!(t[b], "{b:02X} should stop");
         }
         let l = stop_table(true);
@@ -758,7 +813,7 @@ mod tests {
                 let mut buf = [0u8; 4];
                 let lead = c.encode_utf8(&mut buf).as_bytes()[0] as usize;
                 seen[lead] = true;
-                quiet[lead] &= is_quiet(c as u32, leiri);
+                quiet[lead] &= is_quiet(c as u32, leiri) || c as u32 == PAIR_CHAR;
             }
             for b in 0..=255u8 {
                 assert_eq!(
@@ -771,7 +826,7 @@ mod tests {
     }
 
     /// Bytes of each kind: plain ASCII, stop ASCII, continuation, quiet lead, stop lead.
-    const KINDS: [u8; 7] = [b'a', b'%', 0x80, 0xC3, 0xE2, 0x00, b'7'];
+    const KINDS: [u8; 8] = [b'a', b'%', 0x80, 0xC3, 0xE2, 0x00, b'7', 0xD8];
 
     #[test]
     fn kernels_match_twin_over_length_alignment_position() {
@@ -779,13 +834,14 @@ mod tests {
             let mut buf = vec![0u8; 300 + 32];
             for len in 0..=300usize {
                 for align in 0..32usize {
-                    let bg_kinds: [&dyn Fn(usize) -> u8; 4] = [
+                    let bg_kinds: [&dyn Fn(usize) -> u8; 5] = [
                         &|i| b"abc/XYZ:@~"[i % 10],
                         &|i| b"%C3%A9%e4x"[i % 10],
+                        &|i| [0xD8, 0x9C, 0xD8, 0xA7, b'a'][i % 5],
                         &|i| [0xE4, 0xB8, 0xAD, 0xC3, 0xA9][i % 5],
                         &|i| [b'a', 0xC3, 0xA9, b'-', 0xD0, 0xB4, 0xE0, 0xA4, 0x95][i % 9],
                     ];
-                    let bg = bg_kinds[(len + align) % 4];
+                    let bg = bg_kinds[(len + align) % 5];
                     for (i, x) in buf[align..align + len].iter_mut().enumerate() {
                         *x = bg(i);
                     }
@@ -840,6 +896,8 @@ mod tests {
                 1 => Just(b'/'),
                 2 => prop_oneof![b'0'..=b'9', b'A'..=b'F', b'a'..=b'f'],
                 3 => 0x80u8..=0xBF,
+                1 => Just(0x9C),
+                1 => Just(0xD8),
                 2 => 0xC2u8..=0xF4,
                 1 => any::<u8>(),
             ]
