@@ -114,7 +114,7 @@ pub enum ErrorKind {
     /// `leading-combining`: `check` warning: a component starts with a combining mark
     /// (3987bis §5.1).
     LeadingCombining,
-    /// `joiner-context`: `check` warning: ZWJ or ZWNJ not after a virama (RFC 5892 CONTEXTJ,
+    /// `joiner-context`: `check` warning: ZWJ or ZWNJ outside its RFC 5892 Appendix A context (CONTEXTJ,
     /// 3987bis §5.1).
     JoinerContext,
 }
@@ -212,7 +212,7 @@ impl ErrorKind {
                 "compatibility character that should be avoided (RFC 3987 §6.1)".into()
             }
             ErrorKind::LeadingCombining => "component starts with a combining mark".into(),
-            ErrorKind::JoinerContext => "ZWJ/ZWNJ outside its context (RFC 5892)".into(),
+            ErrorKind::JoinerContext => "ZWJ/ZWNJ outside its context (RFC 5892 Appendix A)".into(),
         }
     }
 
