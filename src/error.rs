@@ -17,9 +17,11 @@ pub enum IdnaReason {
     RawLabelTooLong,
     /// An IDNA2003 step failed (RFC 3490 §4.1); the inner value says which.
     Idna2003(crate::host::idna2003::Error),
-    /// UTS #46 ToASCII reported an error (disallowed code point, invalid Punycode, bidi or
-    /// CONTEXTJ rule, hyphen rule, STD3 ASCII deny list, or DNS length).
-    Uts46,
+    /// UTS #46 ToASCII reported an error; the value says which rule on which label
+    /// (disallowed code point U+XXXX, invalid Punycode, the bidi rule of RFC 5893, CONTEXTJ,
+    /// hyphens, STD3 ASCII deny list, DNS length), found by
+    /// [`crate::host::uts46_reason::diagnose`] on the cold path.
+    Uts46(crate::host::uts46_reason::Uts46Failure),
     /// The percent-encoded octets of the host do not decode to UTF-8 (3987bis §3.4.2), so the
     /// host cannot go through IDNA.
     PercentNotUtf8,
@@ -32,13 +34,14 @@ pub enum IdnaReason {
 }
 
 impl IdnaReason {
-    /// A short English explanation.
+    /// A short English explanation, the same for every host (the data-dependent detail of a
+    /// UTS #46 failure is in the [`fmt::Display`] form).
     pub fn reason(self) -> &'static str {
         match self {
             IdnaReason::RawTooLong => "host longer than 1024 bytes before mapping",
             IdnaReason::RawLabelTooLong => "host label longer than 255 bytes before mapping",
             IdnaReason::Idna2003(e) => e.reason(),
-            IdnaReason::Uts46 => {
+            IdnaReason::Uts46(_) => {
                 "UTS #46 ToASCII failed (disallowed character, invalid punycode, bidi, \
                  CONTEXTJ, hyphen, STD3 or DNS length rule)"
             }
@@ -50,6 +53,19 @@ impl IdnaReason {
             IdnaReason::AsciiHostName => {
                 "not a DNS host name (STD3 letters-digits-hyphen, labels 1-63 octets, name at most 253)"
             }
+        }
+    }
+}
+
+/// The full reason: [`IdnaReason::reason`], except for a UTS #46 failure, which names the
+/// rule and the label (`UTS #46 ToASCII: label 2: disallowed code point U+E000`).
+impl fmt::Display for IdnaReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IdnaReason::Uts46(d) if d.rule != crate::host::uts46_reason::Uts46Rule::Unknown => {
+                d.fmt(f)
+            }
+            r => f.write_str(r.reason()),
         }
     }
 }
@@ -193,7 +209,7 @@ impl ErrorKind {
                 "malformed IP literal (RFC 3986 IPv6address/IPvFuture)".into()
             }
             ErrorKind::BadPort => "port is not all digits".into(),
-            ErrorKind::Idna(r) => format!("IDNA failed: {}", r.reason()),
+            ErrorKind::Idna(r) => format!("IDNA failed: {r}"),
             ErrorKind::LineTooLong => "line longer than --max-line-bytes".into(),
             ErrorKind::MissingField => "the record has fewer fields than --field".into(),
             ErrorKind::BidiFormat => "bidi formatting character (RFC 3987 §4.1)".into(),

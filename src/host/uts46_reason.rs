@@ -329,12 +329,13 @@ mod tests {
 
     fn refused(host: &str) -> Uts46Failure {
         let mut s = String::new();
+        let d = diagnose(host);
         assert_eq!(
             to_ascii(host, Idna::Uts46, &mut s),
-            Err(IdnaReason::Uts46),
-            "{host} must be refused by UTS #46"
+            Err(IdnaReason::Uts46(d)),
+            "{host} must be refused by UTS #46, with this reason"
         );
-        diagnose(host)
+        d
     }
 
     /// Each rule, tripped by a host that breaks only it.
@@ -433,7 +434,10 @@ mod tests {
             let mut s = String::new();
             let d = diagnose(&host);
             match to_ascii(&host, Idna::Uts46, &mut s) {
-                Err(IdnaReason::Uts46) => proptest::prop_assert_ne!(d.rule, Uts46Rule::Unknown, "{:?}", host),
+                Err(IdnaReason::Uts46(r)) => {
+                    proptest::prop_assert_ne!(d.rule, Uts46Rule::Unknown, "{:?}", host);
+                    proptest::prop_assert_eq!(r, d);
+                }
                 Ok(()) => proptest::prop_assert_eq!(d.rule, Uts46Rule::Unknown, "{:?}: {}", host, d),
                 Err(_) => {}
             }
