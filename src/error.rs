@@ -133,6 +133,11 @@ pub enum ErrorKind {
     /// `joiner-context`: `check` warning: ZWJ or ZWNJ outside its RFC 5892 Appendix A context (CONTEXTJ,
     /// 3987bis §5.1).
     JoinerContext,
+    /// `backslash-authority`: a `\` in the authority of an `http`, `https`, `ws`, `wss`,
+    /// `ftp` or `file` reference: a browser (WHATWG URL §4.4: `\` is a path separator in
+    /// special schemes) and RFC 3986 (§3.2: `\` is data) read different hosts
+    /// (CVE-2019-9636 class). An error in every mode; never repaired.
+    BackslashAuthority,
 }
 
 impl ErrorKind {
@@ -160,6 +165,7 @@ impl ErrorKind {
         "compat-char",
         "leading-combining",
         "joiner-context",
+        "backslash-authority",
     ];
 
     /// The stable code of this kind, as printed in reports.
@@ -187,6 +193,7 @@ impl ErrorKind {
             ErrorKind::CompatChar => "compat-char",
             ErrorKind::LeadingCombining => "leading-combining",
             ErrorKind::JoinerContext => "joiner-context",
+            ErrorKind::BackslashAuthority => "backslash-authority",
         }
     }
 
@@ -229,6 +236,13 @@ impl ErrorKind {
             }
             ErrorKind::LeadingCombining => "component starts with a combining mark".into(),
             ErrorKind::JoinerContext => "ZWJ/ZWNJ outside its context (RFC 5892 Appendix A)".into(),
+            ErrorKind::BackslashAuthority => {
+                "'\\' in the authority of a special scheme: a browser reads the host before \
+                 the '\\' (WHATWG URL: a path separator), RFC 3986 reads the host after the \
+                 last '@' (e.g. https://good.com\\@evil.com/: a browser reads host good.com, \
+                 RFC 3986 reads host evil.com)"
+                    .into()
+            }
         }
     }
 

@@ -216,13 +216,19 @@ impl Summary {
             st.warning_lines,
             st.error_lines
         );
+        let not_reached = if self.stopped_at_error {
+            format!(" + not reached {}", st.not_reached)
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             s,
-            "  lines in {} = written {} + skipped {}{}",
+            "  lines in {} = written {} + skipped {}{}{}",
             st.lines,
             st.written,
             st.skipped,
-            if st.lines == st.written + st.skipped {
+            not_reached,
+            if st.lines == st.written + st.skipped + st.not_reached {
                 ""
             } else {
                 "  (MISMATCH)"
@@ -245,7 +251,7 @@ impl Summary {
             let _ = writeln!(s, "  by code: {}", codes.join(", "));
         }
         if self.stopped_at_error {
-            let _ = writeln!(s, "  stopped at the first error (--on-error fail)");
+            let _ = writeln!(s, "  stopped at the first error (--on-error fail: that line counts as skipped, the lines read after it as not reached)");
         }
         s
     }
@@ -266,7 +272,7 @@ impl Summary {
         }
         format!(
             "{{\"lines\":{},\"bytes\":{},\"passthrough\":{},\"converted\":{},\"repaired_lines\":{},\
-             \"repairs\":{},\"warning_lines\":{},\"error_lines\":{},\"skipped\":{},\"written\":{},\
+             \"repairs\":{},\"warning_lines\":{},\"error_lines\":{},\"skipped\":{},\"written\":{},\"not_reached\":{},\
              \"host_fallbacks\":{},\"by_code\":{{{}}},\"elapsed_s\":{:.6},\"mb_per_s\":{:.3},\
              \"lines_per_s\":{:.1},\"threads\":{},\"stopped_at_error\":{}}}\n",
             st.lines,
@@ -279,6 +285,7 @@ impl Summary {
             st.error_lines,
             st.skipped,
             st.written,
+            st.not_reached,
             st.host_fallbacks,
             codes,
             self.elapsed.as_secs_f64(),

@@ -128,6 +128,10 @@ impl ToIri {
     }
 
     fn convert_inner(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+        // Host confusion (WHATWG URL §4.4 against RFC 3986 §3.2): never passed on.
+        if let Some(p) = components::backslash_in_special_authority(line) {
+            return Err(LineError::new(ErrorKind::BackslashAuthority, p));
+        }
         if let Err(e) = simdutf8::compat::from_utf8(line) {
             return Err(LineError::new(ErrorKind::InvalidUtf8, e.valid_up_to()));
         }
