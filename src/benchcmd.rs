@@ -1,7 +1,7 @@
 //! `iribulk bench`: what each normalization rung (RFC 3987 §5.3) and each conversion costs on
 //! the user's own data, against a plain line copy measured in the same run.
 //!
-//! Every row runs one operation over every line of the file, in memory, on one thread, best of
+//! Every row runs one operation over every line of the file, in memory, on one thread, median of
 //! `runs` passes, and reports ns/line, MB/s, the share of lines it changed, and its cost
 //! relative to the copy.
 
@@ -19,7 +19,7 @@ use std::time::Instant;
 pub struct Row {
     /// What was run.
     pub name: String,
-    /// Nanoseconds per line (best pass).
+    /// Nanoseconds per line (median sample).
     pub ns_per_line: f64,
     /// Input megabytes (10^6 bytes) per second.
     pub mb_per_s: f64,
@@ -124,23 +124,49 @@ pub fn lines(data: &[u8]) -> Vec<&[u8]> {
     v
 }
 
-fn time_best<F: FnMut() -> (u64, u64)>(runs: usize, mut f: F) -> (f64, u64, u64) {
-    let mut best = f64::INFINITY;
+/// The time of one pass of `f`: `f` is repeated until at least `min_secs` have passed (so a
+/// small input is not timed at the clock's resolution), `samples` such times are taken, and
+/// the median is kept (one slow sample, e.g. a context switch, does not move it). Returns the
+/// seconds per pass and what the last pass of `f` returned.
+fn time_median<F: FnMut() -> (u64, u64)>(
+    samples: usize,
+    min_secs: f64,
+    mut f: F,
+) -> (f64, u64, u64) {
+    let mut times = Vec::with_capacity(samples.max(1));
     let mut last = (0, 0);
-    for _ in 0..runs.max(1) {
+    for _ in 0..samples.max(1) {
         let t = Instant::now();
-        last = f();
-        best = best.min(t.elapsed().as_secs_f64());
+        let mut passes = 0u32;
+        loop {
+            last = f();
+            passes += 1;
+            if t.elapsed().as_secs_f64() >= min_secs {
+                break;
+            }
+        }
+        times.push(t.elapsed().as_secs_f64() / f64::from(passes));
     }
-    (best, last.0, last.1)
+    times.sort_by(f64::total_cmp);
+    (times[times.len() / 2], last.0, last.1)
 }
 
-/// Runs every operation over `lines`; the first row is the plain copy baseline.
+/// How long one timed sample of the copy baseline runs at least, and how many samples its
+/// median is taken over. The copy is the denominator of every "× copy", so it is measured long
+/// enough that the ratio moves less than ±3 % between runs (the bench test checks it).
+pub const COPY_MIN_SECS: f64 = 0.2;
+/// Samples of the copy baseline (at least; more when `runs` is larger).
+pub const COPY_SAMPLES: usize = 5;
+/// How long one timed sample of an operation runs at least.
+pub const OP_MIN_SECS: f64 = 0.02;
+
+/// Runs every operation over `lines`; the first row is the plain copy baseline. Each row is
+/// the median of `runs` samples ([`COPY_SAMPLES`] at least for the copy).
 pub fn run(lines: &[&[u8]], runs: usize) -> Vec<Row> {
     let n = lines.len().max(1) as f64;
     let bytes: usize = lines.iter().map(|l| l.len() + 1).sum();
     let mut out = Vec::with_capacity(bytes * 3);
-    let (copy_s, _, _) = time_best(runs, || {
+    let (copy_s, _, _) = time_median(runs.max(COPY_SAMPLES), COPY_MIN_SECS, || {
         out.clear();
         for l in lines {
             out.extend_from_slice(l);
@@ -159,7 +185,7 @@ pub fn run(lines: &[&[u8]], runs: usize) -> Vec<Row> {
     };
     let mut rows = vec![mk("plain line copy (baseline)", copy_s, 0, 0)];
     for (name, mut op) in operations() {
-        let (secs, changed, errors) = time_best(runs, || {
+        let (secs, changed, errors) = time_median(runs, OP_MIN_SECS, || {
             out.clear();
             let (mut changed, mut errors) = (0u64, 0u64);
             for l in lines {
@@ -229,64 +255,138 @@ pub fn csv(rows: &[Row]) -> String {
     s
 }
 
-fn json_str(s: &str) -> String {
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(o, "\\u{:04x}", c as u32);
-            }
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
-}
-
-/// The rows as a JSON array.
+/// The rows as a JSON array (serde_json), one object per row.
 pub fn json(rows: &[Row]) -> String {
-    let items: Vec<String> = rows
+    let items: Vec<serde_json::Value> = rows
         .iter()
         .map(|r| {
-            format!(
-                "{{\"operation\":{},\"ns_per_line\":{:.2},\"mb_per_s\":{:.2},\"changed_share\":{:.5},\"errors\":{},\"vs_copy\":{:.3}}}",
-                json_str(&r.name),
-                r.ns_per_line,
-                r.mb_per_s,
-                r.changed,
-                r.errors,
-                r.vs_copy
-            )
+            serde_json::json!({
+                "operation": r.name,
+                "ns_per_line": r.ns_per_line,
+                "mb_per_s": r.mb_per_s,
+                "changed_share": r.changed,
+                "errors": r.errors,
+                "vs_copy": r.vs_copy,
+            })
         })
         .collect();
-    format!("[{}]\n", items.join(","))
+    let mut s = serde_json::Value::Array(items).to_string();
+    s.push('\n');
+    s
 }
 
 fn xml(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
-/// A horizontal bar chart of ns/line, hand-written SVG (no plotting crate needed for bars).
-pub fn svg(rows: &[Row], title: &str) -> String {
+/// What the chart's caption says about the run: the input, the machine, the date, the threads
+/// and the runs, so that a chart found later says where its numbers come from.
+#[derive(Clone, Debug)]
+pub struct Caption {
+    /// The input's name as shown to the user.
+    pub input: String,
+    /// Lines measured.
+    pub lines: usize,
+    /// The CPU model (`model name` of /proc/cpuinfo, or the architecture).
+    pub machine: String,
+    /// The date, `YYYY-MM-DD` (UTC).
+    pub date: String,
+    /// Samples per row.
+    pub runs: usize,
+}
+
+impl Caption {
+    /// The caption of a run made now on this machine.
+    pub fn now(input: &str, lines: usize, runs: usize) -> Caption {
+        let secs = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        Caption {
+            input: input.to_string(),
+            lines,
+            machine: cpu_model(),
+            date: civil_date(secs / 86_400),
+            runs,
+        }
+    }
+}
+
+/// The CPU model named by /proc/cpuinfo, else the architecture (other systems).
+pub fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name") || l.starts_with("Model"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
+
+/// `YYYY-MM-DD` of the day `days` after 1970-01-01 (proleptic Gregorian calendar).
+pub fn civil_date(days: u64) -> String {
+    // Days to civil date: eras of 400 years (146 097 days) starting on March 1st.
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// A step of 1, 2 or 5 × 10^k that cuts `0..=max` into about five ticks.
+fn tick_step(max: f64) -> f64 {
+    let raw = (max / 5.0).max(1e-9);
+    let p = 10f64.powf(raw.log10().floor());
+    let f = raw / p;
+    p * if f <= 1.0 {
+        1.0
+    } else if f <= 2.0 {
+        2.0
+    } else if f <= 5.0 {
+        5.0
+    } else {
+        10.0
+    }
+}
+
+/// A horizontal bar chart of ns/line as hand-written SVG: one bar per row, an x axis with
+/// ticks in ns/line, and a caption naming the input, machine, date, thread and runs.
+pub fn svg(rows: &[Row], c: &Caption) -> String {
     let bar_h = 22.0;
     let left = 300.0;
     let width = 900.0;
-    let max = rows.iter().map(|r| r.ns_per_line).fold(1.0, f64::max);
-    let height = 60.0 + bar_h * rows.len() as f64 + 20.0;
+    let plot_w = width - left - 130.0;
+    let top = 70.0;
+    let max = rows.iter().map(|r| r.ns_per_line).fold(1e-9, f64::max);
+    let step = tick_step(max);
+    let axis_max = (max / step).ceil() * step;
+    let axis_y = top + bar_h * rows.len() as f64 + 4.0;
+    let height = axis_y + 60.0;
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"12\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"10\" y=\"24\" font-size=\"16\">{}</text>\n\
-         <text x=\"10\" y=\"44\" fill=\"#555\">ns per line (shorter is faster); the number after each bar is the cost relative to a plain line copy</text>\n",
-        xml(title)
+         <text x=\"10\" y=\"24\" font-size=\"16\">iribulk bench: {} ({} lines)</text>\n\
+         <text x=\"10\" y=\"44\" fill=\"#555\">{}, {}, 1 thread, median of {} runs per row</text>\n\
+         <text x=\"10\" y=\"60\" fill=\"#555\">ns per line (shorter is faster); the number after each bar is the cost relative to a plain line copy</text>\n",
+        xml(&c.input),
+        c.lines,
+        xml(&c.machine),
+        c.date,
+        c.runs
     );
     for (i, r) in rows.iter().enumerate() {
-        let y = 60.0 + bar_h * i as f64;
-        let w = (width - left - 120.0) * r.ns_per_line / max;
+        let y = top + bar_h * i as f64;
+        let w = plot_w * r.ns_per_line / axis_max;
         let color = if i == 0 { "#888" } else { "#4a7ab5" };
         let _ = writeln!(
             s,
@@ -305,8 +405,38 @@ pub fn svg(rows: &[Row], title: &str) -> String {
             r.vs_copy
         );
     }
+    // The x axis: a line, a tick and a label every `step` ns/line, and the unit.
+    let _ = writeln!(
+        s,
+        "<g class=\"axis\" stroke=\"#333\"><line x1=\"{left}\" y1=\"{axis_y:.1}\" x2=\"{:.1}\" y2=\"{axis_y:.1}\"/></g>",
+        left + plot_w
+    );
+    let ticks = (axis_max / step).round() as usize;
+    for k in 0..=ticks {
+        let v = step * k as f64;
+        let x = left + plot_w * v / axis_max;
+        let _ = writeln!(
+            s,
+            "<line x1=\"{x:.1}\" y1=\"{axis_y:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\" stroke=\"#333\"/>\
+             <text class=\"tick\" x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+            axis_y + 5.0,
+            axis_y + 18.0,
+            trim_num(v)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">ns per line</text>",
+        left + plot_w / 2.0,
+        axis_y + 36.0
+    );
     s.push_str("</svg>\n");
     s
+}
+
+fn trim_num(v: f64) -> String {
+    let t = format!("{v:.3}");
+    t.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 #[cfg(test)]
@@ -331,8 +461,28 @@ mod tests {
         let t = table(&rows);
         assert!(t.contains("plain line copy") && t.contains("ladder: + idn"));
         assert_eq!(csv(&rows).lines().count(), rows.len() + 1);
-        assert!(json(&rows).starts_with("[{\"operation\""));
-        let svg = svg(&rows, "t");
+        let j: serde_json::Value = serde_json::from_str(&json(&rows)).unwrap();
+        assert_eq!(j[0]["operation"], "plain line copy (baseline)");
+        assert_eq!(j.as_array().unwrap().len(), rows.len());
+        let cap = Caption {
+            input: "t<&>".into(),
+            lines: 3,
+            machine: "cpu".into(),
+            date: "2026-01-01".into(),
+            runs: 1,
+        };
+        let svg = svg(&rows, &cap);
         assert_eq!(svg.matches("<rect x=").count(), rows.len());
+        assert!(svg.contains("t&lt;&amp;&gt;") && svg.contains("ns per line</text>"));
+    }
+
+    #[test]
+    fn dates_and_ticks() {
+        assert_eq!(civil_date(0), "1970-01-01");
+        assert_eq!(civil_date(11_016), "2000-02-29");
+        assert_eq!(civil_date(20_597), "2026-05-24");
+        assert_eq!(tick_step(100.0), 20.0);
+        assert_eq!(tick_step(7.0), 2.0);
+        assert_eq!(tick_step(2400.0), 500.0);
     }
 }

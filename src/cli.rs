@@ -5,8 +5,9 @@ use crate::convert::normalize::{Idn, Level, Rungs};
 use crate::engine::{EngineOptions, Filter, Mode as EngineMode, OnError};
 use crate::host::idna2003;
 use crate::pipeline::RunOptions;
+use crate::report::Summary;
 use clap::{Parser, Subcommand, ValueEnum};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -18,8 +19,13 @@ Examples:
   iribulk --mode to-iri --in uris.txt --out display.txt
   iribulk --mode check --invalid-only --in urls.txt --errors why.tsv > bad.txt
 
-Exit status: 0 all lines converted; 3 finished, but some lines had errors;
-1 I/O or other fatal error; 2 usage error.";
+Exit status:
+  0  the run did what was asked (also when bad lines were dropped by --on-error skip
+     or filtered by check --valid-only/--invalid-only; warnings and repairs alone)
+  3  at least one line with an error was written unchanged (--on-error keep), or the
+     run stopped at the first error (--on-error fail); --exit-zero turns 3 into 0
+  1  fatal: I/O error, unreadable input, disk full
+  2  usage error: a bad option, or an option that does not apply to the mode";
 
 /// iribulk: convert IRIs to URIs (RFC 3987) in bulk, at disk speed.
 #[derive(Parser, Debug)]
@@ -135,9 +141,18 @@ pub struct Cli {
     /// Chunk size (e.g. 1M, 256K).
     #[arg(long = "chunk-size", value_name = "BYTES", default_value = "1M", value_parser = parse_size)]
     pub chunk_size: usize,
-    /// Print the summary as text (default) or JSON on stderr.
+    /// Print the summary as text (default) or JSON, on stderr unless --stats-file says
+    /// otherwise. Given explicitly, it is printed even with --quiet.
     #[arg(long, value_enum, default_value_t = StatsArg::Text)]
     pub stats: StatsArg,
+    /// Write the summary to this file instead of stderr; '-': stdout (only when --out names
+    /// a file). Written even with --quiet.
+    #[arg(long = "stats-file", value_name = "FILE")]
+    pub stats_file: Option<PathBuf>,
+    /// Line-level problems never change the exit status (0 instead of 3): for Spark
+    /// `RDD.pipe`, Hadoop Streaming and other runners that treat any non-zero status as a crash.
+    #[arg(long = "exit-zero")]
+    pub exit_zero: bool,
     /// No summary and no progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -169,7 +184,8 @@ pub enum Command {
 /// `iribulk bench`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// The file to measure (read into memory).
+    /// The file to measure, read into memory (.gz/.zst decompressed, as for the main
+    /// command); '-': stdin.
     #[arg(long = "in", value_name = "FILE")]
     pub input: PathBuf,
     /// Output format.
@@ -178,7 +194,7 @@ pub struct BenchArgs {
     /// Also draw the costs as a bar chart (SVG).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Timed passes per row; the best is kept.
+    /// Timed samples per row; the median is kept (at least 5 for the copy baseline).
     #[arg(long, default_value_t = 3)]
     pub runs: usize,
 }
@@ -317,8 +333,397 @@ fn parse_delimiter(s: &str) -> Result<u8, String> {
 }
 
 impl Cli {
-    /// Validates and converts the arguments.
-    pub fn to_options(&self) -> Result<RunOptions, String> {
+    /// Parses the process's arguments like [`Parser::parse`] (exiting on a usage error), and
+    /// also returns the ids of the arguments given on the command line (not defaults).
+    pub fn parse_with_sources() -> (Cli, Vec<String>) {
+        use clap::{CommandFactory, FromArgMatches};
+        // Leaked once per process: clap wants a `'static` text without its `string` feature.
+        let long: &'static str = Box::leak(long_version().into_boxed_str());
+        let m = Cli::command().long_version(long).get_matches();
+        let cli = Cli::from_arg_matches(&m).unwrap_or_else(|e| e.exit());
+        let given = m
+            .ids()
+            .filter(|id| {
+                m.value_source(id.as_str()) == Some(clap::parser::ValueSource::CommandLine)
+            })
+            .map(|id| id.as_str().to_string())
+            .collect();
+        (cli, given)
+    }
+}
+
+/// The exit status of a finished run: 3 when at least one line with an error was written as it
+/// was (`--on-error keep` without a check filter) or the run stopped at the first error
+/// (`--on-error fail`); 0 otherwise, and always 0 with `--exit-zero`. Dropped
+/// (`--on-error skip`) and filtered (`check --valid-only`/`--invalid-only`) lines, warnings and
+/// repairs never give 3.
+pub fn exit_status(summary: &Summary, engine: &EngineOptions, exit_zero: bool) -> u8 {
+    let kept_bad = engine.filter == Filter::All
+        && engine.on_error == OnError::Keep
+        && summary.stats.error_lines > 0;
+    if !exit_zero && (kept_bad || summary.stopped_at_error) {
+        3
+    } else {
+        0
+    }
+}
+
+/// A set of [`Mode`]s, one bit each (bit = the mode's position in [`Mode::ALL`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Modes(u8);
+
+impl Modes {
+    /// Every mode.
+    pub const ALL: Modes = Modes(0b1_1111);
+    const TO_URI: Modes = Modes(1);
+    const TO_IRI: Modes = Modes(2);
+    const CHECK: Modes = Modes(4);
+    const NORMALIZE: Modes = Modes(16);
+
+    const fn or(self, o: Modes) -> Modes {
+        Modes(self.0 | o.0)
+    }
+
+    /// Whether `m` is in the set.
+    pub fn has(self, m: Mode) -> bool {
+        self.0 & (1 << m as u8) != 0
+    }
+}
+
+impl Mode {
+    /// Every mode, in the order of [`Modes`]' bits.
+    pub const ALL: [Mode; 5] = [
+        Mode::ToUri,
+        Mode::ToIri,
+        Mode::Check,
+        Mode::LeiriToIri,
+        Mode::Normalize,
+    ];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::ToUri => "to-uri",
+            Mode::ToIri => "to-iri",
+            Mode::Check => "check",
+            Mode::LeiriToIri => "leiri-to-iri",
+            Mode::Normalize => "normalize",
+        }
+    }
+}
+
+/// What else an option needs, in a mode where it applies, to mean something.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Needs {
+    /// Nothing.
+    Nothing,
+    /// `--field` (the delimiter splits fields).
+    Field,
+    /// `--errors FILE` (the form of the report).
+    Errors,
+    /// `--host idna2003` (the IDNA2003 flags).
+    HostIdna2003,
+    /// A host mode that runs IDNA (`--host-fallback`: `--host percent` never fails IDNA).
+    HostIdna,
+    /// No `--valid-only`/`--invalid-only` (`--on-error`: the filter decides which lines go).
+    NoFilter,
+    /// In normalize, an `--idn` rung or `--level scheme` (the IDNA version of the IDN rung);
+    /// elsewhere nothing.
+    IdnRungInNormalize,
+}
+
+/// One row of [`OPTIONS`]: a flag, the clap id of its field, the modes where it applies, and
+/// what else it needs there.
+#[derive(Clone, Copy, Debug)]
+pub struct Applies {
+    /// The long flag, with its dashes (`--delimiter`); for a positional argument, its value
+    /// name (`FILE`).
+    pub flag: &'static str,
+    /// The clap argument id (the field name of [`Cli`]).
+    pub id: &'static str,
+    /// The modes where the flag means something.
+    pub modes: Modes,
+    /// What else it needs in those modes.
+    pub needs: Needs,
+}
+
+const fn row(flag: &'static str, id: &'static str, modes: Modes, needs: Needs) -> Applies {
+    Applies {
+        flag,
+        id,
+        modes,
+        needs,
+    }
+}
+
+/// Where each option of the main command applies: the one table that both
+/// [`Cli::check_applies`] and the test over every flag × every mode read. A flag given outside
+/// its modes, or without what it needs, is a usage error naming it; none is silently ignored.
+///
+/// Why the rows are what they are: `check` validates as `--strict` does and never repairs or
+/// falls back, so `--strict`, `--leiri`, `--invalid-utf8` and `--host-fallback` change nothing
+/// there; `to-iri` decodes hosts (it reads `--host` and the IDNA2003 flags) but never encodes
+/// them; `leiri-to-iri` only percent-encodes, so no host option applies; `normalize` reads
+/// `--host` (and the IDNA2003 flags) only to pick the IDNA version of its IDN rung, and none of
+/// `--strict`, `--leiri`, `--invalid-utf8`.
+pub const OPTIONS: &[Applies] = {
+    use Needs::*;
+    let all = Modes::ALL;
+    let uri = Modes::TO_URI;
+    let chk = Modes::CHECK;
+    let norm = Modes::NORMALIZE;
+    let hosts = Modes::TO_URI
+        .or(Modes::TO_IRI)
+        .or(Modes::CHECK)
+        .or(Modes::NORMALIZE);
+    &[
+        row("FILE", "files", all, Nothing),
+        row("--in", "input", all, Nothing),
+        row("--out", "output", all, Nothing),
+        row("--mode", "mode", all, Nothing),
+        row("--uri", "uri", chk, Nothing),
+        row("--valid-only", "valid_only", chk, Nothing),
+        row("--invalid-only", "invalid_only", chk, Nothing),
+        row("--level", "level", norm, Nothing),
+        row("--case", "case", norm, Nothing),
+        row("--percent", "percent", norm, Nothing),
+        row("--nfc", "nfc", norm, Nothing),
+        row("--nfkc", "nfkc", norm, Nothing),
+        row("--path", "path", norm, Nothing),
+        row("--scheme-rules", "scheme_rules", norm, Nothing),
+        row("--idn", "idn", norm, Nothing),
+        row("--as-uri", "as_uri", norm, Nothing),
+        row("--base", "base", all, Nothing),
+        row("--base-field", "base_field", all, Field),
+        row("--host", "host", hosts, IdnRungInNormalize),
+        row("--host-fallback", "host_fallback", uri, HostIdna),
+        row(
+            "--idna2003-no-unassigned",
+            "idna2003_no_unassigned",
+            hosts,
+            HostIdna2003,
+        ),
+        row(
+            "--idna2003-no-std3",
+            "idna2003_no_std3",
+            hosts,
+            HostIdna2003,
+        ),
+        row("--strict", "strict", uri, Nothing),
+        row("--leiri", "leiri", uri, Nothing),
+        row("--invalid-utf8", "invalid_utf8", uri, Nothing),
+        row("--on-error", "on_error", all, NoFilter),
+        row("--errors", "errors", all, Nothing),
+        row("--errors-format", "errors_format", all, Errors),
+        row("--field", "field", all, Nothing),
+        row("--delimiter", "delimiter", all, Field),
+        row("--threads", "threads", all, Nothing),
+        row("--no-mmap", "no_mmap", all, Nothing),
+        row("--max-line-bytes", "max_line_bytes", all, Nothing),
+        row("--chunk-size", "chunk_size", all, Nothing),
+        row("--stats", "stats", all, Nothing),
+        row("--stats-file", "stats_file", all, Nothing),
+        row("--exit-zero", "exit_zero", all, Nothing),
+        row("--quiet", "quiet", all, Nothing),
+    ]
+};
+
+/// `--version --verbose`-style text of `--version`: the SIMD level this CPU runs, the build's
+/// features and the Unicode version of the normalization tables.
+pub fn long_version() -> String {
+    let simd = match crate::simd::Impl::best() {
+        crate::simd::Impl::Avx2 => "AVX2",
+        crate::simd::Impl::Sse2 => "SSE2",
+        crate::simd::Impl::Scalar => "scalar",
+    };
+    let (a, b, c) = unicode_normalization::UNICODE_VERSION;
+    let mut feats: Vec<&str> = Vec::new();
+    if cfg!(debug_assertions) {
+        feats.push("debug");
+    } else {
+        feats.push("release");
+    }
+    if cfg!(target_feature = "avx2") {
+        feats.push("avx2 at compile time");
+    }
+    format!(
+        "{}\nsimd: {simd} (detected at run time)\ntarget: {}-{}\nbuild: {}\nunicode: {a}.{b}.{c} (NFC/NFKC tables)",
+        env!("CARGO_PKG_VERSION"),
+        std::env::consts::ARCH,
+        std::env::consts::OS,
+        feats.join(", ")
+    )
+}
+
+/// Whether a `--base` names an absolute IRI: it starts with a scheme (`ALPHA *( ALPHA / DIGIT
+/// / "+" / "-" / "." ) ":"`, RFC 3986 §3.1), as RFC 3986 §5.1 requires of a base.
+pub fn has_scheme(s: &str) -> bool {
+    let Some(colon) = s.find(':') else {
+        return false;
+    };
+    let sc = &s.as_bytes()[..colon];
+    !sc.is_empty()
+        && sc[0].is_ascii_alphabetic()
+        && sc[1..]
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+}
+
+/// Checks, before anything is read or created, that a file option can be written: its parent
+/// folder exists, is a folder, and takes a new file (probed by creating and removing one), and
+/// the path itself is not a folder. `-` (a standard stream) and existing files that are not
+/// regular (FIFOs, devices) are always fine: they are never opened here.
+pub fn check_writable(flag: &str, p: &Path) -> Result<(), String> {
+    if p.as_os_str() == "-" {
+        return Ok(());
+    }
+    if p.is_dir() {
+        return Err(format!("{flag} '{}' is a folder, not a file", p.display()));
+    }
+    let parent = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !parent.is_dir() {
+        return Err(format!(
+            "{flag} '{}': the folder '{}' does not exist",
+            p.display(),
+            parent.display()
+        ));
+    }
+    if let Ok(md) = std::fs::metadata(p) {
+        if !md.is_file() {
+            // A FIFO, a terminal, /dev/null, a process substitution: never opened here (a
+            // reader of a FIFO would see the end of its data when we closed it).
+            return Ok(());
+        }
+        // An existing file: it is opened for writing (or replaced) later; it must allow it.
+        return std::fs::OpenOptions::new()
+            .append(true)
+            .open(p)
+            .map(drop)
+            .or_else(|e| probe(&parent).map_err(|_| e))
+            .map_err(|e| format!("{flag} '{}' cannot be written: {e}", p.display()));
+    }
+    probe(&parent).map_err(|e| {
+        format!(
+            "{flag} '{}': cannot create a file in '{}': {e}",
+            p.display(),
+            parent.display()
+        )
+    })
+}
+
+fn probe(dir: &Path) -> std::io::Result<()> {
+    let f = dir.join(format!(".iribulk-probe-{}", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&f)?;
+    std::fs::remove_file(&f)
+}
+
+impl Cli {
+    /// Refuses every option given on the command line (`given(id)`) outside the modes where
+    /// [`OPTIONS`] says it applies, or without what it needs there (all of them in one message),
+    /// then a `--base` without a scheme and file options that cannot be written.
+    pub fn check_applies(&self, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
+        let m = self.mode;
+        let idn_rung = self.idn.is_some() || self.level == Some(LevelArg::Scheme);
+        let mut refused: Vec<String> = Vec::new();
+        for a in OPTIONS {
+            if !given(a.id) {
+                continue;
+            }
+            if !a.modes.has(m) {
+                let modes: Vec<&str> = Mode::ALL
+                    .iter()
+                    .filter(|x| a.modes.has(**x))
+                    .map(|x| x.name())
+                    .collect();
+                refused.push(format!(
+                    "{} does not apply to --mode {} (it applies to: {})",
+                    a.flag,
+                    m.name(),
+                    modes.join(", ")
+                ));
+                continue;
+            }
+            let why = match a.needs {
+                Needs::Nothing => None,
+                Needs::Field if self.field.is_none() => Some("goes with --field N"),
+                Needs::Errors if self.errors.is_none() => Some("goes with --errors FILE"),
+                Needs::HostIdna2003 if self.host != HostArg::Idna2003 => {
+                    Some("goes with --host idna2003")
+                }
+                Needs::HostIdna if self.host == HostArg::Percent => {
+                    Some("means nothing with --host percent (no IDNA runs)")
+                }
+                Needs::NoFilter if self.valid_only || self.invalid_only => Some(
+                    "does not apply with --valid-only/--invalid-only (the filter decides which \
+                     lines are written)",
+                ),
+                Needs::IdnRungInNormalize if m == Mode::Normalize && !idn_rung => Some(
+                    "in --mode normalize picks the IDNA version of the IDN rung: give --idn or \
+                     --level scheme",
+                ),
+                Needs::IdnRungInNormalize
+                    if m == Mode::Normalize && self.host == HostArg::Percent =>
+                {
+                    Some("percent does not apply to --mode normalize (use uts46 or idna2003)")
+                }
+                _ => None,
+            };
+            if let Some(why) = why {
+                refused.push(format!("{} {why}", a.flag));
+            }
+        }
+        if !refused.is_empty() {
+            return Err(refused.join("; "));
+        }
+        if let Some(b) = &self.base {
+            if !has_scheme(b) {
+                return Err(format!(
+                    "--base '{b}' is not an absolute IRI (it has no scheme such as http:); a base \
+                     must be absolute (RFC 3986 §5.1)"
+                ));
+            }
+        }
+        if let Some(p) = &self.errors {
+            check_writable("--errors", p)?;
+        }
+        match &self.stats_file {
+            Some(p)
+                if p.as_os_str() == "-"
+                    && self.output.as_ref().is_none_or(|o| o.as_os_str() == "-") =>
+            {
+                return Err(
+                    "--stats-file - writes the summary to stdout, which already carries the \
+                     output: give --out FILE, or a --stats-file path"
+                        .into(),
+                );
+            }
+            Some(p)
+                if p.as_os_str() == "-"
+                    && self.errors.as_ref().is_some_and(|e| e.as_os_str() == "-") =>
+            {
+                return Err(
+                    "--stats-file - and --errors - would both write to stdout: give one of them \
+                     a file"
+                        .into(),
+                );
+            }
+            Some(p) if p.as_os_str() == "-" => {}
+            Some(p) => check_writable("--stats-file", p)?,
+            None => {}
+        }
+        Ok(())
+    }
+
+    /// Validates and converts the arguments; `given(id)` says whether the argument with clap
+    /// id `id` was on the command line (see [`Cli::parse_with_sources`]).
+    pub fn to_options(&self, given: &dyn Fn(&str) -> bool) -> Result<RunOptions, String> {
+        self.check_applies(given)?;
         let to_uri = ToUriOptions::default()
             .host(match self.host {
                 HostArg::Auto => HostMode::Auto,
@@ -341,26 +746,6 @@ impl Cli {
             Some(n) => Some((n as usize - 1, parse_delimiter(&self.delimiter)?)),
             None => None,
         };
-        let is_check = self.mode == Mode::Check;
-        if !is_check && (self.uri || self.valid_only || self.invalid_only) {
-            return Err("--uri, --valid-only and --invalid-only go with --mode check".into());
-        }
-        let rung_flags = self.level.is_some()
-            || self.case
-            || self.percent
-            || self.nfc
-            || self.nfkc
-            || self.path
-            || self.scheme_rules
-            || self.idn.is_some()
-            || self.as_uri;
-        if self.mode != Mode::Normalize && rung_flags {
-            return Err(
-                "--level, --case, --percent, --nfc, --nfkc, --path, --scheme-rules, --idn and \
-                 --as-uri go with --mode normalize"
-                    .into(),
-            );
-        }
         let mut rungs = Rungs::level(match self.level {
             None | Some(LevelArg::Syntax) => Level::Syntax,
             Some(LevelArg::String) => Level::String,

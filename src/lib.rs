@@ -38,6 +38,7 @@
 #![warn(missing_docs)]
 
 pub mod benchcmd;
+pub mod charset;
 pub mod classes;
 pub mod cli;
 pub mod components;

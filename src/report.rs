@@ -110,6 +110,18 @@ fn push_escaped_str(s: &str, out: &mut String) {
     }
 }
 
+/// The hint added to the message of an error found at a TAB (`column` is 1-based): such a
+/// line is most likely a record of several fields given without `--field`.
+pub const TAB_HINT: &str = " (a TAB: did you mean --field N?)";
+
+/// [`TAB_HINT`] when the byte at the 1-based `column` of `input` is a TAB, else `None`. With
+/// `--field`, a TAB delimiter never reaches the converter, so the hint only shows when the
+/// TAB is inside the converted text.
+pub fn tab_hint(input: &[u8], column: u64) -> Option<&'static str> {
+    let i = usize::try_from(column.checked_sub(1)?).ok()?;
+    (input.get(i) == Some(&b'\t')).then_some(TAB_HINT)
+}
+
 /// General category Cf (format characters), Unicode 15.
 fn is_format_char(c: char) -> bool {
     matches!(c as u32,
@@ -133,6 +145,9 @@ pub fn write_row<W: Write + ?Sized>(
         message.push_str("warning: ");
     }
     message.push_str(&row.kind.message());
+    if let Some(h) = tab_hint(row.input, row.column) {
+        message.push_str(h);
+    }
     match format {
         ReportFormat::Tsv => {
             escape_input(row.file.as_bytes(), scratch);
@@ -256,44 +271,39 @@ impl Summary {
         s
     }
 
-    /// One JSON object.
+    /// One JSON object (serde_json) and a newline; `by_code` holds every error code, in
+    /// the order of [`ErrorKind::ALL_CODES`].
     pub fn json(&self) -> String {
         let st = &self.stats;
-        let mut codes = String::new();
-        for (i, (c, n)) in ErrorKind::ALL_CODES
+        let secs = self.elapsed.as_secs_f64();
+        let by_code: serde_json::Map<String, serde_json::Value> = ErrorKind::ALL_CODES
             .iter()
             .zip(st.by_code.iter())
-            .enumerate()
-        {
-            if i > 0 {
-                codes.push(',');
-            }
-            let _ = write!(codes, "\"{c}\":{n}");
-        }
-        format!(
-            "{{\"lines\":{},\"bytes\":{},\"passthrough\":{},\"converted\":{},\"repaired_lines\":{},\
-             \"repairs\":{},\"warning_lines\":{},\"error_lines\":{},\"skipped\":{},\"written\":{},\"not_reached\":{},\
-             \"host_fallbacks\":{},\"by_code\":{{{}}},\"elapsed_s\":{:.6},\"mb_per_s\":{:.3},\
-             \"lines_per_s\":{:.1},\"threads\":{},\"stopped_at_error\":{}}}\n",
-            st.lines,
-            st.bytes,
-            st.passthrough,
-            st.converted,
-            st.repaired_lines,
-            st.repairs,
-            st.warning_lines,
-            st.error_lines,
-            st.skipped,
-            st.written,
-            st.not_reached,
-            st.host_fallbacks,
-            codes,
-            self.elapsed.as_secs_f64(),
-            self.mbps(),
-            st.lines as f64 / self.elapsed.as_secs_f64().max(1e-9),
-            self.threads,
-            self.stopped_at_error
-        )
+            .map(|(c, n)| (c.to_string(), (*n).into()))
+            .collect();
+        let mut s = serde_json::json!({
+            "lines": st.lines,
+            "bytes": st.bytes,
+            "passthrough": st.passthrough,
+            "converted": st.converted,
+            "repaired_lines": st.repaired_lines,
+            "repairs": st.repairs,
+            "warning_lines": st.warning_lines,
+            "error_lines": st.error_lines,
+            "skipped": st.skipped,
+            "written": st.written,
+            "not_reached": st.not_reached,
+            "host_fallbacks": st.host_fallbacks,
+            "by_code": by_code,
+            "elapsed_s": secs,
+            "mb_per_s": self.mbps(),
+            "lines_per_s": st.lines as f64 / secs.max(1e-9),
+            "threads": self.threads,
+            "stopped_at_error": self.stopped_at_error,
+        })
+        .to_string();
+        s.push('\n');
+        s
     }
 }
 

@@ -106,10 +106,12 @@ impl Checker {
         comps: &mut Vec<Range<usize>>,
         o: &mut Outcome,
     ) -> Result<(), LineError> {
+        let mut host = None;
         if let Some(ar) = c.authority.clone() {
             let a = components::split_authority(line, ar).expect("validated by the conversion");
             if line.get(a.host.start) != Some(&b'[') {
                 self.check_host(s, a.host.clone(), c.scheme.clone().map(|r| &line[r]))?;
+                host = Some(a.host);
             }
         }
         if !line.is_ascii() {
@@ -122,6 +124,19 @@ impl Checker {
             }
             for r in comps.iter() {
                 warn_chars(s, r.clone(), o);
+            }
+            // The label dots between the host's components: U+FF0E and U+FF61 are
+            // compatibility characters too (NFKC gives '.'), warned in line order.
+            if let Some(h) = host {
+                for (i, ch) in s[h.clone()].char_indices() {
+                    if !ch.is_ascii() && crate::host::is_label_dot(ch) && is_compat(ch) {
+                        let w = LineError::new(ErrorKind::CompatChar, h.start + i);
+                        o.warnings += 1;
+                        if o.first_warning.is_none_or(|f| f.offset > w.offset) {
+                            o.first_warning = Some(w);
+                        }
+                    }
+                }
             }
         }
         Ok(())
