@@ -462,6 +462,34 @@ impl Normalizer {
         }
     }
 
+    /// Issue #10: the IRI form (step 9) percent-decodes a host of `%HH` of UTF-8
+    /// (`http://%c3%a9_x.com/` would be written `http://é_x.com/`), and to-uri then runs IDNA
+    /// on it (RFC 3987 §3.1). A host that IDNA refuses once decoded is reported here (`idna`,
+    /// at the host) instead of written in a form that to-uri and a second normalize reject.
+    fn check_decoded_host(
+        &mut self,
+        h: &[u8],
+        at: usize,
+        scheme: Option<&[u8]>,
+    ) -> Result<(), LineError> {
+        let iri_form = self.opts.rungs.percent && !self.opts.as_uri;
+        if !iri_form || !scheme.is_some_and(is_dns_scheme) || !h.is_ascii() || !h.contains(&b'%') {
+            return Ok(());
+        }
+        let text = std::str::from_utf8(h).expect("ASCII");
+        let Some(decoded) = crate::host::decode_host_percent(text) else {
+            return Ok(()); // not UTF-8: to-iri keeps it encoded
+        };
+        if decoded.is_ascii() {
+            return Ok(());
+        }
+        self.ace.clear();
+        match self.cache.to_ascii(&decoded, self.opts.idna, &mut self.ace) {
+            Ok(()) => Ok(()),
+            Err(reason) => Err(LineError::new(ErrorKind::Idna(reason), at)),
+        }
+    }
+
     /// Step 4: the host at `hr` of `line`.
     fn host(
         &mut self,
@@ -483,6 +511,7 @@ impl Normalizer {
         }
         let start = dst.len();
         byte_steps(h, Part::Host, rungs, dst);
+        self.check_decoded_host(&dst[start..], hr.start, scheme)?;
         let mut idn_done = false;
         if let Some((mode, ascii_too)) = self.idn_for(scheme) {
             let text = std::str::from_utf8(&dst[start..]).expect("UTF-8 validated, ASCII edits");
