@@ -19,6 +19,7 @@ use crate::convert::to_iri::{ToIri, ToIriOptions};
 use crate::convert::to_uri::ToUri;
 use crate::convert::Outcome;
 use crate::error::{ErrorKind, LineError};
+use crate::grammar::components;
 use crate::grammar::validate::{is_plain, is_valid_ascii_uri, scheme_end};
 use crate::simd::{ByteSet, Classifier};
 use std::io::{self, Write};
@@ -148,11 +149,13 @@ pub const TO_URI_FLAGGED: ByteSet = LEIRI_FLAGGED
 
 /// The bytes that send a line to the exact converter in to-iri mode: `%` (a percent-encoding
 /// to decode), C0 controls and DEL (errors), and non-ASCII (must be UTF-8; C1 controls are
-/// errors). Lines with an `xn--` host label are found by [`has_ace_host`].
+/// errors), and `\` (a `\` in the authority of a special scheme is the error
+/// `backslash-authority`). Lines with an `xn--` host label are found by [`has_ace_host`].
 pub const TO_IRI_FLAGGED: ByteSet = ByteSet::EMPTY
     .with_range(0x00, 0x1F)
     .with_range(0x7F, 0xFF)
-    .with(b'%');
+    .with(b'%')
+    .with(b'\\');
 
 /// The per-line operation of a mode.
 #[derive(Debug)]
@@ -279,8 +282,13 @@ pub struct Stats {
     pub host_fallbacks: u64,
     /// Lines with an error.
     pub error_lines: u64,
-    /// Lines left out of the output (`--on-error skip`).
+    /// Lines left out of the output (`--on-error skip`, the `check` filters, and the line
+    /// that stopped an `--on-error fail` run).
     pub skipped: u64,
+    /// Lines read but not reached because `--on-error fail` stopped the run before them (the
+    /// rest of the chunk, and the chunks converted alongside it). Always
+    /// `lines = written + skipped + not_reached`.
+    pub not_reached: u64,
     /// Lines written (passthrough, converted, or kept with an error).
     pub written: u64,
     /// Errors and warnings by code, indexed like [`ErrorKind::ALL_CODES`].
@@ -301,6 +309,7 @@ impl Stats {
         self.error_lines += o.error_lines;
         self.skipped += o.skipped;
         self.written += o.written;
+        self.not_reached += o.not_reached;
         for (a, b) in self.by_code.iter_mut().zip(o.by_code.iter()) {
             *a += b;
         }
@@ -458,11 +467,19 @@ impl Worker {
         let resolved = std::mem::take(&mut self.resolved);
         let mark = out.len();
         let r = self.conv.convert_into(&resolved, out);
+        let r = r
+            .map(|mut o| {
+                o.changed = out[mark..] != *reference;
+                o.first_warning = o.first_warning.map(|w| {
+                    LineError::new(w.kind, offset_in_reference(&resolved, reference, w.offset))
+                });
+                o
+            })
+            .map_err(|e| {
+                LineError::new(e.kind, offset_in_reference(&resolved, reference, e.offset))
+            });
         self.resolved = resolved;
-        r.map(|mut o| {
-            o.changed = out[mark..] != *reference;
-            o
-        })
+        r
     }
 
     /// Converts a chunk of whole lines (the last one may lack its terminator) into `res`
@@ -515,7 +532,7 @@ impl Worker {
                 }
                 let seen = if dirty { Seen::Flagged } else { Seen::Clean };
                 if self.end_line(data, end, true, seen, &mut st, res) {
-                    self.finish_counts(res);
+                    self.finish_counts(data, st.line_start, res);
                     self.masks = masks;
                     return;
                 }
@@ -528,23 +545,32 @@ impl Worker {
             let dirty = st.line_dirty;
             let seen = if dirty { Seen::Flagged } else { Seen::Clean };
             if self.end_line(data, n, false, seen, &mut st, res) {
-                self.finish_counts(res);
+                self.finish_counts(data, st.line_start, res);
                 return;
             }
         }
         if st.run_start < n {
             res.pieces.push(Piece::Input(st.run_start..n));
         }
-        self.finish_counts(res);
+        self.finish_counts(data, st.line_start, res);
     }
 
     /// Derives the per-line counts that the walk does not keep: every line is passed through,
     /// converted, or has an error; every line is written, skipped, or the one that stopped a
     /// `--on-error fail` run.
-    fn finish_counts(&self, res: &mut ChunkOut) {
+    /// `--on-error fail`: the lines after the one that stopped the chunk (from `rest`) are
+    /// counted as read and not reached.
+    fn finish_counts(&self, data: &[u8], rest: usize, res: &mut ChunkOut) {
         let st = &mut res.stats;
-        st.passthrough = st.lines - st.converted - st.error_lines;
-        st.written = st.lines - st.skipped - res.failed as u64;
+        if res.failed && rest < data.len() {
+            let tail = &data[rest..];
+            let n = memchr::memchr_iter(b'\n', tail).count() as u64
+                + u64::from(tail.last() != Some(&b'\n'));
+            st.not_reached += n;
+            st.lines += n;
+        }
+        st.passthrough = st.lines - st.not_reached - st.converted - st.error_lines;
+        st.written = st.lines - st.skipped - st.not_reached;
     }
 
     /// The slow twin of [`Worker::convert_chunk`]: every line through the converter.
@@ -575,7 +601,7 @@ impl Worker {
         if !res.failed && st.run_start < n {
             res.pieces.push(Piece::Input(st.run_start..n));
         }
-        self.finish_counts(res);
+        self.finish_counts(data, st.line_start, res);
     }
 
     /// Handles the line from `st.line_start` to `end` (the LF's position if `has_lf`, else the
@@ -718,6 +744,8 @@ impl Worker {
                         false
                     }
                     OnError::Fail => {
+                        // The line that stops the run is not written: it counts as skipped.
+                        res.stats.skipped += 1;
                         cut_line(st, res, start, term_end);
                         res.failed = true;
                         true
@@ -726,6 +754,54 @@ impl Worker {
             }
         }
     }
+}
+
+/// Maps a byte offset in the resolved reference (RFC 3986 §5.2.2's target) back to the
+/// reference as written in the line, so that a report's column is always a byte of the input
+/// line. The target's fragment is the reference's; its query, authority and scheme are the
+/// reference's when the reference has them (the same bytes); a path segment of the target is
+/// found among the reference's segments (remove_dot_segments and the merge of §5.2.3 move
+/// segments but never change one). A problem in a part that came from the base points at the
+/// start of the reference (offset 0: the column of the field).
+pub fn offset_in_reference(resolved: &[u8], reference: &[u8], off: usize) -> usize {
+    let t = components::split(resolved);
+    let r = components::split(reference);
+    let same = |tr: Option<Range<usize>>, rr: Option<Range<usize>>| -> Option<usize> {
+        let (tr, rr) = (tr?, rr?);
+        (tr.contains(&off) && resolved[tr.clone()] == reference[rr.clone()])
+            .then(|| rr.start + (off - tr.start))
+    };
+    let found = same(t.fragment.clone(), r.fragment.clone())
+        .or_else(|| same(t.query.clone(), r.query.clone()))
+        .or_else(|| same(t.authority.clone(), r.authority.clone()))
+        .or_else(|| same(t.scheme.clone(), r.scheme.clone()))
+        .or_else(|| same(Some(t.path.clone()), Some(r.path.clone())));
+    if let Some(f) = found {
+        return f;
+    }
+    if t.path.contains(&off) {
+        // The segment of the target holding `off`, looked up among the reference's.
+        let p = &resolved[t.path.clone()];
+        let rel = off - t.path.start;
+        let s0 = p[..rel]
+            .iter()
+            .rposition(|&b| b == b'/')
+            .map_or(0, |k| k + 1);
+        let s1 = p[rel..]
+            .iter()
+            .position(|&b| b == b'/')
+            .map_or(p.len(), |k| rel + k);
+        let seg = &p[s0..s1];
+        let rp = &reference[r.path.clone()];
+        let mut start = 0;
+        for piece in rp.split(|&b| b == b'/') {
+            if piece == seg {
+                return r.path.start + start + (rel - s0);
+            }
+            start += piece.len() + 1;
+        }
+    }
+    0
 }
 
 /// Ends the run of unchanged input before the line at `start` (a [`Piece::Input`]) and starts

@@ -37,9 +37,11 @@ pub enum IdnaReason {
     RawLabelTooLong,
     /// An IDNA2003 step failed (RFC 3490 §4.1); the inner value says which.
     Idna2003(Idna2003Error),
-    /// UTS #46 ToASCII reported an error (disallowed code point, invalid Punycode, bidi or
-    /// CONTEXTJ rule, hyphen rule, STD3 ASCII deny list, or DNS length).
-    Uts46,
+    /// UTS #46 ToASCII reported an error; the value says which rule on which label
+    /// (disallowed code point U+XXXX, invalid Punycode, the bidi rule of RFC 5893, CONTEXTJ,
+    /// hyphens, STD3 ASCII deny list, DNS length), found by
+    /// `host::uts46_reason::diagnose` on the cold path.
+    Uts46(Uts46Failure),
     /// The percent-encoded octets of the host do not decode to UTF-8 (3987bis §3.4.2), so the
     /// host cannot go through IDNA.
     PercentNotUtf8,
@@ -58,7 +60,7 @@ impl IdnaReason {
             IdnaReason::RawTooLong => "host longer than 1024 bytes before mapping",
             IdnaReason::RawLabelTooLong => "host label longer than 255 bytes before mapping",
             IdnaReason::Idna2003(e) => e.reason(),
-            IdnaReason::Uts46 => {
+            IdnaReason::Uts46(_) => {
                 "UTS #46 ToASCII failed (disallowed character, invalid punycode, bidi, \
                  CONTEXTJ, hyphen, STD3 or DNS length rule)"
             }
@@ -70,6 +72,124 @@ impl IdnaReason {
             IdnaReason::AsciiHostName => {
                 "not a DNS host name (STD3 letters-digits-hyphen, labels 1-63 octets, name at most 253)"
             }
+        }
+    }
+}
+
+/// The full reason: [`IdnaReason::reason`], except for a UTS #46 failure, which names the
+/// rule and the label (`UTS #46 ToASCII: label 2: disallowed code point U+E000`).
+impl fmt::Display for IdnaReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IdnaReason::Uts46(d) if d.rule != Uts46Rule::Unknown => d.fmt(f),
+            r => f.write_str(r.reason()),
+        }
+    }
+}
+
+/// The rule of UTS #46 (and the RFCs it cites) that a host breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Uts46Rule {
+    /// A code point that UTS #46 maps to `disallowed` (§4 step 1, §4.1 V7), or a code point of
+    /// a Punycode label that is not `valid`.
+    Disallowed(char),
+    /// An ASCII character outside letters, digits and `-`, or a character that maps to one
+    /// (U+00A0 maps to a space, U+FF3F to `_`): the STD3 ASCII deny list, §4.1 V7 with
+    /// UseSTD3ASCIIRules; RFC 1123 §2.1. The character as written in the host.
+    Std3Ascii(char),
+    /// An `xn--` label that is not valid Punycode (RFC 3492), holds non-ASCII, or decodes to
+    /// nothing or to ASCII only (§4 step 4.1).
+    InvalidPunycode,
+    /// A Punycode label that decodes to a string not in NFC (§4.1 V1).
+    NotNfc,
+    /// `-` in both the 3rd and 4th positions (§4.1 V2, CheckHyphens).
+    HyphenThirdFourth,
+    /// A label that starts or ends with `-` (§4.1 V3, CheckHyphens).
+    HyphenStartEnd,
+    /// A label that starts with a combining mark (§4.1 V6).
+    LeadingMark(char),
+    /// ZWNJ or ZWJ outside its context (CheckJoiners: RFC 5892 Appendix A.1, A.2).
+    ContextJ(char),
+    /// The Bidi Rule of RFC 5893 §2 (CheckBidi), with the number of the condition (1–6).
+    Bidi(u8),
+    /// An empty label other than the root (VerifyDnsLength, §4.2 step 4).
+    EmptyLabel,
+    /// A label longer than 63 octets in its ASCII form (VerifyDnsLength; RFC 1034 §3.1).
+    LabelTooLong(usize),
+    /// A name longer than 253 octets in its ASCII form, root dot excluded (VerifyDnsLength).
+    NameTooLong(usize),
+    /// No rule could be named (should not happen; kept so that a new `idna` rule degrades
+    /// to the old message instead of a wrong one).
+    Unknown,
+}
+
+/// A diagnosed UTS #46 failure: the rule and the label (0-based index among the labels of the
+/// mapped host; `None` for a rule of the whole name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Uts46Failure {
+    /// The rule broken.
+    pub rule: Uts46Rule,
+    /// The label, counted from 0 (`None`: the whole name).
+    pub label: Option<usize>,
+}
+
+impl Uts46Rule {
+    /// A stable short name, for tallies and machine-readable reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Uts46Rule::Disallowed(_) => "disallowed",
+            Uts46Rule::Std3Ascii(_) => "std3-ascii",
+            Uts46Rule::InvalidPunycode => "punycode",
+            Uts46Rule::NotNfc => "not-nfc",
+            Uts46Rule::HyphenThirdFourth => "hyphen-3-4",
+            Uts46Rule::HyphenStartEnd => "hyphen-start-end",
+            Uts46Rule::LeadingMark(_) => "leading-mark",
+            Uts46Rule::ContextJ(_) => "contextj",
+            Uts46Rule::Bidi(_) => "bidi",
+            Uts46Rule::EmptyLabel => "empty-label",
+            Uts46Rule::LabelTooLong(_) => "label-too-long",
+            Uts46Rule::NameTooLong(_) => "name-too-long",
+            Uts46Rule::Unknown => "unknown",
+        }
+    }
+}
+
+impl fmt::Display for Uts46Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("UTS #46 ToASCII: ")?;
+        if let Some(i) = self.label {
+            write!(f, "label {}: ", i + 1)?;
+        }
+        match self.rule {
+            Uts46Rule::Disallowed(c) => write!(f, "disallowed code point U+{:04X}", c as u32),
+            Uts46Rule::Std3Ascii(c) => write!(
+                f,
+                "U+{:04X} is or maps to ASCII not allowed in a host name (STD3 rules: letters, \
+                 digits, hyphen)",
+                c as u32
+            ),
+            Uts46Rule::InvalidPunycode => {
+                f.write_str("invalid Punycode in an xn-- label (RFC 3492)")
+            }
+            Uts46Rule::NotNfc => f.write_str("Punycode label does not decode to NFC"),
+            Uts46Rule::HyphenThirdFourth => f.write_str("hyphens in the 3rd and 4th positions"),
+            Uts46Rule::HyphenStartEnd => f.write_str("leading or trailing hyphen"),
+            Uts46Rule::LeadingMark(c) => {
+                write!(f, "starts with the combining mark U+{:04X}", c as u32)
+            }
+            Uts46Rule::ContextJ(c) => write!(
+                f,
+                "U+{:04X} outside its joining context (CONTEXTJ, RFC 5892 A.1/A.2)",
+                c as u32
+            ),
+            Uts46Rule::Bidi(n) => write!(f, "breaks rule {n} of the bidi rule (RFC 5893 §2)"),
+            Uts46Rule::EmptyLabel => f.write_str("empty label"),
+            Uts46Rule::LabelTooLong(n) => write!(f, "label of {n} octets (DNS limit 63)"),
+            Uts46Rule::NameTooLong(n) => write!(f, "name of {n} octets (DNS limit 253)"),
+            Uts46Rule::Unknown => f.write_str(
+                "failed (disallowed character, invalid punycode, bidi, CONTEXTJ, hyphen, STD3 \
+                 or DNS length rule)",
+            ),
         }
     }
 }
@@ -275,10 +395,19 @@ error_kinds! {
     /// (3987bis §5.1).
     LeadingCombining = "leading-combining", Warning,
         "component starts with a combining mark", "3987bis §5.1";
-    /// `joiner-context`: `check` warning: ZWJ or ZWNJ not after a virama (RFC 5892 CONTEXTJ,
-    /// 3987bis §5.1).
+    /// `joiner-context`: `check` warning: ZWJ or ZWNJ outside its RFC 5892 Appendix A context
+    /// (CONTEXTJ, 3987bis §5.1).
     JoinerContext = "joiner-context", Warning,
-        "ZWJ/ZWNJ outside its context (RFC 5892)", "RFC 5892 Appendix A";
+        "ZWJ/ZWNJ outside its context (RFC 5892 Appendix A)", "RFC 5892 Appendix A";
+    /// `backslash-authority`: a `\` in the authority of an `http`, `https`, `ws`, `wss`,
+    /// `ftp` or `file` reference: a browser (WHATWG URL §4.4: `\` is a path separator in
+    /// special schemes) and RFC 3986 (§3.2: `\` is data) read different hosts
+    /// (CVE-2019-9636 class). An error in every mode; never repaired.
+    BackslashAuthority = "backslash-authority", Error,
+        "'\\' in the authority of a special scheme: a browser reads the host before \
+         the '\\' (WHATWG URL: a path separator), RFC 3986 reads the host after the \
+         last '@' (e.g. https://good.com\\@evil.com/: a browser reads host good.com, \
+         RFC 3986 reads host evil.com)", "WHATWG URL §4.4, RFC 3986 §3.2";
 }
 
 impl ErrorKind {
@@ -339,9 +468,9 @@ pub struct FullMessage(ErrorKind);
 impl fmt::Display for FullMessage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.0.message())?;
-        if let Some(d) = self.0.detail() {
-            f.write_str(": ")?;
-            f.write_str(d)?;
+        if let ErrorKind::Idna(r) = self.0 {
+            // The data-dependent reason (a UTS #46 failure names its rule and label).
+            write!(f, ": {r}")?;
         }
         Ok(())
     }
@@ -403,7 +532,10 @@ mod tests {
             IdnaReason::RawTooLong,
             IdnaReason::RawLabelTooLong,
             IdnaReason::Idna2003(Idna2003Error::Prohibited),
-            IdnaReason::Uts46,
+            IdnaReason::Uts46(Uts46Failure {
+                rule: Uts46Rule::Disallowed('\u{E000}'),
+                label: Some(1),
+            }),
             IdnaReason::PercentNotUtf8,
             IdnaReason::NotRegName,
             IdnaReason::AsciiHostName,
@@ -433,6 +565,7 @@ mod tests {
             CompatChar,
             LeadingCombining,
             JoinerContext,
+            BackslashAuthority,
         ]);
         v
     }

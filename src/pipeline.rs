@@ -444,15 +444,23 @@ pub fn convert_source(
             };
             for batch in full_rx {
                 for s in &batch.slots[..batch.filled] {
+                    if st.stopped {
+                        // Converted alongside the chunk that stopped the run: read, not
+                        // reached (the summary's equation counts them).
+                        let n = match s.kind {
+                            StreamChunk::Lines => s.res.stats.lines,
+                            StreamChunk::LongLine { first, .. } => u64::from(first),
+                        };
+                        st.stats.lines += n;
+                        st.stats.not_reached += n;
+                        continue;
+                    }
                     let data = if s.buf.is_empty() {
                         &all[s.range.clone()]
                     } else {
                         &s.buf[..]
                     };
                     st.emit(data, s, out, &mut report, out_name, opts)?;
-                    if st.stopped {
-                        break;
-                    }
                 }
                 if let Some(pb) = progress {
                     pb.inc(
@@ -595,7 +603,10 @@ impl State {
                     match opts.engine.error_policy() {
                         OnError::Keep => self.stats.written += 1,
                         OnError::Skip => self.stats.skipped += 1,
-                        OnError::Fail => self.stopped = true,
+                        OnError::Fail => {
+                            self.stats.skipped += 1;
+                            self.stopped = true;
+                        }
                     }
                     if let Some(w) = report.as_mut() {
                         let row = Row {

@@ -231,13 +231,19 @@ impl Summary {
             st.warning_lines,
             st.error_lines
         );
+        let not_reached = if self.stopped_at_error {
+            format!(" + not reached {}", st.not_reached)
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             s,
-            "  lines in {} = written {} + skipped {}{}",
+            "  lines in {} = written {} + skipped {}{}{}",
             st.lines,
             st.written,
             st.skipped,
-            if st.lines == st.written + st.skipped {
+            not_reached,
+            if st.lines == st.written + st.skipped + st.not_reached {
                 ""
             } else {
                 "  (MISMATCH)"
@@ -260,7 +266,7 @@ impl Summary {
             let _ = writeln!(s, "  by code: {}", codes.join(", "));
         }
         if self.stopped_at_error {
-            let _ = writeln!(s, "  stopped at the first error (--on-error fail)");
+            let _ = writeln!(s, "  stopped at the first error (--on-error fail: that line counts as skipped, the lines read after it as not reached)");
         }
         s
     }
@@ -286,6 +292,7 @@ impl Summary {
             "error_lines": st.error_lines,
             "skipped": st.skipped,
             "written": st.written,
+            "not_reached": st.not_reached,
             "host_fallbacks": st.host_fallbacks,
             "by_code": by_code,
             "elapsed_s": secs,

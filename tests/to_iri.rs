@@ -31,7 +31,9 @@ fn to_uri(s: &[u8], o: &ToUriOptions) -> Result<Vec<u8>, String> {
 }
 
 /// RFC 3987 §3.2's equivalence for the round trip: hex digits upper-cased and percent-encoded
-/// unreserved characters decoded.
+/// unreserved characters decoded; the host's ASCII letters lower-cased (a host is
+/// case-insensitive, RFC 3986 §3.2.2, and so are ACE labels, RFC 3490 §5: to-iri decodes
+/// `XN--P1AI`, to-uri writes `xn--p1ai`).
 fn canonical(s: &[u8]) -> Vec<u8> {
     let mut v = Vec::new();
     let mut i = 0;
@@ -52,6 +54,12 @@ fn canonical(s: &[u8]) -> Vec<u8> {
         } else {
             v.push(s[i]);
             i += 1;
+        }
+    }
+    let c = iribulk::grammar::components::split(&v);
+    if let Some(a) = c.authority {
+        if let Ok(a) = iribulk::grammar::components::split_authority(&v, a) {
+            v[a.host].make_ascii_lowercase();
         }
     }
     v

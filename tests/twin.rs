@@ -276,6 +276,20 @@ fn naive(s: &[u8], o: &ToUriOptions) -> R<String> {
         };
         path = p;
         out.push_str("//");
+        // Host confusion: a `\` in the authority of a scheme that browsers treat as special
+        // (WHATWG URL §4.4) is an error, whatever else the line holds.
+        let special = scheme.as_deref().is_some_and(|sc| {
+            ["http", "https", "ws", "wss", "ftp", "file"]
+                .iter()
+                .any(|x| x.eq_ignore_ascii_case(sc))
+        });
+        if let Some(x) = auth
+            .iter()
+            .find(|x| matches!(x, Tok::C('\\', _)))
+            .filter(|_| special)
+        {
+            return Err((ErrorKind::BackslashAuthority, off(x)));
+        }
         let (ui, hp) = match find(auth, '@') {
             Some(k) => {
                 if let Some(k2) = find(&auth[k + 1..], '@') {

@@ -7,22 +7,26 @@
 //!    characters (§4.1). This is the strict to-uri conversion run for its errors only.
 //! 2. its host passes the chosen IDNA (RFC 3987 §3.1; 3987bis §3.4.2 decodes `%HH` first);
 //!    an all-ASCII host of a DNS scheme must be a DNS name (contract item 2);
-//! 3. each component — userinfo, each host label, each path segment, query, fragment — does
-//!    not mix right-to-left and left-to-right characters, and one with right-to-left
-//!    characters starts and ends with one (§4.2; the RFC says SHOULD, and §4.4 shows the
-//!    violations as "not allowed": iribulk reports them as errors).
+//! 3. each component follows RFC 3987 §4.2 (see [`crate::convert::bidi`] for the rules and
+//!    the components, contract item 13): the userinfo; each host label; each path segment,
+//!    the last one split at its last `.` (a file extension is a component of its own); in the
+//!    query each name and each value (split at `&` and `;`, then at the first `=`); the
+//!    fragment whole. A component does not mix right-to-left and left-to-right characters,
+//!    and one with right-to-left characters starts and ends with one (the RFC says SHOULD,
+//!    and §4.4 shows the violations as "not allowed": iribulk reports them as errors).
 //!
 //! Warnings (the line stays valid): compatibility characters (§6.1 b), a combining mark at
-//! the start of a component, ZWJ/ZWNJ outside their RFC 5892 context (3987bis §5.1).
+//! the start of a component, ZWJ/ZWNJ outside their RFC 5892 Appendix A context (3987bis §5.1;
+//! see [`crate::convert::joiner`]), all on the same components.
 
 use crate::config::{InvalidUtf8, ToUriOptions};
 use crate::convert::to_uri::ToUri;
 use crate::convert::Outcome;
+use crate::convert::{bidi, joiner};
 use crate::error::{ErrorKind, IdnaReason, LineError};
 use crate::grammar::components;
 use crate::host;
 use std::ops::Range;
-use unicode_bidi::BidiClass;
 use unicode_normalization::UnicodeNormalization;
 
 /// Options of `check`.
@@ -103,21 +107,37 @@ impl Checker {
         comps: &mut Vec<Range<usize>>,
         o: &mut Outcome,
     ) -> Result<(), LineError> {
+        let mut host = None;
         if let Some(ar) = c.authority.clone() {
             let a = components::split_authority(line, ar).expect("validated by the conversion");
-            comps.extend(a.userinfo.clone());
             if line.get(a.host.start) != Some(&b'[') {
                 self.check_host(s, a.host.clone(), c.scheme.clone().map(|r| &line[r]))?;
-                push_split(comps, line, a.host.clone(), b'.');
+                host = Some(a.host);
             }
         }
-        push_split(comps, line, c.path.clone(), b'/');
-        comps.extend(c.query.clone());
-        comps.extend(c.fragment.clone());
         if !line.is_ascii() {
+            // RFC 3987 §4.2 with the components of contract item 13 (see `bidi`).
+            bidi::check_line(s, c, comps)?;
+            if comps.is_empty() {
+                // `check_line` skipped the split (no right-to-left character): the warnings
+                // still need the components.
+                bidi::push_components(s, c, comps);
+            }
             for r in comps.iter() {
-                check_bidi(s, r.clone())?;
                 warn_chars(s, r.clone(), o);
+            }
+            // The label dots between the host's components: U+FF0E and U+FF61 are
+            // compatibility characters too (NFKC gives '.'), warned in line order.
+            if let Some(h) = host {
+                for (i, ch) in s[h.clone()].char_indices() {
+                    if !ch.is_ascii() && crate::host::is_label_dot(ch) && is_compat(ch) {
+                        let w = LineError::new(ErrorKind::CompatChar, h.start + i);
+                        o.warnings += 1;
+                        if o.first_warning.is_none_or(|f| f.offset > w.offset) {
+                            o.first_warning = Some(w);
+                        }
+                    }
+                }
             }
         }
         Ok(())
@@ -168,44 +188,6 @@ pub fn is_dns_name(name: &str) -> bool {
         })
 }
 
-fn push_split(v: &mut Vec<Range<usize>>, line: &[u8], r: Range<usize>, sep: u8) {
-    let mut start = r.start;
-    for (i, &b) in line[r.clone()].iter().enumerate() {
-        if b == sep {
-            v.push(start..r.start + i);
-            start = r.start + i + 1;
-        }
-    }
-    v.push(start..r.end);
-}
-
-fn is_rtl(c: char) -> bool {
-    matches!(unicode_bidi::bidi_class(c), BidiClass::R | BidiClass::AL)
-}
-
-/// RFC 3987 §4.2 on one component.
-fn check_bidi(s: &str, r: Range<usize>) -> Result<(), LineError> {
-    let comp = &s[r.clone()];
-    if comp.is_ascii() || !comp.chars().any(is_rtl) {
-        return Ok(());
-    }
-    if let Some((i, _)) = comp
-        .char_indices()
-        .find(|&(_, c)| unicode_bidi::bidi_class(c) == BidiClass::L)
-    {
-        return Err(LineError::new(ErrorKind::BidiMixed, r.start + i));
-    }
-    let first = comp.chars().next().expect("non-empty");
-    let (last_i, last) = comp.char_indices().next_back().expect("non-empty");
-    if !is_rtl(first) {
-        return Err(LineError::new(ErrorKind::BidiBoundary, r.start));
-    }
-    if !is_rtl(last) {
-        return Err(LineError::new(ErrorKind::BidiBoundary, r.start + last_i));
-    }
-    Ok(())
-}
-
 /// True if NFKC changes `c` (a compatibility character). The quick-check table answers for
 /// most characters; only "maybe" computes NFKC.
 fn is_compat(c: char) -> bool {
@@ -221,17 +203,13 @@ fn is_compat(c: char) -> bool {
 /// RFC 3987 §6.1 / 3987bis §5.1 warnings on one component.
 fn warn_chars(s: &str, r: Range<usize>, o: &mut Outcome) {
     let comp = &s[r.clone()];
-    let mut prev: Option<char> = None;
     for (i, c) in comp.char_indices() {
         if c.is_ascii() {
-            prev = Some(c);
             continue;
         }
         let kind = if i == 0 && unicode_normalization::char::is_combining_mark(c) {
             Some(ErrorKind::LeadingCombining)
-        } else if matches!(c, '\u{200C}' | '\u{200D}')
-            && prev.is_none_or(|p| unicode_normalization::char::canonical_combining_class(p) != 9)
-        {
+        } else if matches!(c, joiner::ZWNJ | joiner::ZWJ) && !joiner::in_context(comp, i) {
             Some(ErrorKind::JoinerContext)
         } else if is_compat(c) {
             Some(ErrorKind::CompatChar)
@@ -243,6 +221,5 @@ fn warn_chars(s: &str, r: Range<usize>, o: &mut Outcome) {
             o.first_warning
                 .get_or_insert(LineError::new(k, r.start + i));
         }
-        prev = Some(c);
     }
 }

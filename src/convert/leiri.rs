@@ -36,6 +36,10 @@ impl LeiriToIri {
             Ok(s) => s,
             Err(e) => return Err(LineError::new(ErrorKind::InvalidUtf8, e.valid_up_to())),
         };
+        // Host confusion (WHATWG URL §4.4 against RFC 3986 §3.2): never passed on.
+        if let Some(p) = components::backslash_in_special_authority(line) {
+            return Err(LineError::new(ErrorKind::BackslashAuthority, p));
+        }
         let c = components::split(line);
         let q = c.query.unwrap_or(0..0);
         let mut o = Outcome::default();

@@ -11,7 +11,9 @@
 //!    §5.1): see [`is_displayable`].
 //! 5. Hosts whose scheme (or `--host` mode) makes them DNS names are not percent-decoded; their
 //!    `xn--` labels go through ToUnicode (3987bis §4.2 step 7) of the same IDNA version as the
-//!    host mode, and the result is kept only if ToASCII of it gives back exactly the host.
+//!    host mode, and the result is kept only if ToASCII of it gives back the host, compared
+//!    ASCII-case-insensitively (RFC 3490 §5: the ACE prefix is case-insensitive; §4.2: so is
+//!    the ASCII form). Labels that were not ACE labels are written as they came.
 //!
 //! The result maps back to the input with [`crate::ToUri`] (same host mode), except for the
 //! case of hex digits and decoded unreserved characters (RFC 3987 §3.2).
@@ -243,6 +245,10 @@ impl ToIri {
     }
 
     fn convert_inner(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+        // Host confusion (WHATWG URL §4.4 against RFC 3986 §3.2): never passed on.
+        if let Some(p) = components::backslash_in_special_authority(line) {
+            return Err(LineError::new(ErrorKind::BackslashAuthority, p));
+        }
         let valid = if self.naive {
             simdutf8::compat::from_utf8(line)
                 .map(|_| ())
@@ -309,9 +315,10 @@ impl ToIri {
         crate::host::idna_for(self.opts.host, scheme)
     }
 
-    /// 3987bis §4.2 step 7: ToUnicode of `xn--` labels, kept only if ToASCII gives back
-    /// exactly this host (so that to-uri maps the result back to the input) and every
-    /// character is displayable.
+    /// 3987bis §4.2 step 7: ToUnicode of `xn--` labels (the prefix in any case), kept only if
+    /// ToASCII gives back this host up to ASCII case (RFC 3490 §5, §4.2; so that to-uri maps
+    /// the result back to the input, a host being case-insensitive, RFC 3986 §3.2.2) and
+    /// every character is displayable.
     fn host_to_unicode(&self, host: &str, idna: Idna, out: &mut Vec<u8>, o: &mut Outcome) {
         if let Some(u) = host::to_unicode(host, idna).filter(|u| u != host) {
             let mut back = String::new();
@@ -320,8 +327,14 @@ impl ToIri {
             } else {
                 is_displayable
             };
+            let u = keep_ascii_labels(host, u);
             let displayable = u.chars().all(|c| c.is_ascii() || shown(c, false));
-            if displayable && host::to_ascii(&u, idna, &mut back).is_ok() && back == host {
+            // RFC 3490 §5 and §4.2: the ACE prefix and the result of ToASCII are
+            // ASCII-case-insensitive, so `XN--P1AI` and `Xn--P1ai` decode like `xn--p1ai`.
+            if displayable
+                && host::to_ascii(&u, idna, &mut back).is_ok()
+                && back.eq_ignore_ascii_case(host)
+            {
                 out.extend_from_slice(u.as_bytes());
                 o.changed = true;
                 return;
@@ -411,6 +424,26 @@ impl ToIri {
         out.extend_from_slice(&s[run..]);
         Ok(())
     }
+}
+
+/// The display form of a host after ToUnicode `u`: each label that was not an ACE label
+/// (`xn--` in any case) is kept as written in `host` (UTS #46 ToUnicode lower-cases ASCII
+/// labels; RFC 3490 §4.2 ToUnicode of a label that does not start with the ACE prefix is
+/// that label). When the labels do not pair up (only possible with raw non-ASCII label
+/// dots), `u` as it is.
+fn keep_ascii_labels(host: &str, u: String) -> String {
+    if host.split('.').count() != u.split('.').count() {
+        return u;
+    }
+    let mut r = String::with_capacity(u.len());
+    for (i, (h, d)) in host.split('.').zip(u.split('.')).enumerate() {
+        if i > 0 {
+            r.push('.');
+        }
+        let ace = h.len() >= 4 && h.as_bytes()[..4].eq_ignore_ascii_case(b"xn--");
+        r.push_str(if ace { d } else { h });
+    }
+    r
 }
 
 /// Writes the decoded form of a run of `%HH` triplets (`text`, whose octets are `octets`),

@@ -137,6 +137,10 @@ impl ToUri {
         // Step 2: components (3987bis §3.2, RFC 3986 Appendix B).
         let c: Components = components::split(line);
         components::check_scheme(line, &c)?;
+        // Host confusion (WHATWG URL §4.4 against RFC 3986 §3.2): never repaired.
+        if let Some(p) = components::backslash_in_special_authority(line) {
+            return Err(LineError::new(ErrorKind::BackslashAuthority, p));
+        }
         // Everything before `pos` has been written; the scheme and its ':' are copied with
         // whatever follows them up to the first component that is mapped.
         let mut pos = 0;

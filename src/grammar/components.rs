@@ -24,6 +24,40 @@ pub struct Components {
     pub fragment: Option<Range<usize>>,
 }
 
+/// The schemes whose authority a browser parses with `\` as a path separator: the
+/// "special" schemes of the WHATWG URL Standard (§4.1; `ws`, `wss` included) that have a
+/// host. Compared ASCII-case-insensitively (RFC 3986 §3.1).
+pub const BACKSLASH_SPECIAL_SCHEMES: [&[u8]; 6] =
+    [b"http", b"https", b"ws", b"wss", b"ftp", b"file"];
+
+/// Host confusion (CVE-2019-9636 class): the offset of the first `\` inside the authority
+/// (RFC 3986 §3.2: from `//` to the first `/`, `?` or `#`) of a reference whose scheme is
+/// one of [`BACKSLASH_SPECIAL_SCHEMES`], if any. WHATWG URL §4.4 (special authority and host
+/// states) treats that `\` as the end of the host, RFC 3986 as data: in
+/// `https://good.com\@evil.com/` a browser reads host `good.com` and RFC 3986 reads userinfo
+/// `good.com\` and host `evil.com`. No repair keeps both readings, so every mode reports it
+/// (`backslash-authority`). Lines without a `\` cost one `memchr`.
+///
+/// ```
+/// use iribulk::grammar::components::backslash_in_special_authority as f;
+/// assert_eq!(f(br"https://good.com\@evil.com/"), Some(16));
+/// assert_eq!(f(br"foo://good.com\@evil.com/"), None);
+/// assert_eq!(f(br"http://a.com/p\q"), None);
+/// ```
+pub fn backslash_in_special_authority(line: &[u8]) -> Option<usize> {
+    memchr::memchr(b'\\', line)?;
+    let c = split(line);
+    let scheme = &line[c.scheme?];
+    if !BACKSLASH_SPECIAL_SCHEMES
+        .iter()
+        .any(|s| s.eq_ignore_ascii_case(scheme))
+    {
+        return None;
+    }
+    let a = c.authority?;
+    memchr::memchr(b'\\', &line[a.clone()]).map(|p| a.start + p)
+}
+
 /// Splits `s` into components per RFC 3986 Appendix B. Never fails: validation is separate.
 pub fn split(s: &[u8]) -> Components {
     let n = s.len();

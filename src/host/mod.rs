@@ -178,7 +178,8 @@ fn ace(host: &str, idna: Idna, out: &mut String) -> Result<(), IdnaReason> {
                     out.push_str(&s);
                     Ok(())
                 }
-                Err(_) => Err(IdnaReason::Uts46),
+                // Cold path: name the rule and the label (issue #10).
+                Err(_) => Err(IdnaReason::Uts46(uts46_reason::diagnose(host))),
             }
         }
         Idna::Idna2003(flags) => idna2003::domain_to_ascii(host, flags, out).map_err(|e| {
@@ -307,7 +308,10 @@ mod tests {
         );
         assert_eq!(
             to_ascii("a_b.bücher.de", Idna::Uts46, &mut s),
-            Err(IdnaReason::Uts46)
+            Err(IdnaReason::Uts46(uts46_reason::Uts46Failure {
+                rule: uts46_reason::Uts46Rule::Std3Ascii('_'),
+                label: Some(0)
+            }))
         );
     }
 
