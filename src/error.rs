@@ -92,6 +92,13 @@ pub enum ErrorKind {
     LineTooLong,
     /// `missing-field`: `--field N` was given and the record has fewer than N fields.
     MissingField,
+    /// `bad-charset`: bytes not valid in the line's declared charset (`--charset`,
+    /// `--charset-field`; RFC 3987 §3.1 step 1b cannot decode them). The offset is the column
+    /// of the first byte of the first malformed sequence, in the original line.
+    BadCharset,
+    /// `unknown-charset`: `--charset-field`: the record's label is not a WHATWG Encoding
+    /// Standard label (or names the "replacement" encoding). The offset is the label's start.
+    UnknownCharset,
     /// `bidi-format`: a bidi formatting character (RFC 3987 §4.1). A warning unless strict.
     BidiFormat,
     /// `private-use`: a private-use character outside the query (RFC 3987 §2.2). A warning
@@ -135,6 +142,8 @@ impl ErrorKind {
         "idna",
         "line-too-long",
         "missing-field",
+        "bad-charset",
+        "unknown-charset",
         "bidi-format",
         "private-use",
         "not-ucschar",
@@ -162,6 +171,8 @@ impl ErrorKind {
             ErrorKind::Idna(_) => "idna",
             ErrorKind::LineTooLong => "line-too-long",
             ErrorKind::MissingField => "missing-field",
+            ErrorKind::BadCharset => "bad-charset",
+            ErrorKind::UnknownCharset => "unknown-charset",
             ErrorKind::BidiFormat => "bidi-format",
             ErrorKind::PrivateUse => "private-use",
             ErrorKind::NotUcschar => "not-ucschar",
@@ -196,6 +207,10 @@ impl ErrorKind {
             ErrorKind::Idna(r) => format!("IDNA failed: {}", r.reason()),
             ErrorKind::LineTooLong => "line longer than --max-line-bytes".into(),
             ErrorKind::MissingField => "the record has fewer fields than --field".into(),
+            ErrorKind::BadCharset => "bytes not valid in the declared charset".into(),
+            ErrorKind::UnknownCharset => {
+                "the record's charset label is not a WHATWG encoding label".into()
+            }
             ErrorKind::BidiFormat => "bidi formatting character (RFC 3987 §4.1)".into(),
             ErrorKind::PrivateUse => "private-use character outside the query".into(),
             ErrorKind::NotUcschar => "character not allowed in IRIs (not ucschar)".into(),
