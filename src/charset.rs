@@ -766,6 +766,7 @@ pub struct RecordDecoder {
     bad: InvalidUtf8,
     query_rule: bool,
     naive: bool,
+    repairs: u32,
     text: String,
     last_label: Vec<u8>,
     last: Option<Charset>,
@@ -788,6 +789,7 @@ impl RecordDecoder {
             bad,
             query_rule: to_uri && input.query_charset == QueryCharset::Document,
             naive: false,
+            repairs: 0,
             text: String::new(),
             last_label: Vec::new(),
             last: None,
@@ -848,10 +850,18 @@ impl RecordDecoder {
         } else {
             cs.decode_line(record, self.bad, &mut self.text)
         };
-        r.map_err(|b| LineError::new(ErrorKind::BadCharset, b.column))?;
+        self.repairs = r
+            .map_err(|b| LineError::new(ErrorKind::BadCharset, b.column))?
+            .repairs;
         out.clear();
         self.assemble(cs, &self.text, out, None);
         Ok(true)
+    }
+
+    /// Bytes not valid in the charset that the last successful [`RecordDecoder::prepare`]
+    /// percent-encoded (`--invalid-utf8 percent`): repairs, for the counters.
+    pub fn last_repairs(&self) -> u32 {
+        self.repairs
     }
 
     /// Writes the prepared form of the decoded `text` (the IRI field's query rewritten when the

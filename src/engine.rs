@@ -931,6 +931,7 @@ impl Worker {
         let result = match (result, &mut self.legacy) {
             (Ok(mut o), Some(l)) if decoded => {
                 o.changed = true;
+                o.repairs += l.last_repairs();
                 if let Some(w) = o.first_warning.as_mut() {
                     w.offset = l.column_of(orig, w.offset + field_start);
                 }

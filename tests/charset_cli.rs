@@ -255,7 +255,14 @@ fn check_reports_bad_charset_at_the_original_column() {
     }
     // The leniency knob of to-uri: --invalid-utf8 percent writes the bad byte as %81.
     let o = run(
-        &["-q", "--charset", "sjis", "--invalid-utf8", "percent"],
+        &[
+            "--charset",
+            "sjis",
+            "--invalid-utf8",
+            "percent",
+            "--stats",
+            "json",
+        ],
         &p,
     );
     assert_eq!(
@@ -263,6 +270,9 @@ fn check_reports_bad_charset_at_the_original_column() {
         "http://example.jp/%E6%97%A5%81%20x\nhttp://a/%E6%97%A5\n"
     );
     assert_eq!(o.status.code(), Some(0));
+    // Two repairs: the bad byte and the space.
+    let stats = String::from_utf8_lossy(&o.stderr);
+    assert!(stats.contains("\"repairs\":2"), "{stats}");
 }
 
 #[test]
