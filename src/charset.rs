@@ -27,10 +27,10 @@
 //! — exactly what `--invalid-utf8 percent` does to bytes that are not UTF-8, so the flag means
 //! "bytes not valid in the input charset" whatever the charset.
 
-use crate::components;
 use crate::config::{InvalidUtf8, ToUriOptions};
 use crate::convert::to_uri::{Outcome, ToUri};
 use crate::error::{ErrorKind, LineError};
+use crate::grammar::components;
 use encoding_rs::{DecoderResult, EncoderResult, Encoding, UTF_16BE, UTF_16LE, UTF_8};
 use std::fmt;
 use std::io::{self, Read};

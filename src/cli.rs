@@ -765,7 +765,10 @@ impl Cli {
             .host(match self.host {
                 HostArg::Auto => HostMode::Auto,
                 HostArg::Uts46 => HostMode::Uts46,
-                HostArg::Idna2003 => HostMode::Idna2003,
+                HostArg::Idna2003 => HostMode::Idna2003(idna2003::Flags {
+                    allow_unassigned: !self.idna2003_no_unassigned,
+                    use_std3_ascii_rules: !self.idna2003_no_std3,
+                }),
                 HostArg::Percent => HostMode::Percent,
             })
             .host_fallback_percent(self.host_fallback.is_some())
@@ -774,10 +777,6 @@ impl Cli {
             .invalid_utf8(match self.invalid_utf8 {
                 Utf8Arg::Error => InvalidUtf8::Error,
                 Utf8Arg::Percent => InvalidUtf8::Percent,
-            })
-            .idna2003_flags(idna2003::Flags {
-                allow_unassigned: !self.idna2003_no_unassigned,
-                use_std3_ascii_rules: !self.idna2003_no_std3,
             });
         let field = match self.field {
             Some(n) => Some((n as usize - 1, parse_delimiter(&self.delimiter)?)),

@@ -144,7 +144,7 @@ pub fn write_row<W: Write + ?Sized>(
     if row.warning {
         message.push_str("warning: ");
     }
-    message.push_str(&row.kind.message());
+    let _ = write!(message, "{}", row.kind.full_message());
     if let Some(h) = tab_hint(row.input, row.column) {
         message.push_str(h);
     }

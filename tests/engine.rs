@@ -152,7 +152,7 @@ fn opts_strategy() -> impl Strategy<Value = EngineOptions> {
                     [
                         HostMode::Auto,
                         HostMode::Uts46,
-                        HostMode::Idna2003,
+                        HostMode::IDNA2003,
                         HostMode::Percent,
                     ][host as usize],
                 )
@@ -246,6 +246,6 @@ proptest! {
     #[test]
     fn is_plain_equals_its_naive_twin(s in "(https?:|[a-z1+._:-]{0,4}:)?(//)?[a-z0-9.:/?#_!~-]{0,40}") {
         let b = s.as_bytes();
-        prop_assert_eq!(iribulk::engine::is_plain(b), iribulk::engine::is_plain_naive(b), "{:?}", s);
+        prop_assert_eq!(iribulk::grammar::validate::is_plain(b), iribulk::grammar::validate::is_plain_naive(b), "{:?}", s);
     }
 }

@@ -23,7 +23,7 @@ fn intl_cldr_bidi_and_joiners() {
         return;
     };
     let mut checker = Checker::new(CheckOptions {
-        to_uri: ToUriOptions::default().host(HostMode::Idna2003),
+        to_uri: ToUriOptions::default().host(HostMode::IDNA2003),
         uri_only: false,
     });
     let mut out = Vec::new();
@@ -55,7 +55,7 @@ fn intl_cldr_bidi_and_joiners() {
             *old.entry(k).or_default() += 1;
         }
         let s = std::str::from_utf8(line).expect("passed the grammar check");
-        let c = iribulk::components::split(line);
+        let c = iribulk::grammar::components::split(line);
         let fast = bidi::check_line(s, &c, &mut scratch);
         assert_eq!(fast, bidi::check_line_slow(s), "twin disagrees on {s}");
         if let Err(v) = fast {

@@ -19,7 +19,7 @@ mod common;
 
 use common::{iri_strategy, shared_dir, skip};
 use iri_string::types::IriReferenceStr;
-use iribulk::components::{split, split_authority};
+use iribulk::grammar::components::{split, split_authority};
 use iribulk::host::idna2003::{self, Flags};
 use iribulk::host::is_label_dot;
 use iribulk::{HostMode, ToUri, ToUriOptions};

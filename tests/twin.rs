@@ -179,7 +179,7 @@ fn host_naive(
     let idna = match o.host {
         HostMode::Percent => None,
         HostMode::Uts46 => Some(Idna::Uts46),
-        HostMode::Idna2003 => Some(Idna::Idna2003(o.idna2003_flags)),
+        HostMode::Idna2003(flags) => Some(Idna::Idna2003(flags)),
         HostMode::Auto => scheme
             .filter(|s| iribulk::config::is_dns_scheme(s.as_bytes()))
             .map(|_| Idna::Uts46),
@@ -370,7 +370,7 @@ fn options_strategy() -> impl Strategy<Value = ToUriOptions> {
                     [
                         HostMode::Auto,
                         HostMode::Uts46,
-                        HostMode::Idna2003,
+                        HostMode::IDNA2003,
                         HostMode::Percent,
                     ][h as usize],
                 )

@@ -42,14 +42,21 @@ pub fn run_target(name: &str, data: &[u8]) {
 const HOSTS: [HostMode; 4] = [
     HostMode::Auto,
     HostMode::Uts46,
-    HostMode::Idna2003,
+    HostMode::IDNA2003,
     HostMode::Percent,
 ];
 
 /// Per-line converter options from one byte: host mode (2 bits) and six flags.
 pub fn to_uri_options(b: u8) -> ToUriOptions {
+    let host = match HOSTS[(b & 3) as usize] {
+        HostMode::Idna2003(_) => HostMode::Idna2003(idna2003::Flags {
+            use_std3_ascii_rules: b & 64 == 0,
+            allow_unassigned: b & 128 == 0,
+        }),
+        other => other,
+    };
     ToUriOptions::default()
-        .host(HOSTS[(b & 3) as usize])
+        .host(host)
         .strict(b & 4 != 0)
         .leiri(b & 8 != 0)
         .invalid_utf8(if b & 16 != 0 {
@@ -58,10 +65,6 @@ pub fn to_uri_options(b: u8) -> ToUriOptions {
             InvalidUtf8::Error
         })
         .host_fallback_percent(b & 32 != 0)
-        .idna2003_flags(idna2003::Flags {
-            use_std3_ascii_rules: b & 64 == 0,
-            allow_unassigned: b & 128 == 0,
-        })
 }
 
 /// Engine options from the first 4 bytes (missing bytes read as 0), and the rest of the data.
@@ -188,13 +191,10 @@ fn to_uri(s: &[u8], o: ToUriOptions) -> Option<Vec<u8>> {
 
 fn to_iri(s: &[u8], o: ToUriOptions) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
-    ToIri::new(ToIriOptions {
-        host: o.host,
-        idna2003_flags: o.idna2003_flags,
-    })
-    .convert_into(s, &mut out)
-    .map(|_| out)
-    .map_err(|e| e.to_string())
+    ToIri::new(ToIriOptions { host: o.host })
+        .convert_into(s, &mut out)
+        .map(|_| out)
+        .map_err(|e| e.to_string())
 }
 
 /// Target `roundtrip`. Byte 0 gives the options ([`to_uri_options`]), the rest is one line.

@@ -223,7 +223,7 @@ pub fn configs() -> Vec<Config> {
         ),
         c(
             "to-uri/idna2003",
-            e(Mode::ToUri, to_uri(HostMode::Idna2003)),
+            e(Mode::ToUri, to_uri(HostMode::IDNA2003)),
             false,
         ),
         c(

@@ -15,10 +15,11 @@
 //! Warnings (the line stays valid): compatibility characters (§6.1 b), a combining mark at
 //! the start of a component, ZWJ/ZWNJ outside their RFC 5892 context (3987bis §5.1).
 
-use crate::components;
 use crate::config::{InvalidUtf8, ToUriOptions};
-use crate::convert::to_uri::{Outcome, ToUri};
+use crate::convert::to_uri::ToUri;
+use crate::convert::Outcome;
 use crate::error::{ErrorKind, IdnaReason, LineError};
+use crate::grammar::components;
 use crate::host;
 use std::ops::Range;
 use unicode_bidi::BidiClass;
@@ -78,7 +79,7 @@ impl Checker {
         }
         // The grammar: the strict conversion's errors. An ASCII line that is already a valid
         // URI reference needs no conversion to know it (the engine's twin-tested shortcut).
-        if !(line.is_ascii() && crate::engine::is_valid_ascii_uri(line)) {
+        if !(line.is_ascii() && crate::grammar::validate::is_valid_ascii_uri(line)) {
             self.scratch.clear();
             self.conv.convert_into(line, &mut self.scratch)?;
         }
@@ -129,7 +130,7 @@ impl Checker {
             return Ok(());
         }
         let t = &self.opts.to_uri;
-        let Some(idna) = t.host.idna_for(scheme, t.idna2003_flags) else {
+        let Some(idna) = host::idna_for(t.host, scheme) else {
             return Ok(());
         };
         let err = |reason| LineError::new(ErrorKind::Idna(reason), r.start);

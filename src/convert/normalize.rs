@@ -10,7 +10,7 @@
 //!
 //! 0. **Validation.** The line is validated by [`ToUri`] (not strict, percent-encoded hosts: no
 //!    IDNA). Its error, if any, is returned as it is (offsets are in the line).
-//! 1. **Parse** into components (RFC 3986 Appendix B, [`crate::components`]).
+//! 1. **Parse** into components (RFC 3986 Appendix B, [`crate::grammar::components`]).
 //! 2. **Scheme**: lower case if [`Rungs::case`] (§5.3.2.1).
 //! 3. **Per component** (userinfo, host, path, query, fragment), never across delimiters:
 //!    * [`Rungs::percent`] (§5.3.2.3): `%HH` of an unreserved character (RFC 3986 §2.3:
@@ -114,15 +114,16 @@
 //! # Ok::<(), iribulk::LineError>(())
 //! ```
 
-use crate::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar, HEX_UPPER};
-use crate::components;
 use crate::config::{is_dns_scheme, HostMode, ToUriOptions};
 use crate::convert::to_iri::{is_displayable, ToIri, ToIriOptions};
-use crate::convert::to_uri::{Outcome, ToUri};
+use crate::convert::to_uri::ToUri;
+use crate::convert::Outcome;
 use crate::error::{ErrorKind, LineError};
-use crate::host::{idna2003, HostCache, Idna};
-use crate::pct::{decode_utf8, push_pct, push_pct_all};
-use crate::resolve::remove_dot_segments_in_place;
+use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar, HEX_UPPER};
+use crate::grammar::components;
+use crate::grammar::pct::{decode_utf8, push_pct, push_pct_all};
+use crate::grammar::resolve::remove_dot_segments_in_place;
+use crate::host::{self, HostCache, Idna};
 use std::ops::Range;
 use unicode_normalization::UnicodeNormalization;
 
@@ -280,7 +281,6 @@ impl Normalizer {
             finisher: ToUri::new(percent_hosts),
             presenter: ToIri::new(ToIriOptions {
                 host: HostMode::Percent,
-                ..ToIriOptions::default()
             }),
             cache: HostCache::default(),
             scratch: Vec::new(),
@@ -488,7 +488,7 @@ impl Normalizer {
             let non_ascii = !text.is_ascii();
             let convert = non_ascii
                 || (ascii_too
-                    && (text.contains('%') || (mode == Idn::Unicode && has_ace_label(text))));
+                    && (text.contains('%') || (mode == Idn::Unicode && host::has_ace_label(text))));
             if convert {
                 self.ace.clear();
                 match self.cache.to_ascii(text, self.opts.idna, &mut self.ace) {
@@ -527,46 +527,23 @@ impl Normalizer {
         // (RFC 3492 Appendix A), so `XN--BCHER-KVA` would decode to `BüCHER`.
         self.ace.make_ascii_lowercase();
         let ace = std::str::from_utf8(&self.ace).expect("ACE is ASCII");
-        if has_ace_label(ace) && ace.len() <= crate::host::MAX_RAW_HOST {
-            let unicode = match self.opts.idna {
-                Idna::Uts46 => {
-                    let (u, r) = idna::uts46::Uts46::new().to_unicode(
-                        ace.as_bytes(),
-                        idna::uts46::AsciiDenyList::STD3,
-                        idna::uts46::Hyphens::Check,
-                    );
-                    r.ok().map(|()| u.into_owned())
-                }
-                Idna::Idna2003(flags) => {
-                    let mut u = String::new();
-                    idna2003::domain_to_unicode(ace, flags, &mut u);
-                    Some(u)
-                }
-            };
-            if let Some(u) = unicode.filter(|u| u != ace) {
-                let displayable = u.chars().all(|c| c.is_ascii() || is_displayable(c, false));
-                let mark = dst.len();
-                if displayable && self.cache.to_ascii(&u, self.opts.idna, dst).is_ok() {
-                    // IDNA2003 keeps the case of ASCII labels (RFC 3490 §4.1 step 8); ASCII
-                    // case is not significant in a host (RFC 3986 §3.2.2).
-                    let back_ok = dst[mark..].eq_ignore_ascii_case(ace.as_bytes());
-                    dst.truncate(mark);
-                    if back_ok {
-                        dst.extend_from_slice(u.as_bytes());
-                        return;
-                    }
-                }
+        if let Some(u) = host::to_unicode(ace, self.opts.idna).filter(|u| u != ace) {
+            let displayable = u.chars().all(|c| c.is_ascii() || is_displayable(c, false));
+            let mark = dst.len();
+            if displayable && self.cache.to_ascii(&u, self.opts.idna, dst).is_ok() {
+                // IDNA2003 keeps the case of ASCII labels (RFC 3490 §4.1 step 8); ASCII
+                // case is not significant in a host (RFC 3986 §3.2.2).
+                let back_ok = dst[mark..].eq_ignore_ascii_case(ace.as_bytes());
                 dst.truncate(mark);
+                if back_ok {
+                    dst.extend_from_slice(u.as_bytes());
+                    return;
+                }
             }
+            dst.truncate(mark);
         }
         dst.extend_from_slice(&self.ace);
     }
-}
-
-/// True if a label of `host` starts with `xn--` (ASCII case-insensitive).
-fn has_ace_label(host: &str) -> bool {
-    host.split('.')
-        .any(|l| l.len() >= 4 && l.as_bytes()[..4].eq_ignore_ascii_case(b"xn--"))
 }
 
 /// True if `c` may appear raw in an IRI (RFC 3987 §2.2 `ucschar`, `iprivate` in the query; no

@@ -16,13 +16,13 @@
 //! The result maps back to the input with [`crate::ToUri`] (same host mode), except for the
 //! case of hex digits and decoded unreserved characters (RFC 3987 §3.2).
 
-use crate::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar};
-use crate::components;
 use crate::config::HostMode;
-use crate::convert::to_uri::Outcome;
+use crate::convert::Outcome;
 use crate::error::{ErrorKind, LineError};
-use crate::host::{self, idna2003, Idna};
-use crate::pct::{decode_utf8, is_pct_triplet};
+use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar};
+use crate::grammar::components;
+use crate::grammar::pct::{decode_utf8, is_pct_triplet};
+use crate::host::{self, Idna};
 use unicode_normalization::UnicodeNormalization;
 
 /// Options of URI→IRI conversion.
@@ -31,15 +31,12 @@ pub struct ToIriOptions {
     /// Which hosts are DNS names and which IDNA version decodes their `xn--` labels; the same
     /// meaning as for [`crate::ToUriOptions::host`]. Default [`HostMode::Auto`].
     pub host: HostMode,
-    /// IDNA2003 flags for [`HostMode::Idna2003`]. Default [`idna2003::Flags::CONVERT`].
-    pub idna2003_flags: idna2003::Flags,
 }
 
 impl Default for ToIriOptions {
     fn default() -> Self {
         ToIriOptions {
             host: HostMode::Auto,
-            idna2003_flags: idna2003::Flags::CONVERT,
         }
     }
 }
@@ -175,41 +172,20 @@ impl ToIri {
     }
 
     fn idna_for(&self, scheme: Option<&[u8]>) -> Option<Idna> {
-        self.opts.host.idna_for(scheme, self.opts.idna2003_flags)
+        crate::host::idna_for(self.opts.host, scheme)
     }
 
     /// 3987bis §4.2 step 7: ToUnicode of `xn--` labels, kept only if ToASCII gives back
     /// exactly this host (so that to-uri maps the result back to the input) and every
     /// character is displayable.
     fn host_to_unicode(&self, host: &str, idna: Idna, out: &mut Vec<u8>, o: &mut Outcome) {
-        let has_ace = host
-            .as_bytes()
-            .windows(4)
-            .any(|w| w.eq_ignore_ascii_case(b"xn--"));
-        if has_ace && host.len() <= host::MAX_RAW_HOST {
-            let unicode = match idna {
-                Idna::Uts46 => {
-                    let (u, r) = idna::uts46::Uts46::new().to_unicode(
-                        host.as_bytes(),
-                        idna::uts46::AsciiDenyList::STD3,
-                        idna::uts46::Hyphens::Check,
-                    );
-                    r.ok().map(|()| u.into_owned())
-                }
-                Idna::Idna2003(flags) => {
-                    let mut u = String::new();
-                    idna2003::domain_to_unicode(host, flags, &mut u);
-                    Some(u)
-                }
-            };
-            if let Some(u) = unicode.filter(|u| u != host) {
-                let mut back = String::new();
-                let displayable = u.chars().all(|c| c.is_ascii() || is_displayable(c, false));
-                if displayable && host::to_ascii(&u, idna, &mut back).is_ok() && back == host {
-                    out.extend_from_slice(u.as_bytes());
-                    o.changed = true;
-                    return;
-                }
+        if let Some(u) = host::to_unicode(host, idna).filter(|u| u != host) {
+            let mut back = String::new();
+            let displayable = u.chars().all(|c| c.is_ascii() || is_displayable(c, false));
+            if displayable && host::to_ascii(&u, idna, &mut back).is_ok() && back == host {
+                out.extend_from_slice(u.as_bytes());
+                o.changed = true;
+                return;
             }
         }
         out.extend_from_slice(host.as_bytes());

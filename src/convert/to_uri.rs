@@ -3,7 +3,7 @@
 //! The steps, in order, each citing its section:
 //! 1. The line must be UTF-8 (RFC 3987 §3.1 step 1c; [`InvalidUtf8`] chooses what to do).
 //!    No normalization is applied (§3.1 step 1c), existing `%HH` stay as they are.
-//! 2. Parse into components (3987bis §3.2; RFC 3986 Appendix B): [`crate::components`].
+//! 2. Parse into components (3987bis §3.2; RFC 3986 Appendix B): [`crate::grammar::components`].
 //! 3. Map the host (`ireg-name`) by IDNA or percent-encoding (RFC 3987 §3.1, 3987bis §3.4);
 //!    IP literals are validated and never changed (RFC 3986 §3.2.2).
 //! 4. Percent-encode, as `%HH` of its UTF-8 octets with uppercase hex, every character not
@@ -12,31 +12,19 @@
 //!
 //! The mapping is the identity on valid URIs and idempotent (RFC 3987 §3.1).
 
-use crate::classes::{
-    self, is_bidi_format, is_c1, is_iprivate, is_ucschar, CONTROL, DISALLOWED_ASCII,
-};
-use crate::components::{self, Components};
 use crate::config::{InvalidUtf8, ToUriOptions};
 use crate::error::{ErrorKind, LineError};
+use crate::grammar::classes::{
+    self, is_bidi_format, is_c1, is_iprivate, is_ucschar, CONTROL, DISALLOWED_ASCII,
+};
+use crate::grammar::components::{self, Components};
+use crate::grammar::pct::{
+    decode_utf8, is_pct_triplet, push_pct, push_pct2, push_pct3, push_pct_all,
+};
 use crate::host::HostCache;
-use crate::pct::{decode_utf8, is_pct_triplet, push_pct, push_pct2, push_pct3, push_pct_all};
 use std::borrow::Cow;
 
-/// What a successful conversion did to a line.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Outcome {
-    /// True if the output differs from the input.
-    pub changed: bool,
-    /// Number of repairs: disallowed printable ASCII (and, in LEIRI mode, controls; with
-    /// [`InvalidUtf8::Percent`], invalid bytes) that were percent-encoded.
-    pub repairs: u32,
-    /// Number of hosts that fell back to percent-encoding after IDNA failed.
-    pub host_fallbacks: u32,
-    /// Number of warnings (bidi formatting, private use outside the query, non-`ucschar`).
-    pub warnings: u32,
-    /// The first warning, with its byte offset.
-    pub first_warning: Option<LineError>,
-}
+pub use super::Outcome;
 
 /// Which component a run of bytes belongs to: decides which characters are allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,7 +164,7 @@ impl ToUri {
         o: &mut Outcome,
     ) -> Result<(), LineError> {
         let host = &line[r.clone()];
-        let idna = self.opts.host.idna_for(scheme, self.opts.idna2003_flags);
+        let idna = crate::host::idna_for(self.opts.host, scheme);
         // IDNA for a non-ASCII UTF-8 host; percent-encoding for the rest.
         let (Some(idna), false, Ok(s)) = (idna, host.is_ascii(), std::str::from_utf8(host)) else {
             return self.encode(line, r, Comp::Host, out, o);
@@ -354,21 +342,4 @@ impl ToUri {
         }
         Ok(())
     }
-}
-
-/// Converts an IRI reference to a URI reference with the default options.
-///
-/// ```
-/// assert_eq!(
-///     iribulk::iri_to_uri("http://example.com/𐌀𐌁𐌂").unwrap(),
-///     "http://example.com/%F0%90%8C%80%F0%90%8C%81%F0%90%8C%82" // RFC 3987 §3.1
-/// );
-/// ```
-pub fn iri_to_uri(s: &str) -> Result<Cow<'_, str>, LineError> {
-    ToUri::new(ToUriOptions::default()).convert(s)
-}
-
-/// Converts with the given options (a fresh converter: no cache reuse between calls).
-pub fn iri_to_uri_with(s: &str, opts: ToUriOptions) -> Result<Cow<'_, str>, LineError> {
-    ToUri::new(opts).convert(s)
 }

@@ -88,26 +88,31 @@ pub fn parse_options(s: &str) -> ToUriOptions {
     if s == "-" {
         return o;
     }
+    // The IDNA2003 flags go with `host=idna2003`, in whatever order the keys come.
+    let mut flags = idna2003::Flags::CONVERT;
     for kv in s.split(',') {
         o = match kv {
             "host=auto" => o.host(HostMode::Auto),
             "host=uts46" => o.host(HostMode::Uts46),
-            "host=idna2003" => o.host(HostMode::Idna2003),
+            "host=idna2003" => o.host(HostMode::IDNA2003),
             "host=percent" => o.host(HostMode::Percent),
             "strict" => o.strict(true),
             "leiri" => o.leiri(true),
             "utf8=percent" => o.invalid_utf8(InvalidUtf8::Percent),
             "fallback" => o.host_fallback_percent(true),
-            "no-std3" => o.idna2003_flags(idna2003::Flags {
-                use_std3_ascii_rules: false,
-                ..o.idna2003_flags
-            }),
-            "no-unassigned" => o.idna2003_flags(idna2003::Flags {
-                allow_unassigned: false,
-                ..o.idna2003_flags
-            }),
+            "no-std3" => {
+                flags.use_std3_ascii_rules = false;
+                o
+            }
+            "no-unassigned" => {
+                flags.allow_unassigned = false;
+                o
+            }
             other => panic!("unknown option {other}"),
         };
+    }
+    if let HostMode::Idna2003(_) = o.host {
+        o = o.host(HostMode::Idna2003(flags));
     }
     o
 }

@@ -4,8 +4,8 @@
 //! Appendix B's regular expression `^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?`
 //! is applied to bytes; every IRI delimiter is ASCII, so splitting UTF-8 bytes is exact.
 
-use crate::classes::{self, SCHEME};
 use crate::error::{ErrorKind, LineError};
+use crate::grammar::classes::{self, SCHEME};
 use std::ops::Range;
 
 /// Byte ranges of the five components of a reference (RFC 3986 §3). Ranges exclude the

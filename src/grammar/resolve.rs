@@ -8,7 +8,7 @@
 //! the target keeps the form (IRI or URI) its parts had.
 //!
 //! Steps, each citing its section:
-//! 1. Both references are split by [`crate::components::split`] (RFC 3986 Appendix B, §5.2.1).
+//! 1. Both references are split by [`crate::grammar::components::split`] (RFC 3986 Appendix B, §5.2.1).
 //!    The base must have a scheme (§5.1: the base URI is absolute); its fragment is ignored.
 //! 2. The target's components follow §5.2.2 **strictly** (a reference with a scheme is never
 //!    treated as relative, even when the scheme is the base's: `http:g` stays `http:g`).
@@ -26,16 +26,16 @@
 //!
 //! ```
 //! let mut out = Vec::new();
-//! iribulk::resolve::resolve_into(b"http://a/b/c/d;p?q", b"../g", &mut out)?;
+//! iribulk::grammar::resolve::resolve_into(b"http://a/b/c/d;p?q", b"../g", &mut out)?;
 //! assert_eq!(out, b"http://a/b/g");
 //! out.clear();
-//! iribulk::resolve::resolve_into("http://例え.テスト/ä/b".as_bytes(), "../ö?q".as_bytes(), &mut out)?;
+//! iribulk::grammar::resolve::resolve_into("http://例え.テスト/ä/b".as_bytes(), "../ö?q".as_bytes(), &mut out)?;
 //! assert_eq!(String::from_utf8(out).unwrap(), "http://例え.テスト/ö?q");
 //! # Ok::<(), iribulk::LineError>(())
 //! ```
 
-use crate::components::{self, Components};
 use crate::error::{ErrorKind, LineError};
+use crate::grammar::components::{self, Components};
 
 /// Resolves `reference` against `base` (an absolute IRI), appending the target to `out`
 /// (RFC 3986 §5.2.2 strict, §5.2.3 merge, §5.2.4 remove_dot_segments, §5.3 recomposition).
@@ -154,7 +154,7 @@ fn push_query(s: &[u8], c: &Components, out: &mut Vec<u8>) {
 ///
 /// ```
 /// let mut out = Vec::new();
-/// iribulk::resolve::remove_dot_segments(b"/a/b/c/./../../g", &mut out);
+/// iribulk::grammar::resolve::remove_dot_segments(b"/a/b/c/./../../g", &mut out);
 /// assert_eq!(out, b"/a/g");
 /// ```
 pub fn remove_dot_segments(path: &[u8], out: &mut Vec<u8>) {

@@ -1,6 +1,6 @@
 //! Percent-encoding kernels (RFC 3986 §2.1, RFC 3987 §3.1 step 2) and a strict UTF-8 decoder.
 
-use crate::classes::HEX_UPPER;
+use crate::grammar::classes::HEX_UPPER;
 
 /// `%HH` of every byte, uppercase hex (RFC 3987 §3.1 step 2.2: "SHOULD use uppercase").
 static PCT: [[u8; 3]; 256] = {

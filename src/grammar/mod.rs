@@ -1,0 +1,13 @@
+//! The grammar of URI and IRI references, shared by every mode: character classes
+//! ([`classes`], RFC 3986 §2, RFC 3987 §2.2), the split into components ([`components`],
+//! RFC 3986 §3, Appendix B), percent-encoding ([`pct`], RFC 3986 §2.1), reference resolution
+//! ([`resolve`], RFC 3986 §5.2) and the ASCII-URI predicates of the engine's fast paths
+//! ([`validate`]).
+//!
+//! It depends only on [`crate::error`] and on the SIMD kernels of [`crate::simd`].
+
+pub mod classes;
+pub mod components;
+pub mod pct;
+pub mod resolve;
+pub mod validate;
