@@ -433,6 +433,8 @@ mod tests {
         v.extend([
             LineTooLong,
             MissingField,
+            BadCharset,
+            UnknownCharset,
             BidiFormat,
             PrivateUse,
             NotUcschar,
