@@ -21,6 +21,7 @@ pub const TARGETS: &[&str] = &[
     "idna_host",
     "pipeline",
     "host_integrity",
+    "simd_twin",
 ];
 
 /// The host-integrity oracle of issue 16 (also included by `tests/host_integrity.rs`).
@@ -35,6 +36,7 @@ pub fn run_target(name: &str, data: &[u8]) {
         "idna_host" => idna_host(data),
         "pipeline" => pipeline(data),
         "host_integrity" => host_integrity(data),
+        "simd_twin" => simd_twin(data),
         _ => panic!("unknown fuzz target {name}"),
     }
 }
@@ -436,4 +438,29 @@ pub fn pipeline(data: &[u8]) {
 /// ([`integrity::OPEN_CAUSES`]) are tolerated.
 pub fn host_integrity(data: &[u8]) {
     integrity::fuzz_one(data, integrity::OPEN_CAUSES);
+}
+
+/// Target `simd_twin` (issue 11): the percent-encoding kernel at every level this CPU has
+/// against its scalar twin on the raw bytes; then the per-line converters with their block
+/// kernels against their naive twins (`ToUri::new_naive`, `ToIri::new_naive`): the same
+/// output, outcome and error, with options from the first byte.
+pub fn simd_twin(data: &[u8]) {
+    iribulk::simd::pct_twin_check(data);
+    let Some((&b, line)) = data.split_first() else {
+        return;
+    };
+    let opts = to_uri_options(b);
+    let (mut a, mut c) = (Vec::new(), Vec::new());
+    let ra = ToUri::new(opts).convert_into(line, &mut a);
+    let rc = ToUri::new_naive(opts).convert_into(line, &mut c);
+    assert_eq!((&ra, lossy(&a)), (&rc, lossy(&c)), "to-uri {opts:?}");
+    let iri = ToIriOptions {
+        host: HOSTS[(b & 3) as usize],
+    };
+    for input in [line, &a[..]] {
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        let rx = ToIri::new(iri).convert_into(input, &mut x);
+        let ry = ToIri::new_naive(iri).convert_into(input, &mut y);
+        assert_eq!((&rx, lossy(&x)), (&ry, lossy(&y)), "to-iri {iri:?}");
+    }
 }

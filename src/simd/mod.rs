@@ -11,7 +11,11 @@
 //! version elsewhere. `classify_naive` (with the `twins` feature) is the obviously correct reference.
 
 pub mod delims;
+pub(crate) mod pct;
+#[doc(hidden)]
+pub use pct::pct_twin_check;
 mod scalar;
+pub(crate) mod utf8;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
