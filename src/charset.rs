@@ -29,7 +29,7 @@
 
 use crate::config::{InvalidUtf8, ToUriOptions};
 use crate::convert::to_uri::{Outcome, ToUri};
-use crate::error::LineError;
+use crate::error::{ErrorKind, LineError};
 use crate::grammar::components;
 use encoding_rs::{DecoderResult, EncoderResult, Encoding, UTF_16BE, UTF_16LE, UTF_8};
 use std::fmt;
@@ -685,6 +685,243 @@ pub fn convert_legacy_line(
     LegacyConverter::new(charset, opts).convert_into(bytes, &mut out)?;
     // ASCII by construction (the converter's output); checked without unsafe.
     Ok(String::from_utf8(out).expect("converter output is ASCII"))
+}
+
+/// Where the charset of each record comes from (`--charset LABEL` or `--charset-field N`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CharsetSource {
+    /// Every line is in this charset (`--charset`).
+    Fixed(Charset),
+    /// The label of each record is in this field (0-based; `--charset-field`, 1-based on the
+    /// command line), fields split by the `--field` delimiter.
+    Field(usize),
+}
+
+/// The legacy-charset settings of a run, as the engine takes them
+/// ([`crate::engine::EngineOptions::charset`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LegacyInput {
+    /// Where the charset comes from.
+    pub source: CharsetSource,
+    /// The 3987bis §3.5 query rule (`--query-charset`; to-uri only).
+    pub query_charset: QueryCharset,
+}
+
+impl LegacyInput {
+    /// The charset the whole input stream is transcoded from before it is split into lines:
+    /// a fixed UTF-16LE/BE charset ([`Utf16Reader`], RFC 3987 §3.1 step 1c). The engine then
+    /// reads UTF-8, as without `--charset`.
+    pub fn stream_charset(&self) -> Option<Charset> {
+        match self.source {
+            CharsetSource::Fixed(cs) if cs.0 == UTF_16LE || cs.0 == UTF_16BE => Some(cs),
+            _ => None,
+        }
+    }
+
+    /// True if lines need the per-line decoder at all: not for a fixed UCS-based charset
+    /// (UTF-8 is the engine's own input; UTF-16 is transcoded as a stream).
+    pub fn decodes_lines(&self) -> bool {
+        !matches!(self.source, CharsetSource::Fixed(cs) if cs.is_ucs_based())
+    }
+}
+
+/// Wraps an opened input in a [`Utf16Reader`] when the run's charset is UTF-16 (`cs`); a
+/// source of another kind is returned as it is (the caller opens UTF-16 input as a stream,
+/// never mapped).
+pub fn wrap_source(src: crate::input::Source, cs: Option<Charset>) -> crate::input::Source {
+    match (src, cs) {
+        (crate::input::Source::Stream(r), Some(cs)) => {
+            crate::input::Source::Stream(Box::new(Utf16Reader::new(r, cs)))
+        }
+        (s, _) => s,
+    }
+}
+
+/// The byte range of field `k` (0-based) of `line`, fields split by `delim`.
+fn field_of(line: &[u8], k: usize, delim: u8) -> Option<std::ops::Range<usize>> {
+    let mut start = 0;
+    for _ in 0..k {
+        start += memchr::memchr(delim, &line[start..])? + 1;
+    }
+    let end = memchr::memchr(delim, &line[start..]).map_or(line.len(), |p| start + p);
+    Some(start..end)
+}
+
+/// The engine's per-record hook for legacy charsets (one per worker): finds the record's
+/// charset, decodes the record (RFC 3987 §3.1 step 1b: decode, then NFC), applies the 3987bis
+/// §3.5 query rule to the IRI field in to-uri mode, and maps offsets in the prepared record
+/// back to columns of the original bytes.
+///
+/// The whole record is decoded, not only the converted field, so every line written is UTF-8;
+/// a record that needs no decoding ([`Charset::needs_decode`] false: all ASCII in an
+/// ASCII-compatible charset) is left to the engine as it is, on its fast path. A record
+/// labelled with a UCS-based charset (`utf-8`, `utf-16`...) in `--charset-field` mode is read
+/// as UTF-8: a line-oriented file cannot hold UTF-16 records, so the extractor has already
+/// transcoded such links.
+#[derive(Debug)]
+pub struct RecordDecoder {
+    input: LegacyInput,
+    delim: u8,
+    iri_field: Option<usize>,
+    bad: InvalidUtf8,
+    query_rule: bool,
+    naive: bool,
+    repairs: u32,
+    text: String,
+    last_label: Vec<u8>,
+    last: Option<Charset>,
+}
+
+impl RecordDecoder {
+    /// A decoder for `input`; `field` is the engine's `--field` (index, delimiter), `bad` the
+    /// leniency knob (`--invalid-utf8`), `to_uri` true in to-uri mode (the only mode where the
+    /// query rule applies: the others write IRIs, or validate).
+    pub fn new(
+        input: LegacyInput,
+        field: Option<(usize, u8)>,
+        bad: InvalidUtf8,
+        to_uri: bool,
+    ) -> Self {
+        RecordDecoder {
+            input,
+            delim: field.map_or(b'\t', |f| f.1),
+            iri_field: field.map(|f| f.0),
+            bad,
+            query_rule: to_uri && input.query_charset == QueryCharset::Document,
+            naive: false,
+            repairs: 0,
+            text: String::new(),
+            last_label: Vec::new(),
+            last: None,
+        }
+    }
+
+    /// Makes [`RecordDecoder::prepare`] use the slow decoding twin
+    /// ([`Charset::decode_line_mapped`]), for the engine's naive twin.
+    pub fn set_naive(&mut self, naive: bool) {
+        self.naive = naive;
+    }
+
+    /// The charset of `record`: the fixed one, or the one its label field names. Errors:
+    /// `missing-field` (no label field, at the end of the record) and `unknown-charset` (at
+    /// the label's first byte).
+    pub fn charset_of(&mut self, record: &[u8]) -> Result<Charset, LineError> {
+        let k = match self.input.source {
+            CharsetSource::Fixed(cs) => return Ok(cs),
+            CharsetSource::Field(k) => k,
+        };
+        let r = field_of(record, k, self.delim)
+            .ok_or(LineError::new(ErrorKind::MissingField, record.len()))?;
+        let label = &record[r.clone()];
+        if let Some(cs) = self.last.filter(|_| self.last_label == label) {
+            return Ok(cs);
+        }
+        let cs =
+            Charset::for_label(label).ok_or(LineError::new(ErrorKind::UnknownCharset, r.start))?;
+        self.last_label.clear();
+        self.last_label.extend_from_slice(label);
+        self.last = Some(cs);
+        Ok(cs)
+    }
+
+    /// True if `record` goes through the engine as it is: its charset is known and it needs no
+    /// decoding. The engine's shortcuts ask this first; false sends the record to
+    /// [`RecordDecoder::prepare`].
+    #[inline]
+    pub fn passes(&mut self, record: &[u8]) -> bool {
+        match self.charset_of(record) {
+            Ok(cs) => cs.is_ucs_based() || !cs.needs_decode(record),
+            Err(_) => false,
+        }
+    }
+
+    /// Prepares `record` for the mode's converter: `Ok(false)` if it needs nothing (use it as
+    /// it is); `Ok(true)` with the decoded (NFC) record in `out` (cleared first), its IRI field
+    /// with the query rule applied in to-uri mode; `Err` for `bad-charset` (column of the first
+    /// bad byte), `unknown-charset` or `missing-field`.
+    pub fn prepare(&mut self, record: &[u8], out: &mut Vec<u8>) -> Result<bool, LineError> {
+        let cs = self.charset_of(record)?;
+        if cs.is_ucs_based() || !cs.needs_decode(record) {
+            return Ok(false);
+        }
+        let r = if self.naive {
+            let mut map = Vec::new();
+            cs.decode_line_mapped(record, self.bad, &mut self.text, &mut map)
+        } else {
+            cs.decode_line(record, self.bad, &mut self.text)
+        };
+        self.repairs = r
+            .map_err(|b| LineError::new(ErrorKind::BadCharset, b.column))?
+            .repairs;
+        out.clear();
+        self.assemble(cs, &self.text, out, None);
+        Ok(true)
+    }
+
+    /// Bytes not valid in the charset that the last successful [`RecordDecoder::prepare`]
+    /// percent-encoded (`--invalid-utf8 percent`): repairs, for the counters.
+    pub fn last_repairs(&self) -> u32 {
+        self.repairs
+    }
+
+    /// Writes the prepared form of the decoded `text` (the IRI field's query rewritten when the
+    /// rule applies); `map` gets, for each byte written, its offset in `text`.
+    fn assemble(&self, cs: Charset, text: &str, out: &mut Vec<u8>, map: Option<&mut Vec<usize>>) {
+        let b = text.as_bytes();
+        let r = match self.iri_field {
+            None => Some(0..b.len()),
+            Some(k) => field_of(b, k, self.delim),
+        };
+        let r = match r {
+            Some(r) if self.query_rule => r,
+            _ => {
+                out.extend_from_slice(b);
+                if let Some(m) = map {
+                    m.extend(0..b.len());
+                }
+                return;
+            }
+        };
+        out.extend_from_slice(&b[..r.start]);
+        let mut map = map;
+        if let Some(m) = map.as_deref_mut() {
+            m.extend(0..r.start);
+        }
+        let mark = map.as_deref().map_or(0, |m| m.len());
+        rewrite(&text[r.clone()], cs, true, out, map.as_deref_mut());
+        if let Some(m) = map.as_deref_mut() {
+            for x in &mut m[mark..] {
+                *x += r.start;
+            }
+        }
+        out.extend_from_slice(&b[r.end..]);
+        if let Some(m) = map {
+            m.extend(r.end..b.len());
+        }
+    }
+
+    /// The column in the original `record` of byte `offset` of its prepared form (as
+    /// [`RecordDecoder::prepare`] wrote it): the first byte of the character it comes from.
+    /// Recomputes the decoding with the mapped twin: called only for errors and warnings.
+    pub fn column_of(&mut self, record: &[u8], offset: usize) -> usize {
+        let Ok(cs) = self.charset_of(record) else {
+            return 0;
+        };
+        let mut text = String::new();
+        let mut dmap = Vec::new();
+        if cs
+            .decode_line_mapped(record, self.bad, &mut text, &mut dmap)
+            .is_err()
+        {
+            return 0; // unreachable: prepare decoded the same record
+        }
+        let mut prepared = Vec::new();
+        let mut pmap = Vec::new();
+        self.assemble(cs, &text, &mut prepared, Some(&mut pmap));
+        pmap.push(text.len());
+        let t = pmap[offset.min(pmap.len() - 1)];
+        dmap[t.min(dmap.len() - 1)]
+    }
 }
 
 /// A [`Read`] adapter that transcodes UTF-16LE/BE input to UTF-8 (RFC 3987 §3.1 step 1c: a

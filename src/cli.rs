@@ -129,6 +129,19 @@ pub struct Cli {
     /// Field delimiter for --field: one ASCII character, or \t (default TAB).
     #[arg(long, value_name = "C", default_value = "\\t")]
     pub delimiter: String,
+    /// The input's charset, a WHATWG Encoding Standard label (shift_jis, gbk, big5, euc-kr,
+    /// windows-1251, koi8-r, windows-1252, utf-16le...): lines are decoded and normalized to NFC
+    /// first (RFC 3987 §3.1 step 1b); UTF-16 input is transcoded as a stream.
+    #[arg(long, value_name = "LABEL", conflicts_with = "charset_field")]
+    pub charset: Option<String>,
+    /// The charset label of each record is in this field (1-based; needs --field); an unknown
+    /// label is the line error unknown-charset.
+    #[arg(long, value_name = "N", requires = "field", value_parser = clap::value_parser!(u32).range(1..))]
+    pub charset_field: Option<u32>,
+    /// to-uri: the charset of http/https queries: the document's (legacy) charset, as
+    /// browsers send it (3987bis §3.5; the default), or always utf-8.
+    #[arg(long = "query-charset", value_enum, value_name = "utf-8|document")]
+    pub query_charset: Option<QueryCharsetArg>,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
@@ -248,6 +261,16 @@ pub enum HostArg {
 pub enum Fallback {
     /// Percent-encode the host.
     Percent,
+}
+
+/// `--query-charset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum QueryCharsetArg {
+    /// Always UTF-8.
+    #[value(name = "utf-8")]
+    Utf8,
+    /// The document charset when it is not UCS-based (3987bis §3.5).
+    Document,
 }
 
 /// `--invalid-utf8`.
@@ -378,6 +401,7 @@ impl Modes {
     const TO_URI: Modes = Modes(1);
     const TO_IRI: Modes = Modes(2);
     const CHECK: Modes = Modes(4);
+    const LEIRI_TO_IRI: Modes = Modes(8);
     const NORMALIZE: Modes = Modes(16);
 
     const fn or(self, o: Modes) -> Modes {
@@ -421,6 +445,8 @@ pub enum Needs {
     Field,
     /// `--errors FILE` (the form of the report).
     Errors,
+    /// `--charset` or `--charset-field` (`--query-charset`).
+    Charset,
     /// `--host idna2003` (the IDNA2003 flags).
     HostIdna2003,
     /// A host mode that runs IDNA (`--host-fallback`: `--host percent` never fails IDNA).
@@ -472,6 +498,11 @@ pub const OPTIONS: &[Applies] = {
     let uri = Modes::TO_URI;
     let chk = Modes::CHECK;
     let norm = Modes::NORMALIZE;
+    // The modes whose input is an IRI (legacy charsets apply; to-iri takes URIs).
+    let iris = Modes::TO_URI
+        .or(Modes::CHECK)
+        .or(Modes::LEIRI_TO_IRI)
+        .or(Modes::NORMALIZE);
     let hosts = Modes::TO_URI
         .or(Modes::TO_IRI)
         .or(Modes::CHECK)
@@ -517,6 +548,9 @@ pub const OPTIONS: &[Applies] = {
         row("--errors-format", "errors_format", all, Errors),
         row("--field", "field", all, Nothing),
         row("--delimiter", "delimiter", all, Field),
+        row("--charset", "charset", iris, Nothing),
+        row("--charset-field", "charset_field", iris, Field),
+        row("--query-charset", "query_charset", uri, Charset),
         row("--threads", "threads", all, Nothing),
         row("--no-mmap", "no_mmap", all, Nothing),
         row("--max-line-bytes", "max_line_bytes", all, Nothing),
@@ -653,6 +687,9 @@ impl Cli {
                 Needs::Nothing => None,
                 Needs::Field if self.field.is_none() => Some("goes with --field N"),
                 Needs::Errors if self.errors.is_none() => Some("goes with --errors FILE"),
+                Needs::Charset if self.charset.is_none() && self.charset_field.is_none() => {
+                    Some("goes with --charset LABEL or --charset-field N")
+                }
                 Needs::HostIdna2003 if self.host != HostArg::Idna2003 => {
                     Some("goes with --host idna2003")
                 }
@@ -745,6 +782,7 @@ impl Cli {
             Some(n) => Some((n as usize - 1, parse_delimiter(&self.delimiter)?)),
             None => None,
         };
+        let charset = self.legacy_input(field)?;
         let mut rungs = Rungs::level(match self.level {
             None | Some(LevelArg::Syntax) => Level::Syntax,
             Some(LevelArg::String) => Level::String,
@@ -790,6 +828,7 @@ impl Cli {
                 field,
                 max_line_bytes: self.max_line_bytes,
                 base_field: self.base_field.map(|n| n as usize - 1),
+                charset,
             },
             base: self.base.clone().map(String::into_bytes),
             inputs: self.input.iter().chain(&self.files).cloned().collect(),
@@ -805,6 +844,44 @@ impl Cli {
             no_mmap: self.no_mmap,
             progress: false,
         })
+    }
+
+    /// `--charset` / `--charset-field` / `--query-charset` as the engine takes them. An
+    /// unknown `--charset` label is a usage error naming the option.
+    fn legacy_input(
+        &self,
+        field: Option<(usize, u8)>,
+    ) -> Result<Option<crate::charset::LegacyInput>, String> {
+        use crate::charset::{Charset, CharsetSource, LegacyInput, QueryCharset};
+        let source = match (&self.charset, self.charset_field) {
+            (Some(l), _) => {
+                CharsetSource::Fixed(Charset::for_label(l.as_bytes()).ok_or_else(|| {
+                    format!(
+                        "--charset '{l}' is not a label of the WHATWG Encoding Standard (such \
+                         as shift_jis, euc-jp, gbk, gb18030, big5, euc-kr, windows-1251, \
+                         koi8-r, windows-1252, iso-8859-2, windows-874, utf-16le, utf-16be)"
+                    )
+                })?)
+            }
+            (None, Some(n)) => {
+                let k = n as usize - 1;
+                if field.is_some_and(|f| f.0 == k) {
+                    return Err(format!(
+                        "--charset-field {n} is the field --field converts: the label needs a \
+                         field of its own"
+                    ));
+                }
+                CharsetSource::Field(k)
+            }
+            (None, None) => return Ok(None),
+        };
+        Ok(Some(LegacyInput {
+            source,
+            query_charset: match self.query_charset {
+                Some(QueryCharsetArg::Utf8) => QueryCharset::Utf8,
+                _ => QueryCharset::Document,
+            },
+        }))
     }
 }
 

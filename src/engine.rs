@@ -90,6 +90,10 @@ pub struct EngineOptions {
     /// (0-based) of the same record before the mode applies (RFC 3986 §5.2, RFC 3987 §6.5).
     /// Default `None`. A fixed base is given to [`Worker::set_base`] instead.
     pub base_field: Option<usize>,
+    /// Legacy-charset input (`--charset`, `--charset-field`, `--query-charset`; issue 12):
+    /// records that need decoding go through [`crate::charset::RecordDecoder`] on the slow
+    /// path. Default `None`: UTF-8.
+    pub charset: Option<crate::charset::LegacyInput>,
 }
 
 impl EngineOptions {
@@ -114,6 +118,7 @@ impl Default for EngineOptions {
             field: None,
             max_line_bytes: 8 << 20,
             base_field: None,
+            charset: None,
         }
     }
 }
@@ -393,6 +398,9 @@ pub struct Worker {
     classifier: Classifier,
     opts: EngineOptions,
     masks: Vec<crate::simd::BlockMasks>,
+    /// Charset hook (issue 12): the per-record decoder, and its output buffer.
+    legacy: Option<Box<crate::charset::RecordDecoder>>,
+    prepared: Vec<u8>,
 }
 
 /// Bytes classified per call of the SIMD scan (a multiple of 64).
@@ -413,6 +421,15 @@ impl Worker {
             classifier,
             opts,
             masks: Vec::with_capacity(WINDOW / 64),
+            legacy: opts.charset.filter(|c| c.decodes_lines()).map(|c| {
+                Box::new(crate::charset::RecordDecoder::new(
+                    c,
+                    opts.field,
+                    opts.to_uri.invalid_utf8,
+                    opts.mode == Mode::ToUri,
+                ))
+            }),
+            prepared: Vec::new(),
         }
     }
 
@@ -485,6 +502,9 @@ impl Worker {
     /// Converts a chunk of whole lines (the last one may lack its terminator) into `res`
     /// (cleared first). The fast path.
     pub fn convert_chunk(&mut self, data: &[u8], res: &mut ChunkOut) {
+        if let Some(l) = &mut self.legacy {
+            l.set_naive(false);
+        }
         res.clear();
         res.stats.bytes = data.len() as u64;
         // Converted lines grow by up to 3× (every byte as %HH); reserving once keeps the
@@ -576,6 +596,9 @@ impl Worker {
     /// The slow twin of [`Worker::convert_chunk`]: every line through the converter.
     #[cfg(any(test, feature = "twins"))]
     pub fn convert_chunk_naive(&mut self, data: &[u8], res: &mut ChunkOut) {
+        if let Some(l) = &mut self.legacy {
+            l.set_naive(true);
+        }
         res.clear();
         res.stats.bytes = data.len() as u64;
         let n = data.len();
@@ -633,7 +656,10 @@ impl Worker {
             None => Some(0..content.len()),
             Some((k, d)) => field_range(content, k, d),
         };
-        if seen != Seen::Unchecked && content.len() <= self.opts.max_line_bytes && !self.resolving()
+        if seen != Seen::Unchecked
+            && content.len() <= self.opts.max_line_bytes
+            && !self.resolving()
+            && self.legacy.as_mut().is_none_or(|l| l.passes(content))
         {
             if let Some(f) = field.clone().map(|r| &content[r]) {
                 // A clean line that needs nothing in this mode; or, in to-uri, a flagged ASCII
@@ -665,10 +691,29 @@ impl Worker {
         st: &mut Walk,
         res: &mut ChunkOut,
     ) -> bool {
-        let content = &data[start..content_end];
+        let orig = &data[start..content_end];
+        // Charset hook (issue 12): a record that needs decoding is converted in its decoded
+        // (NFC) form; offsets are mapped back to the original bytes below.
+        let mut prepared = std::mem::take(&mut self.prepared);
+        let pre = match &mut self.legacy {
+            Some(l) if orig.len() <= self.opts.max_line_bytes => l.prepare(orig, &mut prepared),
+            _ => Ok(false),
+        };
+        let decoded = pre == Ok(true);
+        let (content, field) = if decoded {
+            let f = match self.opts.field {
+                None => Some(0..prepared.len()),
+                Some((k, d)) => field_range(&prepared, k, d),
+            };
+            (&prepared[..], f)
+        } else {
+            (orig, field)
+        };
         let mark = res.out.len();
         let field_start = field.as_ref().map_or(0, |r| r.start);
-        let result = if content.len() > self.opts.max_line_bytes {
+        let result = if let Err(e) = pre {
+            Err(e)
+        } else if content.len() > self.opts.max_line_bytes {
             Err(LineError::new(
                 ErrorKind::LineTooLong,
                 self.opts.max_line_bytes,
@@ -688,6 +733,22 @@ impl Worker {
                 }
             }
         };
+        let result = match (result, &mut self.legacy) {
+            (Ok(mut o), Some(l)) if decoded => {
+                o.changed = true;
+                o.repairs += l.last_repairs();
+                if let Some(w) = o.first_warning.as_mut() {
+                    w.offset = l.column_of(orig, w.offset + field_start);
+                }
+                Ok(o)
+            }
+            (Err(e), Some(l)) if decoded => {
+                Err(LineError::new(e.kind, l.column_of(orig, e.offset)))
+            }
+            (r, _) => r,
+        };
+        self.prepared = prepared;
+        let content = orig;
         match result {
             Ok(o) => {
                 if o.repairs > 0 {
@@ -698,7 +759,11 @@ impl Worker {
                 if let Some(w) = o.first_warning {
                     res.stats.warning_lines += 1;
                     res.stats.by_code[w.kind.index()] += 1;
-                    let offset = w.offset + field_start;
+                    let offset = if decoded {
+                        w.offset
+                    } else {
+                        w.offset + field_start
+                    };
                     res.issues.push(LineIssue {
                         line: line_no,
                         start,

@@ -363,6 +363,15 @@ error_kinds! {
     LineTooLong = "line-too-long", Error, "line longer than --max-line-bytes", "";
     /// `missing-field`: `--field N` was given and the record has fewer than N fields.
     MissingField = "missing-field", Error, "the record has fewer fields than --field", "";
+    /// `bad-charset`: bytes not valid in the line's declared charset (`--charset`,
+    /// `--charset-field`; RFC 3987 §3.1 step 1b cannot decode them). The offset is the column
+    /// of the first byte of the first malformed sequence, in the original line.
+    BadCharset = "bad-charset", Error, "bytes not valid in the declared charset",
+        "RFC 3987 §3.1";
+    /// `unknown-charset`: `--charset-field`: the record's label is not a WHATWG Encoding
+    /// Standard label (or names the "replacement" encoding). The offset is the label's start.
+    UnknownCharset = "unknown-charset", Error,
+        "the record's charset label is not a WHATWG encoding label", "";
     /// `bidi-format`: a bidi formatting character (RFC 3987 §4.1). A warning unless strict.
     BidiFormat = "bidi-format", Warning,
         "bidi formatting character (RFC 3987 §4.1)", "RFC 3987 §4.1";
@@ -556,6 +565,8 @@ mod tests {
         v.extend([
             LineTooLong,
             MissingField,
+            BadCharset,
+            UnknownCharset,
             BidiFormat,
             PrivateUse,
             NotUcschar,

@@ -295,8 +295,11 @@ fn convert_all(
     let mut total = Summary::default();
     for &inp in inputs {
         let read = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-        let (source, size) = input::open_counted(inp, opts.no_mmap, &read)
+        // Charset hook (issue 12): UTF-16 input is streamed through a transcoder to UTF-8.
+        let utf16 = opts.engine.charset.and_then(|c| c.stream_charset());
+        let (source, size) = input::open_counted(inp, opts.no_mmap || utf16.is_some(), &read)
             .map_err(|e| Fatal::Input(input_msg_name(inp), e))?;
+        let source = crate::charset::wrap_source(source, utf16);
         let progress = opts.progress.then(|| progress_bar(&source, size, &read));
         let r = convert_source(
             source,

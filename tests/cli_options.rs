@@ -86,6 +86,9 @@ fn example(id: &str, mode: Mode, dir: &Path) -> Vec<String> {
         "files" => strs(&["-"]),
         "field" => strs(&["--field", "1"]),
         "delimiter" => strs(&["--field", "1", "--delimiter", ","]),
+        "charset" => strs(&["--charset", "shift_jis"]),
+        "charset_field" => strs(&["--field", "2", "--charset-field", "1"]),
+        "query_charset" => strs(&["--charset", "windows-1251", "--query-charset", "utf-8"]),
         "threads" => strs(&["--threads", "1"]),
         "no_mmap" => strs(&["--no-mmap"]),
         "max_line_bytes" => strs(&["--max-line-bytes", "1K"]),
@@ -190,6 +193,18 @@ fn flags_are_refused_without_what_they_need() {
         (
             &["--mode", "normalize", "--invalid-utf8", "error"],
             "--invalid-utf8 does not apply to --mode normalize",
+        ),
+        (
+            &["--query-charset", "document"],
+            "--query-charset goes with --charset LABEL or --charset-field N",
+        ),
+        (
+            &["--charset", "klingon"],
+            "--charset 'klingon' is not a label of the WHATWG Encoding Standard",
+        ),
+        (
+            &["--field", "2", "--charset-field", "2"],
+            "--charset-field 2 is the field --field converts",
         ),
         // Two at once: both are named.
         (
