@@ -7,10 +7,10 @@
 
 use iribulk::config::{HostMode, InvalidUtf8, ToUriOptions};
 use iribulk::convert::to_iri::{ToIri, ToIriOptions};
+use iribulk::engine::input::Source;
+use iribulk::engine::pipeline::{self, RunOptions};
 use iribulk::engine::{ChunkOut, EngineOptions, Filter, Mode, OnError, Stats, Worker};
 use iribulk::host::{self, idna2003, Idna};
-use iribulk::input::Source;
-use iribulk::pipeline::{self, RunOptions};
 use iribulk::simd::{Classifier, Impl};
 use iribulk::ToUri;
 

@@ -8,8 +8,19 @@
 //! * otherwise the exact converter ([`ToUri`]) runs on it; an unchanged result extends the
 //!   input run as well, a changed one becomes a [`Piece::Output`].
 //!
-//! `Worker::convert_chunk_naive` (with the `twins` feature) splits lines with `memchr` and runs the converter on every
-//! line: the obviously-correct twin that tests compare against, byte for byte.
+//! `Worker::convert_chunk_naive` (with the `twins` feature) splits lines with `memchr` and runs
+//! the converter on every line: the obviously-correct twin that tests compare against, byte for
+//! byte.
+//!
+//! Around the worker, the rest of the engine: [`input`] (mapped files, streams, `.gz`/`.zst`
+//! with the `compression` feature, chunking), [`pipeline`] (the window loop: read, convert a
+//! window of chunks in parallel, write in order, with a [`pipeline::Progress`] callback),
+//! [`output`] (atomic output files) and [`report`] (error rows and the summary).
+
+pub mod input;
+pub mod output;
+pub mod pipeline;
+pub mod report;
 
 use crate::config::ToUriOptions;
 use crate::convert::check::{CheckOptions, Checker};

@@ -1,12 +1,12 @@
 //! Command-line arguments (clap) and their validation into [`RunOptions`].
 
-use crate::config::{HostMode, InvalidUtf8, ToUriOptions};
-use crate::convert::normalize::{Idn, Level, Rungs};
-use crate::engine::{EngineOptions, Filter, Mode as EngineMode, OnError};
-use crate::host::idna2003;
-use crate::pipeline::RunOptions;
-use crate::report::Summary;
 use clap::{Parser, Subcommand, ValueEnum};
+use iribulk::config::{HostMode, InvalidUtf8, ToUriOptions};
+use iribulk::convert::normalize::{Idn, Level, Rungs};
+use iribulk::engine::pipeline::RunOptions;
+use iribulk::engine::report::Summary;
+use iribulk::engine::{EngineOptions, Filter, Mode as EngineMode, OnError};
+use iribulk::host::idna2003;
 use std::path::{Path, PathBuf};
 
 const EXAMPLES: &str = "\
@@ -531,10 +531,10 @@ pub const OPTIONS: &[Applies] = {
 /// `--version --verbose`-style text of `--version`: the SIMD level this CPU runs, the build's
 /// features and the Unicode version of the normalization tables.
 pub fn long_version() -> String {
-    let simd = match crate::simd::Impl::best() {
-        crate::simd::Impl::Avx2 => "AVX2",
-        crate::simd::Impl::Sse2 => "SSE2",
-        crate::simd::Impl::Scalar => "scalar",
+    let simd = match iribulk::simd::Impl::best() {
+        iribulk::simd::Impl::Avx2 => "AVX2",
+        iribulk::simd::Impl::Sse2 => "SSE2",
+        iribulk::simd::Impl::Scalar => "scalar",
     };
     let (a, b, c) = unicode_normalization::UNICODE_VERSION;
     let mut feats: Vec<&str> = Vec::new();
@@ -796,14 +796,13 @@ impl Cli {
             output: self.output.clone(),
             errors: self.errors.clone(),
             errors_format: match self.errors_format {
-                ErrorsFormatArg::Tsv => crate::report::ReportFormat::Tsv,
-                ErrorsFormatArg::Jsonl => crate::report::ReportFormat::Jsonl,
+                ErrorsFormatArg::Tsv => iribulk::engine::report::ReportFormat::Tsv,
+                ErrorsFormatArg::Jsonl => iribulk::engine::report::ReportFormat::Jsonl,
             },
             threads: self.threads,
             chunk_size: self.chunk_size,
             window: 0,
             no_mmap: self.no_mmap,
-            progress: false,
         })
     }
 }
