@@ -30,8 +30,8 @@
 //! ```text
 //! src/bin/iribulk (clap, indicatif, mimalloc; the `cli` feature)
 //!   └► engine (input, pipeline, output, report; worker)
-//!       └► convert (to_uri, to_iri, check, leiri, normalize; bidi, joiner)
-//!           └► host (the only path to IDNA), grammar (classes, components, pct, resolve, validate)
+//!       └► convert (to_uri, to_iri, check, leiri, normalize; bidi)
+//!           └► host (the only path to IDNA), grammar (classes, components, joiner, pct, resolve, validate)
 //!               └► simd, config, error
 //! ```
 //!
