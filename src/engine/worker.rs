@@ -1,0 +1,456 @@
+//! The worker: walks a chunk's lines with the classifier's masks and sends only the flagged
+//! ones to the mode's converter; `Worker::convert_chunk_naive` is its twin.
+
+use super::{EngineOptions, Filter, Mode, OnError};
+use crate::convert::check::{CheckOptions, Checker};
+use crate::convert::leiri::LeiriToIri;
+use crate::convert::normalize::{NormalizeOptions, Normalizer};
+use crate::convert::to_iri::{ToIri, ToIriOptions};
+use crate::convert::to_uri::ToUri;
+use crate::convert::Outcome;
+use crate::engine::chunk::{ChunkOut, LineIssue, Piece};
+use crate::engine::lines::{
+    field_range, has_ace_host, LEIRI_FLAGGED, TO_IRI_FLAGGED, TO_URI_FLAGGED,
+};
+use crate::error::{ErrorKind, LineError};
+use crate::grammar::validate::{is_plain, is_valid_ascii_uri};
+use crate::simd::{ByteSet, Classifier};
+use std::ops::Range;
+
+/// The per-line operation of a mode.
+#[derive(Debug)]
+enum Op {
+    ToUri(ToUri),
+    ToIri(ToIri),
+    Check(Checker),
+    Leiri(LeiriToIri),
+    Normalize(Box<Normalizer>),
+}
+
+impl Op {
+    fn new(opts: &EngineOptions) -> Op {
+        let t = opts.to_uri;
+        match opts.mode {
+            Mode::ToUri => Op::ToUri(ToUri::new(t)),
+            Mode::ToIri => Op::ToIri(ToIri::new(ToIriOptions { host: t.host })),
+            Mode::Check { uri_only } => Op::Check(Checker::new(CheckOptions {
+                to_uri: t,
+                uri_only,
+            })),
+            Mode::LeiriToIri => Op::Leiri(LeiriToIri),
+            Mode::Normalize { rungs, as_uri } => {
+                Op::Normalize(Box::new(Normalizer::new(NormalizeOptions {
+                    rungs,
+                    as_uri,
+                    idna: match t.host {
+                        crate::config::HostMode::Idna2003(flags) => {
+                            crate::host::Idna::Idna2003(flags)
+                        }
+                        _ => crate::host::Idna::Uts46,
+                    },
+                })))
+            }
+        }
+    }
+
+    #[inline]
+    fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+        match self {
+            Op::ToUri(c) => c.convert_into(line, out),
+            Op::ToIri(c) => c.convert_into(line, out),
+            Op::Check(c) => c.convert_into(line, out),
+            Op::Leiri(c) => c.convert_into(line, out),
+            Op::Normalize(c) => c.convert_into(line, out),
+        }
+    }
+
+    /// True if a line without flagged bytes needs nothing in this mode.
+    #[inline]
+    fn is_clean(&self, line: &[u8]) -> bool {
+        match self {
+            Op::ToUri(_) => is_plain(line),
+            Op::ToIri(_) => !has_ace_host(line),
+            Op::Check(_) => false,
+            Op::Leiri(_) => true,
+            Op::Normalize(_) => false,
+        }
+    }
+}
+
+/// A worker: a converter (with its host cache) and a classifier. One per thread.
+#[derive(Debug)]
+pub struct Worker {
+    conv: Op,
+    base: Option<std::sync::Arc<[u8]>>,
+    resolved: Vec<u8>,
+    classifier: Classifier,
+    opts: EngineOptions,
+    masks: Vec<crate::simd::BlockMasks>,
+}
+
+/// Bytes classified per call of the SIMD scan (a multiple of 64).
+const WINDOW: usize = 4096;
+
+impl Worker {
+    /// A worker for these options, with the best classifier for this CPU.
+    pub fn new(opts: EngineOptions) -> Self {
+        Self::with_classifier(opts, Classifier::new(Self::flagged_set(&opts)))
+    }
+
+    /// A worker with a given classifier (tests force each implementation).
+    pub fn with_classifier(opts: EngineOptions, classifier: Classifier) -> Self {
+        Worker {
+            conv: Op::new(&opts),
+            base: None,
+            resolved: Vec::new(),
+            classifier,
+            opts,
+            masks: Vec::with_capacity(WINDOW / 64),
+        }
+    }
+
+    /// The flagged set for these options: the mode's set without the field delimiter
+    /// (`check` flags every byte: each line goes through the validator).
+    pub fn flagged_set(opts: &EngineOptions) -> ByteSet {
+        let set = match opts.mode {
+            Mode::ToUri => TO_URI_FLAGGED,
+            Mode::ToIri => TO_IRI_FLAGGED,
+            Mode::Check { .. } | Mode::Normalize { .. } => return ByteSet::FULL,
+            Mode::LeiriToIri => LEIRI_FLAGGED,
+        };
+        if opts.base_field.is_some() {
+            return ByteSet::FULL; // every line is resolved
+        }
+        match opts.field {
+            Some((_, d)) => set.without(d),
+            None => set,
+        }
+    }
+
+    /// Resolves every reference against `base` (RFC 3986 §5.2, RFC 3987 §6.5) before the mode
+    /// applies. Every line then goes through the slow path.
+    pub fn set_base(&mut self, base: Option<std::sync::Arc<[u8]>>) {
+        self.base = base;
+    }
+
+    fn resolving(&self) -> bool {
+        self.base.is_some() || self.opts.base_field.is_some()
+    }
+
+    /// Runs the mode on `reference`, resolved first when a base is set.
+    fn convert_ref(
+        &mut self,
+        record: &[u8],
+        reference: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
+        if !self.resolving() {
+            return self.conv.convert_into(reference, out);
+        }
+        let base: &[u8] = match (&self.base, self.opts.base_field) {
+            (_, Some(k)) => match field_range(record, k, self.opts.field.map_or(b'\t', |f| f.1)) {
+                Some(r) => &record[r],
+                None => return Err(LineError::new(ErrorKind::MissingField, record.len())),
+            },
+            (Some(b), None) => b,
+            (None, None) => unreachable!("resolving() checked"),
+        };
+        self.resolved.clear();
+        crate::grammar::resolve::resolve_into(base, reference, &mut self.resolved)?;
+        let resolved = std::mem::take(&mut self.resolved);
+        let mark = out.len();
+        let r = self.conv.convert_into(&resolved, out);
+        self.resolved = resolved;
+        r.map(|mut o| {
+            o.changed = out[mark..] != *reference;
+            o
+        })
+    }
+
+    /// Converts a chunk of whole lines (the last one may lack its terminator) into `res`
+    /// (cleared first). The fast path.
+    pub fn convert_chunk(&mut self, data: &[u8], res: &mut ChunkOut) {
+        res.clear();
+        res.stats.bytes = data.len() as u64;
+        // Converted lines grow by up to 3× (every byte as %HH); reserving once keeps the
+        // per-line reserve in the converter from reallocating a large buffer mid-chunk.
+        res.out.reserve(data.len().saturating_mul(3).min(64 << 20));
+        let n = data.len();
+        let mut st = Walk::default();
+        let mut masks = std::mem::take(&mut self.masks);
+        let mut off = 0;
+        while off < n {
+            // Classify a window of blocks in one call (the SIMD loop runs inside it), then
+            // walk their masks.
+            if off % WINDOW == 0 {
+                masks.clear();
+                self.classifier
+                    .scan_into(&data[off..(off + WINDOW).min(n)], &mut masks);
+            }
+            let end = (off + 64).min(n);
+            let m = masks[(off % WINDOW) / 64];
+            // A CR right before an LF is part of the terminator, any other CR is flagged.
+            let mut cr_ok = m.cr & (m.lf >> 1);
+            if m.cr >> 63 != 0 && end < n && data[end] == b'\n' {
+                cr_ok |= 1 << 63;
+            }
+            let mut fl = m.flag | (m.cr & !cr_ok);
+            let mut lf = m.lf;
+            while lf != 0 {
+                let bit = lf.trailing_zeros();
+                let upto = (1u64 << bit) | ((1u64 << bit) - 1);
+                let dirty = st.line_dirty || fl & upto != 0;
+                fl &= !upto;
+                lf &= lf - 1;
+                let end = off + bit as usize;
+                // The common case, inline: a clean line (a trailing CR is harmless to
+                // is_plain: at worst it sends a line with a port to the slow path).
+                if !dirty
+                    && self.opts.field.is_none()
+                    && self.base.is_none()
+                    && end - st.line_start <= self.opts.max_line_bytes
+                    && self.conv.is_clean(&data[st.line_start..end])
+                {
+                    res.stats.lines += 1;
+                    st.line_start = end + 1;
+                    continue;
+                }
+                let seen = if dirty { Seen::Flagged } else { Seen::Clean };
+                if self.end_line(data, end, true, seen, &mut st, res) {
+                    self.finish_counts(res);
+                    self.masks = masks;
+                    return;
+                }
+            }
+            st.line_dirty |= fl != 0;
+            off = end;
+        }
+        self.masks = masks;
+        if st.line_start < n {
+            let dirty = st.line_dirty;
+            let seen = if dirty { Seen::Flagged } else { Seen::Clean };
+            if self.end_line(data, n, false, seen, &mut st, res) {
+                self.finish_counts(res);
+                return;
+            }
+        }
+        if st.run_start < n {
+            res.pieces.push(Piece::Input(st.run_start..n));
+        }
+        self.finish_counts(res);
+    }
+
+    /// Derives the per-line counts that the walk does not keep: every line is passed through,
+    /// converted, or has an error; every line is written, skipped, or the one that stopped a
+    /// `--on-error fail` run.
+    fn finish_counts(&self, res: &mut ChunkOut) {
+        let st = &mut res.stats;
+        st.passthrough = st.lines - st.converted - st.error_lines;
+        st.written = st.lines - st.skipped - res.failed as u64;
+    }
+
+    /// The slow twin of [`Worker::convert_chunk`]: every line through the converter.
+    #[cfg(any(test, feature = "twins"))]
+    pub fn convert_chunk_naive(&mut self, data: &[u8], res: &mut ChunkOut) {
+        res.clear();
+        res.stats.bytes = data.len() as u64;
+        let n = data.len();
+        let mut st = Walk::default();
+        while st.line_start < n {
+            match memchr::memchr(b'\n', &data[st.line_start..]) {
+                Some(p) => {
+                    let end = st.line_start + p;
+                    if self.end_line(data, end, true, Seen::Unchecked, &mut st, res) {
+                        break;
+                    }
+                }
+                None => {
+                    if self.end_line(data, n, false, Seen::Unchecked, &mut st, res) {
+                        break;
+                    }
+                }
+            }
+            if res.failed {
+                break;
+            }
+        }
+        if !res.failed && st.run_start < n {
+            res.pieces.push(Piece::Input(st.run_start..n));
+        }
+        self.finish_counts(res);
+    }
+
+    /// Handles the line from `st.line_start` to `end` (the LF's position if `has_lf`, else the
+    /// end of the chunk). Returns true if the chunk must stop (`--on-error fail`).
+    #[inline]
+    fn end_line(
+        &mut self,
+        data: &[u8],
+        end: usize,
+        has_lf: bool,
+        seen: Seen,
+        st: &mut Walk,
+        res: &mut ChunkOut,
+    ) -> bool {
+        let start = st.line_start;
+        let content_end = if has_lf && end > start && data[end - 1] == b'\r' {
+            end - 1
+        } else {
+            end
+        };
+        let term_end = if has_lf { end + 1 } else { end };
+        let line_no = res.stats.lines;
+        res.stats.lines += 1;
+        st.line_start = term_end;
+        st.line_dirty = false;
+        let content = &data[start..content_end];
+        // The part converted: the whole line, or `--field`'s range (None: the field is missing).
+        let field = match self.opts.field {
+            None => Some(0..content.len()),
+            Some((k, d)) => field_range(content, k, d),
+        };
+        if seen != Seen::Unchecked && content.len() <= self.opts.max_line_bytes && !self.resolving()
+        {
+            if let Some(f) = field.clone().map(|r| &content[r]) {
+                // A clean line that needs nothing in this mode; or, in to-uri, a flagged ASCII
+                // line that is already a valid URI (`is_ascii`, a word at a time, first:
+                // non-ASCII lines need the converter anyway).
+                let passes = match seen {
+                    Seen::Clean => self.conv.is_clean(f),
+                    _ => matches!(self.conv, Op::ToUri(_)) && f.is_ascii() && is_valid_ascii_uri(f),
+                };
+                if passes {
+                    return false;
+                }
+            }
+        }
+        self.slow_line(data, start, content_end, term_end, field, line_no, st, res)
+    }
+
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn slow_line(
+        &mut self,
+        data: &[u8],
+        start: usize,
+        content_end: usize,
+        term_end: usize,
+        field: Option<Range<usize>>,
+        line_no: u64,
+        st: &mut Walk,
+        res: &mut ChunkOut,
+    ) -> bool {
+        let content = &data[start..content_end];
+        let mark = res.out.len();
+        let field_start = field.as_ref().map_or(0, |r| r.start);
+        let result = if content.len() > self.opts.max_line_bytes {
+            Err(LineError::new(
+                ErrorKind::LineTooLong,
+                self.opts.max_line_bytes,
+            ))
+        } else {
+            match field {
+                None => Err(LineError::new(ErrorKind::MissingField, content.len())),
+                Some(fr) => {
+                    res.out.extend_from_slice(&content[..fr.start]);
+                    match self.convert_ref(content, &content[fr.clone()], &mut res.out) {
+                        Ok(o) => {
+                            res.out.extend_from_slice(&content[fr.end..]);
+                            Ok(o)
+                        }
+                        Err(e) => Err(LineError::new(e.kind, e.offset + fr.start)),
+                    }
+                }
+            }
+        };
+        match result {
+            Ok(o) => {
+                if o.repairs > 0 {
+                    res.stats.repaired_lines += 1;
+                    res.stats.repairs += o.repairs as u64;
+                }
+                res.stats.host_fallbacks += o.host_fallbacks as u64;
+                if let Some(w) = o.first_warning {
+                    res.stats.warning_lines += 1;
+                    res.stats.by_code[w.kind.index()] += 1;
+                    let offset = w.offset + field_start;
+                    res.issues.push(LineIssue {
+                        line: line_no,
+                        start,
+                        len: content.len(),
+                        err: LineError::new(w.kind, offset),
+                        warning: true,
+                    });
+                }
+                if self.opts.filter == Filter::InvalidOnly {
+                    // check --invalid-only: a valid line is left out (counted as passed
+                    // through: it was not converted and had no error).
+                    res.out.truncate(mark);
+                    res.stats.skipped += 1;
+                    cut_line(st, res, start, term_end);
+                    return false;
+                }
+                if o.changed {
+                    res.stats.converted += 1;
+                    res.out.extend_from_slice(&data[content_end..term_end]);
+                    cut_line(st, res, start, term_end);
+                    res.pieces.push(Piece::Output(mark..res.out.len()));
+                } else {
+                    res.out.truncate(mark);
+                }
+                false
+            }
+            Err(e) => {
+                res.out.truncate(mark);
+                res.stats.error_lines += 1;
+                res.stats.by_code[e.kind.index()] += 1;
+                res.issues.push(LineIssue {
+                    line: line_no,
+                    start,
+                    len: content.len(),
+                    err: e,
+                    warning: false,
+                });
+                match self.opts.error_policy() {
+                    OnError::Keep => false,
+                    OnError::Skip => {
+                        res.stats.skipped += 1;
+                        cut_line(st, res, start, term_end);
+                        false
+                    }
+                    OnError::Fail => {
+                        cut_line(st, res, start, term_end);
+                        res.failed = true;
+                        true
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Ends the run of unchanged input before the line at `start` (a [`Piece::Input`]) and starts
+/// the next one after the line: the line itself is written some other way, or not at all.
+fn cut_line(st: &mut Walk, res: &mut ChunkOut, start: usize, term_end: usize) {
+    if st.run_start < start {
+        res.pieces.push(Piece::Input(st.run_start..start));
+    }
+    st.run_start = term_end;
+}
+
+/// What the classifier said of a line: no flagged byte, some, or nothing (the naive twin,
+/// which sends every line to the converter without any shortcut).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    Clean,
+    Flagged,
+    Unchecked,
+}
+
+#[derive(Default)]
+struct Walk {
+    line_start: usize,
+    line_dirty: bool,
+    run_start: usize,
+}
