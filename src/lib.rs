@@ -30,7 +30,7 @@
 //! ```text
 //! src/bin/iribulk (clap, indicatif, mimalloc; the `cli` feature)
 //!   └► engine (input, pipeline, output, report; worker)
-//!       └► convert (to_uri, to_iri, check, leiri, normalize; bidi)
+//!       └► convert (to_uri, to_iri, check, leiri, normalize; bidi), charset (legacy input)
 //!           └► host (the only path to IDNA), grammar (classes, components, joiner, pct, resolve, validate)
 //!               └► simd, config, error
 //! ```
@@ -88,6 +88,7 @@
 
 #![warn(missing_docs)]
 
+pub mod charset;
 pub mod config;
 pub mod convert;
 pub mod engine;

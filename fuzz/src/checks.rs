@@ -15,7 +15,17 @@ use iribulk::simd::{Classifier, Impl};
 use iribulk::ToUri;
 
 /// The fuzz targets, by name (the folders of `tests/fuzz_regressions/`).
-pub const TARGETS: &[&str] = &["convert_twin", "roundtrip", "idna_host", "pipeline"];
+pub const TARGETS: &[&str] = &[
+    "convert_twin",
+    "roundtrip",
+    "idna_host",
+    "pipeline",
+    "host_integrity",
+];
+
+/// The host-integrity oracle of issue 16 (also included by `tests/host_integrity.rs`).
+#[path = "integrity.rs"]
+pub mod integrity;
 
 /// Runs the check of target `name` on `data`.
 pub fn run_target(name: &str, data: &[u8]) {
@@ -24,6 +34,7 @@ pub fn run_target(name: &str, data: &[u8]) {
         "roundtrip" => roundtrip(data),
         "idna_host" => idna_host(data),
         "pipeline" => pipeline(data),
+        "host_integrity" => host_integrity(data),
         _ => panic!("unknown fuzz target {name}"),
     }
 }
@@ -417,4 +428,12 @@ pub fn pipeline(data: &[u8]) {
         })
         .collect();
     assert_eq!(parse_report(&report), want_rows, "report rows ({engine:?})");
+}
+
+/// Target `host_integrity`: for a line written without error, the WHATWG reading (the `url`
+/// crate) of input and output agree on scheme, host, port and userinfo (issue 16; see
+/// [`integrity`]). The first byte picks the mode and the base. Causes still open today
+/// ([`integrity::OPEN_CAUSES`]) are tolerated.
+pub fn host_integrity(data: &[u8]) {
+    integrity::fuzz_one(data, integrity::OPEN_CAUSES);
 }

@@ -10,6 +10,8 @@
 //! Crawl dumps repeat hosts heavily and IDNA costs hundreds of nanoseconds a host, so each
 //! converter keeps a bounded cache of converted hosts ([`HostCache`]).
 
+pub mod ace;
+pub mod display;
 pub mod idna2003;
 pub mod uts46_reason;
 

@@ -1,0 +1,158 @@
+//! Validity of an ACE label (`xn--…`) for `check`'s `bad-ace` (issue 16).
+//!
+//! RFC 5891 §5.4 (registration and lookup alike): an A-label must be a valid Punycode string
+//! (RFC 3492) whose decoding is a valid U-label, and converting that U-label back must give the
+//! A-label again. RFC 5890 §2.3.2.1 adds that the A-label is the ACE prefix `xn--` followed by
+//! the Punycode of a U-label, so an all-ASCII decoding is not a U-label (it would be written as
+//! itself). The ACE prefix and the Punycode digits are case-insensitive (RFC 3490 §5, RFC 3492
+//! §5), so the round trip is compared ASCII-case-insensitively.
+//!
+//! The U-label itself is validated the way browsers validate it: UTS #46 processing
+//! (non-transitional, CheckHyphens, CheckBidi, CheckJoiners, the STD3 deny list, through the
+//! `idna` crate) must leave it unchanged apart from ASCII case; a label that UTS #46 would map
+//! (upper case, compatibility forms) or refuse (disallowed code points, bidi or joiner rules)
+//! is not a U-label. UTS #46 (since 15.1) accepts some symbols that RFC 5892 disallows (U+2215
+//! `∕`): such labels pass here, and [`super::display`] keeps them from being displayed.
+
+use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
+
+/// Why an `xn--` label is not a valid A-label.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AceError {
+    /// The label does not start with the ACE prefix `xn--` (any case).
+    NotAce,
+    /// The part after `xn--` is not ASCII or not a valid Punycode string (RFC 3492 §6.2).
+    BadPunycode,
+    /// The Punycode decodes to the empty string or to ASCII only (RFC 5890 §2.3.2.1).
+    NotUnicode,
+    /// Encoding the decoded label again does not give the label (RFC 5891 §5.4).
+    NotRoundTrip,
+    /// The decoded label is not a valid U-label (UTS #46 maps or refuses it).
+    NotULabel,
+}
+
+impl std::fmt::Display for AceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            AceError::NotAce => "no xn-- prefix",
+            AceError::BadPunycode => "not valid Punycode (RFC 3492)",
+            AceError::NotUnicode => "decodes to nothing or to ASCII only (RFC 5890 2.3.2.1)",
+            AceError::NotRoundTrip => "does not re-encode to itself (RFC 5891 5.4)",
+            AceError::NotULabel => "decodes to an invalid U-label (RFC 5891 5.4, UTS #46)",
+        })
+    }
+}
+
+/// True when `label` starts with the ACE prefix `xn--`, ASCII-case-insensitively.
+pub fn has_ace_prefix(label: &str) -> bool {
+    label.len() >= 4 && label.as_bytes()[..4].eq_ignore_ascii_case(b"xn--")
+}
+
+/// RFC 5891 §5.4 check of one `xn--` label; on success, its U-label.
+///
+/// ```
+/// use iribulk::host::ace::{check_ace_label, AceError};
+/// assert_eq!(check_ace_label("xn--bcher-kva").as_deref(), Ok("bücher"));
+/// assert_eq!(check_ace_label("XN--P1AI").as_deref(), Ok("рф"));
+/// assert!(check_ace_label("xn--zz").is_err());
+/// assert!(check_ace_label("xn--a").is_err());
+/// ```
+pub fn check_ace_label(label: &str) -> Result<String, AceError> {
+    if !has_ace_prefix(label) {
+        return Err(AceError::NotAce);
+    }
+    let puny = &label[4..];
+    if !puny.is_ascii() || puny.is_empty() {
+        return Err(AceError::BadPunycode);
+    }
+    // Case-insensitive (RFC 3490 §5): the basic code points of a mixed-case annotation
+    // (RFC 3492 Appendix A) are lowered, as ToASCII would write them.
+    let puny = puny.to_ascii_lowercase();
+    let ulabel = idna::punycode::decode_to_string(&puny).ok_or(AceError::BadPunycode)?;
+    if ulabel.is_empty() || ulabel.is_ascii() {
+        return Err(AceError::NotUnicode);
+    }
+    match idna::punycode::encode_str(&ulabel) {
+        Some(again) if again == puny => {}
+        _ => return Err(AceError::NotRoundTrip),
+    }
+    let ascii = Uts46::new()
+        .to_ascii(
+            ulabel.as_bytes(),
+            AsciiDenyList::STD3,
+            Hyphens::Check,
+            DnsLength::Verify,
+        )
+        .map_err(|_| AceError::NotULabel)?;
+    if !ascii.eq_ignore_ascii_case(label) {
+        return Err(AceError::NotULabel);
+    }
+    Ok(ulabel)
+}
+
+/// The first `xn--` label of `host` (labels separated by `.`) that is not a valid A-label:
+/// its index and why. ASCII labels without the prefix are not looked at.
+pub fn first_bad_ace(host: &str) -> Option<(usize, AceError)> {
+    host.split('.').enumerate().find_map(|(i, l)| {
+        if has_ace_prefix(l) {
+            check_ace_label(l).err().map(|e| (i, e))
+        } else {
+            None
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn valid_a_labels() {
+        for (a, u) in [
+            ("xn--bcher-kva", "bücher"),
+            ("XN--BCHER-KVA", "bücher"),
+            ("xn--p1ai", "рф"),
+            ("xn--fa-hia", "faß"),
+            ("xn--80ak6aa92e", "аррӏе"),
+            ("xn--r8jz45g", "例え"),
+        ] {
+            assert_eq!(check_ace_label(a).as_deref(), Ok(u), "{a}");
+        }
+    }
+
+    #[test]
+    fn invalid_a_labels() {
+        // Issue 16's cases: not Punycode of a U-label.
+        assert!(check_ace_label("xn--zz").is_err());
+        assert!(check_ace_label("xn--a").is_err());
+        assert_eq!(check_ace_label("xn--"), Err(AceError::BadPunycode));
+        assert_eq!(check_ace_label("bücher"), Err(AceError::NotAce));
+        assert_eq!(check_ace_label("xn--é"), Err(AceError::BadPunycode));
+        // All-ASCII decoding: "abc-" is the Punycode of "abc".
+        assert_eq!(check_ace_label("xn--abc-"), Err(AceError::NotUnicode));
+        // Non-ASCII upper case in the U-label: UTS #46 maps it, so it is no U-label (ASCII
+        // case is insignificant in an A-label).
+        let upper = format!("xn--{}", idna::punycode::encode_str("bÜcher").unwrap());
+        assert_eq!(check_ace_label(&upper), Err(AceError::NotULabel));
+        // A code point UTS #46 disallows (private use U+E000) encoded.
+        let private = format!("xn--{}", idna::punycode::encode_str("a\u{E000}b").unwrap());
+        assert_eq!(check_ace_label(&private), Err(AceError::NotULabel));
+        // U+2215 is valid for UTS #46 (since 15.1): good.xn--comevil-ef0d.com is a valid
+        // A-label, and display safety (host::display) is what keeps it in xn-- form.
+        assert_eq!(
+            check_ace_label("xn--comevil-ef0d").as_deref(),
+            Ok("com\u{2215}evil")
+        );
+        // Leading combining mark (RFC 5891 §5.4 via UTS #46 V5).
+        let mark = format!("xn--{}", idna::punycode::encode_str("\u{301}a").unwrap());
+        assert_eq!(check_ace_label(&mark), Err(AceError::NotULabel));
+    }
+
+    #[test]
+    fn hosts() {
+        assert_eq!(first_bad_ace("www.xn--bcher-kva.de"), None);
+        assert_eq!(first_bad_ace("example.com"), None);
+        assert!(matches!(first_bad_ace("a.xn--zz.com"), Some((1, _))));
+        assert!(AceError::NotRoundTrip.to_string().contains("5891"));
+    }
+}

@@ -1,0 +1,422 @@
+//! Display safety of decoded text (issue 16, contract item 20): which Unicode labels of a host
+//! and which percent-decoded characters `to-iri` and `normalize --idn unicode` may show, and
+//! which must stay in `xn--` form or `%HH`.
+//!
+//! RFC 3987 §4.1 and §8 (security considerations: "spoofing") leave the policy to the
+//! displaying application; this module follows what browsers do, anchored on UTS #39
+//! (Unicode Security Mechanisms), Chromium's IDN spoof checks and Firefox's
+//! "moderately restrictive" profile:
+//!
+//! * a label that mixes scripts beyond UTS #39 §5.2 *Moderately Restrictive*, or holds a
+//!   character outside the UTS #39 §3.1 identifier profile, is not displayed
+//!   ([`Unsafe::MixedScript`], [`Unsafe::NotAllowed`]);
+//! * a label written in one non-Latin script whose UTS #39 §4 skeleton is all Latin
+//!   (`аррӏе` → `apple`) is not displayed under a top-level domain that does not belong to
+//!   that script ([`Unsafe::WholeScriptConfusable`]);
+//! * a character whose UTS #39 §4 skeleton holds a URI delimiter `/ \ ? # @ : .` (U+2215 `∕`,
+//!   U+29F8 `⧸`, U+FF3C `＼`, U+30CE `ノ` …) is not displayed ([`Unsafe::DelimiterLookalike`]),
+//!   unless contract item 20 exempts it: a letter, mark or decimal digit inside a run of
+//!   characters of its own script (Script_Extensions; Han, Hiragana and Katakana count as one)
+//!   that holds a character which is not itself such a look-alike (`古ノルド語`, `٢٠٠٠`,
+//!   `दुःख` are words; `goodノevil`, `a۰b`, `ノノ` are not).
+//!
+//! The Unicode data (confusables, identifier status, Script_Extensions, general categories)
+//! comes from the `unicode-security`, `unicode-script` and `unicode-properties` crates (Unicode
+//! 18.0 data in the versions locked today); the only table of this module is the policy list of
+//! country-code TLDs that belong to a script ([`script_tlds`]).
+//!
+//! The functions are pure and allocation-light; they are meant to run on the slow path only
+//! (text that holds non-ASCII characters about to be decoded).
+
+use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
+use unicode_script::{Script, ScriptExtension, UnicodeScript};
+use unicode_security::{
+    GeneralSecurityProfile, MixedScript, RestrictionLevel, RestrictionLevelDetection,
+};
+
+/// The delimiters a look-alike must not imitate: the gen-delims of RFC 3986 §2.2 that
+/// structure an authority and a path (`/ ? # @ :`), the label separator `.` (RFC 3986
+/// §3.2.2), and `\`, which the WHATWG URL Standard reads as `/` in special schemes.
+pub const DELIMITERS: [char; 7] = ['/', '\\', '?', '#', '@', ':', '.'];
+
+/// Why a label (or a character) is not displayed in Unicode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unsafe {
+    /// A character outside the UTS #39 §3.1 General Security Profile (identifier status not
+    /// "Allowed"), e.g. a symbol or an invisible character.
+    NotAllowed(char),
+    /// The label mixes scripts beyond UTS #39 §5.2 Moderately Restrictive (e.g. Latin with
+    /// Cyrillic, or Latin with Greek).
+    MixedScript,
+    /// The label is in this one non-Latin script, its skeleton is all Latin, and the TLD does
+    /// not belong to that script (`аррӏе.com`).
+    WholeScriptConfusable(Script),
+    /// This character's UTS #39 skeleton holds one of [`DELIMITERS`] and contract item 20
+    /// does not exempt it.
+    DelimiterLookalike(char),
+}
+
+impl std::fmt::Display for Unsafe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Unsafe::NotAllowed(c) => write!(
+                f,
+                "U+{:04X} is outside the UTS #39 identifier profile",
+                c as u32
+            ),
+            Unsafe::MixedScript => {
+                f.write_str("mixes scripts beyond UTS #39 moderately restrictive")
+            }
+            Unsafe::WholeScriptConfusable(s) => write!(
+                f,
+                "all {} and confusable with a Latin label under a TLD of another script",
+                s.full_name()
+            ),
+            Unsafe::DelimiterLookalike(c) => write!(
+                f,
+                "U+{:04X} looks like a URI delimiter (UTS #39 skeleton)",
+                c as u32
+            ),
+        }
+    }
+}
+
+/// True when the UTS #39 §4 skeleton of `c` holds one of [`DELIMITERS`] (so also for the
+/// ASCII delimiters themselves).
+pub fn skeleton_has_delimiter(c: char) -> bool {
+    let mut buf = [0u8; 4];
+    let found =
+        unicode_security::skeleton(c.encode_utf8(&mut buf)).any(|d| DELIMITERS.contains(&d));
+    found
+}
+
+/// The Script_Extensions of `c` with Han, Hiragana and Katakana merged into one (contract
+/// item 20, as Chromium treats Japanese text).
+fn merged_scripts(c: char) -> ScriptExtension {
+    let e = c.script_extension();
+    if e.is_common() || e.is_inherited() {
+        return e;
+    }
+    let cjk = ScriptExtension::from(Script::Han)
+        .union(Script::Hiragana.into())
+        .union(Script::Katakana.into());
+    if e.intersection(cjk).is_empty() {
+        e
+    } else {
+        e.union(cjk)
+    }
+}
+
+/// True for the general categories contract item 20 may exempt: L, M, Nd.
+fn is_word_char(c: char) -> bool {
+    matches!(
+        c.general_category_group(),
+        GeneralCategoryGroup::Letter | GeneralCategoryGroup::Mark
+    ) || c.general_category() == GeneralCategory::DecimalNumber
+}
+
+/// Contract item 20: is the look-alike at `chars[i]` exempt because it sits in a word of its
+/// own script? Walks left and right over the run: a run ends at an ASCII character other
+/// than a letter, digit or `-`, and at a character of another script; Common and Inherited
+/// characters (ASCII digits, `-`, combining marks) continue it but are no witness. The look-
+/// alike is exempt when the run holds a character of its script that is not a look-alike.
+fn exempt(chars: &[char], i: usize) -> bool {
+    let c = chars[i];
+    if !is_word_char(c) {
+        return false;
+    }
+    let own = merged_scripts(c);
+    if own.is_common() || own.is_inherited() || own.is_empty() {
+        return false;
+    }
+    let witness = |d: char| -> Option<bool> {
+        // Some(true): a witness; Some(false): continue; None: the run ends.
+        if d.is_ascii() && !(d.is_ascii_alphanumeric() || d == '-') {
+            return None;
+        }
+        let e = d.script_extension();
+        if e.is_common() || e.is_inherited() {
+            return Some(false);
+        }
+        if merged_scripts(d).intersection(own).is_empty() {
+            return None;
+        }
+        Some(!skeleton_has_delimiter(d))
+    };
+    for &d in chars[..i].iter().rev() {
+        match witness(d) {
+            Some(true) => return true,
+            Some(false) => {}
+            None => break,
+        }
+    }
+    for &d in &chars[i + 1..] {
+        match witness(d) {
+            Some(true) => return true,
+            Some(false) => {}
+            None => break,
+        }
+    }
+    false
+}
+
+/// The characters of `text` that must not be displayed decoded because they look like a
+/// delimiter: byte offset and character, in order. `\` is always among them; other ASCII
+/// characters never are (they are the delimiters themselves); non-ASCII characters whose skeleton holds a delimiter are, unless contract item 20 exempts them.
+/// `text` is the decoded display text of one component (a label, a path, a query...): the
+/// exemption looks at the neighbours of each character in it.
+pub fn delimiter_lookalikes(text: &str) -> Vec<(usize, char)> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut at = 0;
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '\\' || (!c.is_ascii() && skeleton_has_delimiter(c) && !exempt(&chars, i)) {
+            out.push((at, c));
+        }
+        at += c.len_utf8();
+    }
+    out
+}
+
+/// For a percent-decoded character: true when the character at byte offset `at` of the
+/// decoded component `text` must stay percent-encoded (`%E2%88%95` = U+2215 `∕`, `%5C` = `\`).
+/// Every ASCII delimiter answers true as well (callers never decode those: RFC 3986 §2.2).
+///
+/// # Panics
+/// If `at` is not the start of a character of `text`.
+pub fn must_stay_encoded(text: &str, at: usize) -> bool {
+    let c = text[at..].chars().next().expect("a character at `at`");
+    if c == '\\' || !skeleton_has_delimiter(c) {
+        return c == '\\';
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let i = text[..at].chars().count();
+    !exempt(&chars, i)
+}
+
+/// The country-code TLDs (in ASCII or Unicode form, lower case) that belong to a script, for
+/// the whole-script-confusable rule: a label all in that script is expected under them. A
+/// TLD written in the script itself (e.g. `рф`) matches as well (see [`tld_matches`]).
+/// Policy, after Chromium's IDN spoof checker; not Unicode data.
+pub fn script_tlds(s: Script) -> &'static [&'static str] {
+    match s {
+        Script::Cyrillic => &[
+            "bg", "by", "kg", "kz", "mk", "mn", "rs", "ru", "su", "tj", "ua", "uz", "pyc",
+        ],
+        Script::Greek => &["gr", "cy", "eu"],
+        Script::Armenian => &["am"],
+        Script::Georgian => &["ge"],
+        Script::Hebrew => &["il"],
+        Script::Thai => &["th"],
+        Script::Ethiopic => &["et", "er"],
+        _ => &[],
+    }
+}
+
+/// True when `tld` (a U-label or ASCII, any case) belongs to script `s`: written in it, or
+/// listed by [`script_tlds`].
+pub fn tld_matches(tld: &str, s: Script) -> bool {
+    let lower = tld.to_lowercase();
+    if script_tlds(s).contains(&lower.as_str()) {
+        return true;
+    }
+    !tld.is_ascii() && tld.chars().all(|c| merged_scripts(c).contains_script(s))
+}
+
+/// The one script of a label written in a single non-Latin script, if it is one (UTS #39
+/// §5.1 resolved script set, ignoring Common and Inherited characters).
+fn single_script(label: &str) -> Option<Script> {
+    let set = ScriptExtension::for_str(label);
+    if set.is_empty() || set.is_common() || set.is_inherited() {
+        return None;
+    }
+    set.iter()
+        .find(|&s| s != Script::Latin && s != Script::Common && s != Script::Inherited)
+}
+
+/// Display safety of one U-label of a host (RFC 3987 §4.1, §8; UTS #39 §5.2, §4).
+/// `tld` is the host's last label (in Unicode or ASCII form): it decides whether a
+/// whole-script confusable is expected there. `Ok` means the label may be shown in Unicode;
+/// an all-ASCII label is always `Ok`.
+pub fn check_label(label: &str, tld: &str) -> Result<(), Unsafe> {
+    if label.is_ascii() {
+        return Ok(());
+    }
+    if let Some(c) = label
+        .chars()
+        .find(|&c| !c.is_ascii() && !c.identifier_allowed())
+    {
+        return Err(Unsafe::NotAllowed(c));
+    }
+    if let Some(&(_, c)) = delimiter_lookalikes(label).first() {
+        return Err(Unsafe::DelimiterLookalike(c));
+    }
+    // UTS #39 §5.2 works on identifiers: ASCII digits and '-' are Common and allowed.
+    if label.detect_restriction_level() > RestrictionLevel::ModeratelyRestrictive {
+        return Err(Unsafe::MixedScript);
+    }
+    if let Some(s) = single_script(label) {
+        let skeleton_latin =
+            unicode_security::skeleton(label).all(|c| c.is_ascii_alphanumeric() || c == '-');
+        if skeleton_latin && !tld_matches(tld, s) {
+            return Err(Unsafe::WholeScriptConfusable(s));
+        }
+    }
+    Ok(())
+}
+
+/// Display safety of a whole host in Unicode form (labels separated by `.`): the index of the
+/// first label that must stay in `xn--` form, and why. The TLD is the last non-empty label
+/// (a trailing root dot is allowed).
+pub fn check_host(host: &str) -> Result<(), (usize, Unsafe)> {
+    let tld = host
+        .trim_end_matches('.')
+        .rsplit('.')
+        .next()
+        .unwrap_or_default();
+    for (i, label) in host.split('.').enumerate() {
+        check_label(label, tld).map_err(|u| (i, u))?;
+    }
+    Ok(())
+}
+
+/// True when `label` is in the UTS #39 §3.1 profile and mixes no scripts beyond Moderately
+/// Restrictive: the profile part of [`check_label`], for callers that report a warning.
+pub fn is_moderately_restrictive(label: &str) -> bool {
+    label.check_restriction_level(RestrictionLevel::ModeratelyRestrictive)
+}
+
+/// The UTS #39 resolved script set of `label` is empty (a mixed-script string, §5.1).
+pub fn is_mixed_script(label: &str) -> bool {
+    !label.is_single_script()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delimiter_lookalikes_are_found_by_skeleton() {
+        for c in [
+            '∕', '⁄', '⧸', '∖', '＼', '﹨', '．', '։', '፡', '‥', '…', 'ノ', '٠', '۰',
+        ] {
+            assert!(skeleton_has_delimiter(c), "U+{:04X}", c as u32);
+        }
+        for c in ['a', 'é', 'ß', 'ル', '語', '٢', 'д'] {
+            assert!(!skeleton_has_delimiter(c), "U+{:04X}", c as u32);
+        }
+    }
+
+    #[test]
+    fn words_of_their_own_script_stay_displayable() {
+        for w in ["古ノルド語", "ノルウェー", "۲۰۱۶", "٢٠٠٠", "दुःख", "ノ-語"]
+        {
+            assert_eq!(delimiter_lookalikes(w), vec![], "{w}");
+            for (at, _) in w.char_indices() {
+                assert!(!must_stay_encoded(w, at), "{w} at {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn symbols_and_lone_lookalikes_are_never_exempt() {
+        for w in [
+            "∕", "⁄", "⧸", "∖", "＼", "﹨", "½", "‥", "…", "։", "፡", "．", "\\",
+        ] {
+            assert_eq!(delimiter_lookalikes(w).len(), 1, "{w}");
+            assert!(must_stay_encoded(w, 0), "{w}");
+            // Not even inside a word of some script.
+            let word = format!("語{w}語");
+            assert!(must_stay_encoded(&word, '語'.len_utf8()), "{word}");
+        }
+        let cases = [
+            ("goodノevil", 'ノ'),
+            ("a۰b", '۰'),
+            ("٠", '٠'),
+            ("ノ.語", 'ノ'),
+        ];
+        for (w, c) in cases {
+            let found = delimiter_lookalikes(w);
+            assert_eq!(found.len(), 1, "{w}: {found:?}");
+            assert_eq!(found[0].1, c, "{w}");
+            assert!(must_stay_encoded(w, found[0].0), "{w}");
+        }
+        assert_eq!(delimiter_lookalikes("ノノ").len(), 2);
+    }
+
+    #[test]
+    fn plain_characters_are_decoded() {
+        assert!(!must_stay_encoded("résumé", 1));
+        assert!(!must_stay_encoded("日本", 0));
+        // The U+2215 case of issue 16: `good.com%E2%88%95login`.
+        let t = "good.com\u{2215}login";
+        assert!(must_stay_encoded(t, 8));
+    }
+
+    #[test]
+    fn labels_the_browsers_show() {
+        for (l, tld) in [
+            ("bücher", "de"),
+            ("例え", "テスト"),
+            ("пример", "рф"),
+            ("пример", "ru"),
+            ("ουτοπία", "gr"),
+            ("münchen-2", "de"),
+            ("ノルウェー", "jp"),
+            ("faß", "de"),
+            ("日本語abc", "com"),
+            ("한국", "kr"),
+            ("مثال", "com"),
+        ] {
+            assert_eq!(check_label(l, tld), Ok(()), "{l}.{tld}");
+        }
+        assert_eq!(check_host("www.bücher.de."), Ok(()));
+    }
+
+    #[test]
+    fn labels_that_stay_ace() {
+        // Issue 16: xn--80ak6aa92e.com is аррӏе.com, all Cyrillic.
+        assert_eq!(
+            check_label("аррӏе", "com"),
+            Err(Unsafe::WholeScriptConfusable(Script::Cyrillic))
+        );
+        assert_eq!(check_label("аррӏе", "ru"), Ok(()));
+        assert_eq!(
+            check_host("аррӏе.com"),
+            Err((0, Unsafe::WholeScriptConfusable(Script::Cyrillic)))
+        );
+        // Latin + Cyrillic, Latin + Greek: beyond moderately restrictive.
+        assert_eq!(check_label("pаypal", "com"), Err(Unsafe::MixedScript));
+        assert_eq!(check_label("αbc", "com"), Err(Unsafe::MixedScript));
+        // Issue 16: good.xn--comevil-ef0d.com shown as good.com∕evil.com.
+        assert_eq!(
+            check_host("good.com\u{2215}evil.com"),
+            Err((1, Unsafe::NotAllowed('\u{2215}')))
+        );
+        assert_eq!(
+            check_label("goodノevil", "com"),
+            Err(Unsafe::DelimiterLookalike('ノ'))
+        );
+        assert_eq!(
+            check_label("ノノ", "jp"),
+            Err(Unsafe::DelimiterLookalike('ノ'))
+        );
+        assert!(matches!(
+            check_label("a\u{2044}b", "com"),
+            Err(Unsafe::NotAllowed(_) | Unsafe::DelimiterLookalike(_))
+        ));
+        assert!(check_label("\u{1F600}", "com").is_err());
+    }
+
+    #[test]
+    fn script_helpers() {
+        assert!(tld_matches("рф", Script::Cyrillic));
+        assert!(tld_matches("RU", Script::Cyrillic));
+        assert!(!tld_matches("com", Script::Cyrillic));
+        assert!(is_mixed_script("pаypal"));
+        assert!(!is_mixed_script("paypal"));
+        assert!(is_moderately_restrictive("日本語abc"));
+        assert!(!is_moderately_restrictive("pаypal"));
+        assert!(Unsafe::MixedScript.to_string().contains("UTS #39"));
+    }
+}
