@@ -114,7 +114,7 @@ fn run_once(
         chunk_size: chunk,
         window: 0,
         no_mmap: matches!(via, Via::Stream),
-        base: None,
+        base: Default::default(),
     };
     let summary = pipeline::run(&opts).unwrap();
     let leftovers: Vec<_> = std::fs::read_dir(dir.path())

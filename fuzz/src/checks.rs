@@ -110,7 +110,6 @@ pub fn engine_options(data: &[u8]) -> (EngineOptions, &[u8]) {
         on_error,
         field,
         max_line_bytes,
-        ..EngineOptions::default()
     };
     (opts, data.get(4..).unwrap_or(&[]))
 }

@@ -97,10 +97,21 @@ pub struct EngineOptions {
     /// Lines longer than this (without terminator) are the error `line-too-long`, detected
     /// before any other work. Default 8 MiB (contract item 5).
     pub max_line_bytes: usize,
-    /// Resolve each reference (the line, or `field`) against the base IRI in this field
-    /// (0-based) of the same record before the mode applies (RFC 3986 §5.2, RFC 3987 §6.5).
-    /// Default `None`. A fixed base is given to [`Worker::set_base`] instead.
-    pub base_field: Option<usize>,
+}
+
+/// The base IRI each reference (the line, or `field`) is resolved against before the mode
+/// applies (RFC 3986 §5.2, RFC 3987 §6.5): held in this one place, by
+/// [`pipeline::RunOptions::base`] and [`Worker::set_base`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Base {
+    /// No resolution (the default).
+    #[default]
+    None,
+    /// One absolute IRI for every line (`--base`).
+    Fixed(std::sync::Arc<[u8]>),
+    /// The base is this field (0-based) of the same record (`--base-field`), split at the
+    /// `field` delimiter (a tab without `--field`).
+    Field(usize),
 }
 
 impl EngineOptions {
@@ -124,7 +135,6 @@ impl Default for EngineOptions {
             on_error: OnError::Keep,
             field: None,
             max_line_bytes: 8 << 20,
-            base_field: None,
         }
     }
 }

@@ -8,7 +8,7 @@
 use crate::engine::input::{self, Source, StreamChunk, StreamChunker};
 use crate::engine::output::{self, Output};
 use crate::engine::report::{self, ReportFormat, Row, Summary};
-use crate::engine::{ChunkOut, EngineOptions, OnError, Stats, Worker};
+use crate::engine::{Base, ChunkOut, EngineOptions, OnError, Stats, Worker};
 use crate::error::ErrorKind;
 use rayon::prelude::*;
 use std::fmt;
@@ -41,8 +41,9 @@ pub struct RunOptions {
     pub window: usize,
     /// Stream regular files instead of mapping them. Default false.
     pub no_mmap: bool,
-    /// Resolve every reference against this base IRI first. Default none.
-    pub base: Option<Vec<u8>>,
+    /// Resolve every reference against a base IRI first (fixed, or a field of the record).
+    /// Default [`Base::None`].
+    pub base: Base,
 }
 
 impl Default for RunOptions {
@@ -57,7 +58,7 @@ impl Default for RunOptions {
             chunk_size: 1 << 20,
             window: 0,
             no_mmap: false,
-            base: None,
+            base: Base::None,
         }
     }
 }
@@ -399,11 +400,10 @@ pub fn convert_source(
         .build()
         .map_err(|e| Fatal::Other(format!("cannot start {threads} threads: {e}")))?;
     // One worker (converter + host cache + classifier) per pool thread.
-    let base: Option<std::sync::Arc<[u8]>> = opts.base.as_deref().map(Into::into);
     let workers: Vec<Mutex<Worker>> = (0..threads)
         .map(|_| {
             let mut w = Worker::new(opts.engine);
-            w.set_base(base.clone());
+            w.set_base(opts.base.clone());
             Mutex::new(w)
         })
         .collect();

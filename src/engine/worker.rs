@@ -1,7 +1,7 @@
 //! The worker: walks a chunk's lines with the classifier's masks and sends only the flagged
 //! ones to the mode's converter; `Worker::convert_chunk_naive` is its twin.
 
-use super::{EngineOptions, Filter, Mode, OnError};
+use super::{Base, EngineOptions, Filter, Mode, OnError};
 use crate::convert::check::{CheckOptions, Checker};
 use crate::convert::leiri::LeiriToIri;
 use crate::convert::normalize::{NormalizeOptions, Normalizer};
@@ -81,7 +81,7 @@ impl Op {
 #[derive(Debug)]
 pub struct Worker {
     conv: Op,
-    base: Option<std::sync::Arc<[u8]>>,
+    base: Base,
     resolved: Vec<u8>,
     classifier: Classifier,
     opts: EngineOptions,
@@ -101,7 +101,7 @@ impl Worker {
     pub fn with_classifier(opts: EngineOptions, classifier: Classifier) -> Self {
         Worker {
             conv: Op::new(&opts),
-            base: None,
+            base: Base::None,
             resolved: Vec::new(),
             classifier,
             opts,
@@ -118,9 +118,6 @@ impl Worker {
             Mode::Check { .. } | Mode::Normalize { .. } => return ByteSet::FULL,
             Mode::LeiriToIri => LEIRI_FLAGGED,
         };
-        if opts.base_field.is_some() {
-            return ByteSet::FULL; // every line is resolved
-        }
         match opts.field {
             Some((_, d)) => set.without(d),
             None => set,
@@ -129,12 +126,12 @@ impl Worker {
 
     /// Resolves every reference against `base` (RFC 3986 §5.2, RFC 3987 §6.5) before the mode
     /// applies. Every line then goes through the slow path.
-    pub fn set_base(&mut self, base: Option<std::sync::Arc<[u8]>>) {
+    pub fn set_base(&mut self, base: Base) {
         self.base = base;
     }
 
     fn resolving(&self) -> bool {
-        self.base.is_some() || self.opts.base_field.is_some()
+        self.base != Base::None
     }
 
     /// Runs the mode on `reference`, resolved first when a base is set.
@@ -147,13 +144,14 @@ impl Worker {
         if !self.resolving() {
             return self.conv.convert_into(reference, out);
         }
-        let base: &[u8] = match (&self.base, self.opts.base_field) {
-            (_, Some(k)) => match field_range(record, k, self.opts.field.map_or(b'\t', |f| f.1)) {
+        let base: &[u8] = match &self.base {
+            Base::Field(k) => match field_range(record, *k, self.opts.field.map_or(b'\t', |f| f.1))
+            {
                 Some(r) => &record[r],
                 None => return Err(LineError::new(ErrorKind::MissingField, record.len())),
             },
-            (Some(b), None) => b,
-            (None, None) => unreachable!("resolving() checked"),
+            Base::Fixed(b) => b,
+            Base::None => unreachable!("resolving() checked"),
         };
         self.resolved.clear();
         crate::grammar::resolve::resolve_into(base, reference, &mut self.resolved)?;
@@ -207,7 +205,7 @@ impl Worker {
                 // is_plain: at worst it sends a line with a port to the slow path).
                 if !dirty
                     && self.opts.field.is_none()
-                    && self.base.is_none()
+                    && !self.resolving()
                     && end - st.line_start <= self.opts.max_line_bytes
                     && self.conv.is_clean(&data[st.line_start..end])
                 {

@@ -5,7 +5,7 @@ use iribulk::config::{HostMode, InvalidUtf8, ToUriOptions};
 use iribulk::convert::normalize::{Idn, Level, Rungs};
 use iribulk::engine::pipeline::RunOptions;
 use iribulk::engine::report::Summary;
-use iribulk::engine::{EngineOptions, Filter, Mode as EngineMode, OnError};
+use iribulk::engine::{Base, EngineOptions, Filter, Mode as EngineMode, OnError};
 use iribulk::host::idna2003;
 use std::path::{Path, PathBuf};
 
@@ -789,9 +789,12 @@ impl Cli {
                 },
                 field,
                 max_line_bytes: self.max_line_bytes,
-                base_field: self.base_field.map(|n| n as usize - 1),
             },
-            base: self.base.clone().map(String::into_bytes),
+            base: match (&self.base, self.base_field) {
+                (_, Some(n)) => Base::Field(n as usize - 1),
+                (Some(b), None) => Base::Fixed(b.as_bytes().into()),
+                (None, None) => Base::None,
+            },
             inputs: self.input.iter().chain(&self.files).cloned().collect(),
             output: self.output.clone(),
             errors: self.errors.clone(),
