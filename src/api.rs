@@ -174,6 +174,20 @@ mod tests {
         assert!(matches!(resolve("http://x/y", "z"), Ok(Cow::Owned(s)) if s == "http://x/z"));
     }
 
+    /// The lines of README's "As a library" example, as written there.
+    #[test]
+    fn readme_library_example() -> Result<(), LineError> {
+        assert_eq!(
+            iri_to_uri("http://résumé.example.org/rosé")?,
+            "http://xn--rsum-bpad.example.org/ros%C3%A9"
+        );
+        assert_eq!(to_iri("http://a/ros%C3%A9")?, "http://a/rosé");
+        assert_eq!(check("http://a/%zz").unwrap_err().code(), "bad-percent");
+        assert_eq!(normalize("HTTP://A/./b")?, "http://a/b");
+        assert_eq!(resolve("http://a/b/c", "../g")?, "http://a/g");
+        Ok(())
+    }
+
     /// Errors carry code, byte offset and a static message; the `_with` variants use their
     /// options.
     #[test]

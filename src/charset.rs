@@ -725,18 +725,6 @@ impl LegacyInput {
     }
 }
 
-/// Wraps an opened input in a [`Utf16Reader`] when the run's charset is UTF-16 (`cs`); a
-/// source of another kind is returned as it is (the caller opens UTF-16 input as a stream,
-/// never mapped).
-pub fn wrap_source(src: crate::input::Source, cs: Option<Charset>) -> crate::input::Source {
-    match (src, cs) {
-        (crate::input::Source::Stream(r), Some(cs)) => {
-            crate::input::Source::Stream(Box::new(Utf16Reader::new(r, cs)))
-        }
-        (s, _) => s,
-    }
-}
-
 /// The byte range of field `k` (0-based) of `line`, fields split by `delim`.
 fn field_of(line: &[u8], k: usize, delim: u8) -> Option<std::ops::Range<usize>> {
     let mut start = 0;

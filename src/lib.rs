@@ -13,12 +13,32 @@
 //!                          flagged lines converted)
 //! ```
 //!
+//! * [`engine::input`] opens the input: a mapped file, or a stream (stdin, pipes, and with the
+//!   `compression` feature `.gz`/`.zst`), cut into chunks of whole lines.
 //! * [`simd`] classifies 64-byte blocks (AVX2/SSE2/scalar) into LF, CR and "flagged" masks.
-//! * [`engine`] walks a chunk's lines with those masks: lines with no flagged byte (and a
-//!   well-formed scheme and port) are passed through as ranges of the input; only the others go
-//!   through the exact per-line converter [`ToUri`].
-//! * [`pipeline`] reads, converts a window of chunks in parallel, and writes them in order with
-//!   bounded memory, with the error report and the statistics.
+//! * [`engine::Worker`] walks a chunk's lines with those masks: lines with no flagged byte (and a
+//!   well-formed scheme and port, [`grammar::validate`]) are passed through as ranges of the
+//!   input; only the others go through the exact per-line converter of the mode ([`convert`]).
+//! * [`engine::pipeline`] reads, converts a window of chunks in parallel, and writes them in
+//!   order with bounded memory ([`engine::output`]), with the error report and the statistics
+//!   ([`engine::report`]); progress goes to an optional [`engine::pipeline::Progress`] callback.
+//!
+//! ## Layout
+//!
+//! Dependencies point down only (no module imports one above it):
+//!
+//! ```text
+//! src/bin/iribulk (clap, indicatif, mimalloc; the `cli` feature)
+//!   └► engine (input, pipeline, output, report; worker)
+//!       └► convert (to_uri, to_iri, check, leiri, normalize; bidi), charset (legacy input)
+//!           └► host (the only path to IDNA), grammar (classes, components, joiner, pct, resolve, validate)
+//!               └► simd, config, error
+//! ```
+//!
+//! Features: `cli` (default) builds the command and enables `compression` (gzip and zstd
+//! through flate2/zstd) and `signals` (signal-hook cleanup of temporary outputs);
+//! `iribulk = { default-features = false }` is the library alone. `twins` exposes the slow
+//! reference twins of the fast paths to the tests; it is not API.
 //!
 //! ## The string API
 //!
@@ -68,19 +88,13 @@
 
 #![warn(missing_docs)]
 
-pub mod benchcmd;
 pub mod charset;
-pub mod cli;
 pub mod config;
 pub mod convert;
 pub mod engine;
 pub mod error;
 pub mod grammar;
 pub mod host;
-pub mod input;
-pub mod output;
-pub mod pipeline;
-pub mod report;
 pub mod simd;
 
 mod api;

@@ -6,8 +6,8 @@
 mod common;
 
 use iribulk::charset::{Charset, CharsetSource, LegacyInput, QueryCharset};
+use iribulk::engine::pipeline::{self, RunOptions};
 use iribulk::engine::{ChunkOut, EngineOptions, Mode, OnError, Worker};
-use iribulk::pipeline::{self, RunOptions};
 use iribulk::InvalidUtf8;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -512,7 +512,7 @@ fn fast_path_equals_naive_twin_with_a_charset() {
                     let mut lines = 0;
                     let mut pos = 0;
                     while pos < data.len() {
-                        let end = iribulk::input::next_mapped_chunk_end(&data, pos, size);
+                        let end = iribulk::engine::input::next_mapped_chunk_end(&data, pos, size);
                         let mut res = ChunkOut::default();
                         w.convert_chunk(&data[pos..end], &mut res);
                         rendered.extend(res.render(&data[pos..end]));

@@ -1,9 +1,13 @@
 //! Options are checked before any input is read: every flag × every mode against the one table
-//! (`iribulk::cli::OPTIONS`) that the command itself reads, what each flag needs besides its
+//! (`cli::OPTIONS` of src/bin/iribulk/cli.rs) that the command itself reads, what each flag needs besides its
 //! mode, `--base` without a scheme, and file paths that cannot be written.
 
 use clap::CommandFactory;
-use iribulk::cli::{Cli, Mode, OPTIONS};
+// The command's own module, compiled into this test (it is not library API).
+#[allow(dead_code)]
+#[path = "../src/bin/iribulk/cli.rs"]
+mod cli;
+use cli::{Cli, Mode, OPTIONS};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

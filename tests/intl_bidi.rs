@@ -1,6 +1,6 @@
 //! Measurement on real localized names (`../shared/datasets/intl_cldr.txt`, 100,000 lines):
 //! what the RFC 3987 §4.2 components of `convert::bidi` (contract item 13) and the RFC 5892
-//! joiner contexts of `convert::joiner` report (what `check --host idna2003` reports since
+//! joiner contexts of `grammar::joiner` report (what `check --host idna2003` reports since
 //! issue #10), next to the rule `check` had before (each path segment whole, the query whole:
 //! kept here as the baseline). Run with `cargo test --test intl_bidi -- --nocapture` to see the tallies and three
 //! examples of each kind still reported.
@@ -9,7 +9,7 @@ mod common;
 
 use iribulk::convert::bidi::{self, BidiRule};
 use iribulk::convert::check::{CheckOptions, Checker};
-use iribulk::convert::joiner;
+use iribulk::grammar::joiner;
 use iribulk::{ErrorKind, HostMode, ToUriOptions};
 use std::collections::BTreeMap;
 

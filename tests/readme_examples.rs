@@ -1,6 +1,8 @@
 //! Commands that README.md gives, run as a shell runs them: the CDX example on real CDX lines,
 //! and the JSON summary example.
 
+mod common;
+
 use std::process::Command;
 
 fn sh(script: &str, dir: &std::path::Path) -> std::process::Output {
@@ -115,11 +117,7 @@ fn datasets_readme_matches_what_check_reports_on_the_sample() {
         .unwrap();
     assert_eq!(o.status.code(), Some(3));
     let report = std::fs::read_to_string(&rep).unwrap();
-    let rows: Vec<Vec<&str>> = report
-        .lines()
-        .skip(1)
-        .map(|l| l.split('\t').collect())
-        .collect();
+    let rows: Vec<Vec<&str>> = common::report_rows(&report);
     let warnings: Vec<(u32, &str)> = rows
         .iter()
         .filter(|r| r[4].starts_with("warning:"))

@@ -7,10 +7,10 @@
 
 use iribulk::config::{HostMode, InvalidUtf8, ToUriOptions};
 use iribulk::convert::to_iri::{ToIri, ToIriOptions};
+use iribulk::engine::input::Source;
+use iribulk::engine::pipeline::{self, RunOptions};
 use iribulk::engine::{ChunkOut, EngineOptions, Filter, Mode, OnError, Stats, Worker};
 use iribulk::host::{self, idna2003, Idna};
-use iribulk::input::Source;
-use iribulk::pipeline::{self, RunOptions};
 use iribulk::simd::{Classifier, Impl};
 use iribulk::ToUri;
 
@@ -112,7 +112,7 @@ pub fn engine_options(data: &[u8]) -> (EngineOptions, &[u8]) {
         on_error,
         field,
         max_line_bytes,
-        ..EngineOptions::default()
+        charset: None,
     };
     (opts, data.get(4..).unwrap_or(&[]))
 }

@@ -307,7 +307,8 @@ impl Runner {
     pub fn run(&mut self, line: &[u8], k: usize) -> Option<(Vec<u8>, Option<Url>)> {
         let base = if self.config.resolve {
             let (raw, url) = &self.bases[k % self.bases.len()];
-            self.worker.set_base(Some(raw.clone()));
+            self.worker
+                .set_base(iribulk::engine::Base::Fixed(raw.clone()));
             Some(url.clone())
         } else {
             None

@@ -20,11 +20,12 @@
 //! see [`crate::convert::joiner`]), all on the same components.
 
 use crate::config::{InvalidUtf8, ToUriOptions};
+use crate::convert::bidi;
 use crate::convert::to_uri::ToUri;
 use crate::convert::Outcome;
-use crate::convert::{bidi, joiner};
 use crate::error::{ErrorKind, IdnaReason, LineError};
 use crate::grammar::components;
+use crate::grammar::joiner;
 use crate::host;
 use std::ops::Range;
 use unicode_normalization::UnicodeNormalization;

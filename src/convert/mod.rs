@@ -9,7 +9,6 @@ use crate::error::LineError;
 
 pub mod bidi;
 pub mod check;
-pub mod joiner;
 pub mod leiri;
 pub mod normalize;
 pub mod to_iri;

@@ -26,7 +26,7 @@
 //! If none fails, the answer is [`Uts46Rule::Unknown`] (the tests assert that no refused host
 //! of the shared IDNA data sets gets it).
 
-use crate::convert::joiner;
+use crate::grammar::joiner;
 use unicode_bidi::BidiClass;
 
 pub use crate::error::{Uts46Failure, Uts46Rule};

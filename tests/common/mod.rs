@@ -1,5 +1,5 @@
 //! Shared helpers of the integration tests: escapes of the data files, the location of
-//! `../shared`, and option strings.
+//! `../shared`, option strings, TSV and report readers, and a deterministic generator.
 #![allow(dead_code)]
 
 use iribulk::host::idna2003;
@@ -240,4 +240,37 @@ pub fn run_stdin<S: AsRef<std::ffi::OsStr>>(args: &[S], input: &[u8]) -> std::pr
     let o = child.wait_with_output().unwrap();
     t.join().unwrap();
     o
+}
+
+/// A small deterministic generator (xorshift64*), so the generated inputs never change.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next() >> 11) % n as u64) as usize
+    }
+
+    /// One element of `v`.
+    pub fn pick<T: Copy>(&mut self, v: &[T]) -> T {
+        v[self.below(v.len())]
+    }
+}
+
+/// The rows of an error report in TSV (`--errors`): the header skipped, each row split at tabs
+/// (file, line, column, code, message, input).
+pub fn report_rows(report: &str) -> Vec<Vec<&str>> {
+    report
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect()
 }

@@ -5,12 +5,12 @@
 //! `runs` passes, and reports ns/line, MB/s, the share of lines it changed, and its cost
 //! relative to the copy.
 
-use crate::convert::normalize::{Idn, Level, NormalizeOptions, Normalizer, Rungs};
-use crate::convert::to_iri::{ToIri, ToIriOptions};
-use crate::convert::to_uri::Outcome;
-use crate::error::LineError;
-use crate::host::Idna;
-use crate::{ToUri, ToUriOptions};
+use iribulk::convert::normalize::{Idn, Level, NormalizeOptions, Normalizer, Rungs};
+use iribulk::convert::to_iri::{ToIri, ToIriOptions};
+use iribulk::convert::to_uri::Outcome;
+use iribulk::error::LineError;
+use iribulk::host::Idna;
+use iribulk::{ToUri, ToUriOptions};
 use std::fmt::Write as _;
 use std::time::Instant;
 

@@ -29,6 +29,15 @@ impl Compression {
         }
     }
 
+    /// The error of a build without the `compression` feature, for a compressed file.
+    #[cfg(not(feature = "compression"))]
+    pub(crate) fn unsupported(self) -> io::Error {
+        io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!("{self:?} data: iribulk was built without the 'compression' feature"),
+        )
+    }
+
     /// From the first bytes of the data.
     pub fn from_magic(head: &[u8]) -> Compression {
         if head.starts_with(&[0x1f, 0x8b]) {
@@ -223,8 +232,12 @@ fn read_up_to<R: Read + ?Sized>(f: &mut R, buf: &mut [u8]) -> io::Result<usize> 
 fn decompress(r: Box<dyn BufRead + Send>, comp: Compression) -> io::Result<Box<dyn Read + Send>> {
     Ok(match comp {
         Compression::None => r,
+        #[cfg(feature = "compression")]
         Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(r)),
+        #[cfg(feature = "compression")]
         Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(r)?),
+        #[cfg(not(feature = "compression"))]
+        Compression::Gzip | Compression::Zstd => return Err(comp.unsupported()),
     })
 }
 
@@ -381,6 +394,18 @@ impl StreamChunker {
     }
 }
 
+/// Wraps an opened input in a [`crate::charset::Utf16Reader`] when the run's charset is UTF-16
+/// (`cs`; RFC 3987 §3.1 step 1c: a Unicode-based encoding is read as such); a source of another
+/// kind is returned as it is (the caller opens UTF-16 input as a stream, never mapped).
+pub fn wrap_utf16(src: Source, cs: Option<crate::charset::Charset>) -> Source {
+    match (src, cs) {
+        (Source::Stream(r), Some(cs)) => {
+            Source::Stream(Box::new(crate::charset::Utf16Reader::new(r, cs)))
+        }
+        (s, _) => s,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -449,6 +474,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "compression")]
     fn streams_count_the_bytes_read_before_decompression() {
         let dir = tempfile::tempdir().unwrap();
         let data: Vec<u8> = (0..20_000u32)

@@ -1,166 +1,22 @@
-//! The chunk converter: the fast path of iribulk, and its slow twin.
-//!
-//! A chunk is a run of whole lines. [`Worker::convert_chunk`] classifies it in 64-byte blocks
-//! ([`crate::simd`]), walks the LF bits, and decides per line:
-//!
-//! * no flagged byte and [`is_plain`] (scheme and port well-formed): the line is passed through;
-//!   consecutive such lines form one [`Piece::Input`] range of the input, written without copy;
-//! * otherwise the exact converter ([`ToUri`]) runs on it; an unchanged result extends the
-//!   input run as well, a changed one becomes a [`Piece::Output`].
-//!
-//! `Worker::convert_chunk_naive` (with the `twins` feature) splits lines with `memchr` and runs the converter on every
-//! line: the obviously-correct twin that tests compare against, byte for byte.
+//! The worker: walks a chunk's lines with the classifier's masks and sends only the flagged
+//! ones to the mode's converter; `Worker::convert_chunk_naive` is its twin.
 
-use crate::config::ToUriOptions;
+use super::{Base, EngineOptions, Filter, Mode, OnError};
 use crate::convert::check::{CheckOptions, Checker};
 use crate::convert::leiri::LeiriToIri;
-use crate::convert::normalize::{NormalizeOptions, Normalizer, Rungs};
+use crate::convert::normalize::{NormalizeOptions, Normalizer};
 use crate::convert::to_iri::{ToIri, ToIriOptions};
 use crate::convert::to_uri::ToUri;
 use crate::convert::Outcome;
+use crate::engine::chunk::{ChunkOut, LineIssue, Piece};
+use crate::engine::lines::{
+    field_range, has_ace_host, LEIRI_FLAGGED, TO_IRI_FLAGGED, TO_URI_FLAGGED,
+};
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::components;
-use crate::grammar::validate::{is_plain, is_valid_ascii_uri, scheme_end};
+use crate::grammar::validate::{is_plain, is_valid_ascii_uri};
 use crate::simd::{ByteSet, Classifier};
-use std::io::{self, Write};
 use std::ops::Range;
-
-/// What happens to a line that has an error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OnError {
-    /// Write the line unchanged and report it (the default).
-    Keep,
-    /// Leave the line out of the output and report it.
-    Skip,
-    /// Stop at the first error with a non-zero exit status.
-    Fail,
-}
-
-/// What the engine does with each line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// IRI → URI (RFC 3987 §3.1). The default.
-    ToUri,
-    /// URI → IRI for display (RFC 3987 §3.2, 3987bis §4.2).
-    ToIri,
-    /// Validation (RFC 3987 §2.2, §4, §6.1): valid lines are written unchanged.
-    Check {
-        /// Validate RFC 3986 `URI-reference` instead of `IRI-reference`.
-        uri_only: bool,
-    },
-    /// LEIRI → IRI (3987bis §6.2).
-    LeiriToIri,
-    /// The comparison ladder of RFC 3987 §5.3: these rungs, output as IRI or (`as_uri`) URI.
-    Normalize {
-        /// The rungs applied.
-        rungs: Rungs,
-        /// Write URIs instead of IRIs.
-        as_uri: bool,
-    },
-}
-
-/// Which lines `check` writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Filter {
-    /// Every line, as with the other modes (errors follow [`OnError`]). The default.
-    All,
-    /// Only valid lines (invalid ones are reported and left out).
-    ValidOnly,
-    /// Only invalid lines (valid ones are left out; invalid ones are reported).
-    InvalidOnly,
-}
-
-/// Options of the bulk conversion of chunks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EngineOptions {
-    /// What to do with each line. Default [`Mode::ToUri`].
-    pub mode: Mode,
-    /// Which lines `check` writes. Default [`Filter::All`].
-    pub filter: Filter,
-    /// Options of the per-line converter (the host mode and IDNA flags apply to every mode).
-    pub to_uri: ToUriOptions,
-    /// Error policy. Default [`OnError::Keep`].
-    pub on_error: OnError,
-    /// Convert only this field (0-based index, delimiter byte). Default `None`: whole lines.
-    pub field: Option<(usize, u8)>,
-    /// Lines longer than this (without terminator) are the error `line-too-long`, detected
-    /// before any other work. Default 8 MiB (contract item 5).
-    pub max_line_bytes: usize,
-    /// Resolve each reference (the line, or `field`) against the base IRI in this field
-    /// (0-based) of the same record before the mode applies (RFC 3986 §5.2, RFC 3987 §6.5).
-    /// Default `None`. A fixed base is given to [`Worker::set_base`] instead.
-    pub base_field: Option<usize>,
-    /// Legacy-charset input (`--charset`, `--charset-field`, `--query-charset`; issue 12):
-    /// records that need decoding go through [`crate::charset::RecordDecoder`] on the slow
-    /// path. Default `None`: UTF-8.
-    pub charset: Option<crate::charset::LegacyInput>,
-}
-
-impl EngineOptions {
-    /// What happens to a line with an error: `check --valid-only` leaves it out,
-    /// `--invalid-only` writes it, otherwise [`EngineOptions::on_error`].
-    pub fn error_policy(&self) -> OnError {
-        match self.filter {
-            Filter::ValidOnly => OnError::Skip,
-            Filter::InvalidOnly => OnError::Keep,
-            Filter::All => self.on_error,
-        }
-    }
-}
-
-impl Default for EngineOptions {
-    fn default() -> Self {
-        EngineOptions {
-            mode: Mode::ToUri,
-            filter: Filter::All,
-            to_uri: ToUriOptions::default(),
-            on_error: OnError::Keep,
-            field: None,
-            max_line_bytes: 8 << 20,
-            base_field: None,
-            charset: None,
-        }
-    }
-}
-
-/// The bytes that send a line to the converter in leiri-to-iri mode: C0 controls and DEL,
-/// non-ASCII, and the printable ASCII of 3987bis §6.3 (space `" < > \ ^ ` { | }`). Every mode
-/// that writes URIs flags these too.
-pub const LEIRI_FLAGGED: ByteSet = ByteSet::EMPTY
-    .with_range(0x00, 0x1F)
-    .with_range(0x7F, 0xFF)
-    .with(b' ')
-    .with(b'"')
-    .with(b'<')
-    .with(b'>')
-    .with(b'\\')
-    .with(b'^')
-    .with(b'`')
-    .with(b'{')
-    .with(b'|')
-    .with(b'}');
-
-/// The bytes that send a line to the exact converter in to-uri mode: C0 controls and DEL
-/// (RFC 3987 §2.2), every byte ≥ 0x80 (non-ASCII), printable ASCII not allowed in URIs
-/// (RFC 3987 §3.1) — that is [`LEIRI_FLAGGED`] — and the delimiters whose placement must be
-/// checked to keep the output a valid URI-reference (contract item 4): `%` (must start `%HH`),
-/// `#` (only one), `[` `]` (only around an IP literal), `@` (only one in the authority).
-pub const TO_URI_FLAGGED: ByteSet = LEIRI_FLAGGED
-    .with(b'%')
-    .with(b'#')
-    .with(b'[')
-    .with(b']')
-    .with(b'@');
-
-/// The bytes that send a line to the exact converter in to-iri mode: `%` (a percent-encoding
-/// to decode), C0 controls and DEL (errors), and non-ASCII (must be UTF-8; C1 controls are
-/// errors), and `\` (a `\` in the authority of a special scheme is the error
-/// `backslash-authority`). Lines with an `xn--` host label are found by [`has_ace_host`].
-pub const TO_IRI_FLAGGED: ByteSet = ByteSet::EMPTY
-    .with_range(0x00, 0x1F)
-    .with_range(0x7F, 0xFF)
-    .with(b'%')
-    .with(b'\\');
 
 /// The per-line operation of a mode.
 #[derive(Debug)]
@@ -222,178 +78,11 @@ impl Op {
     }
 }
 
-/// True if the host of `line` may hold an `xn--` label (ASCII case-insensitive), which
-/// to-iri decodes. `false` is exact; `true` may be a false alarm (e.g. in the userinfo).
-#[inline]
-pub fn has_ace_host(line: &[u8]) -> bool {
-    // An invalid scheme is still a scheme to the splitter (RFC 3986 Appendix B), and to-iri
-    // does not reject it: let the converter decide.
-    let Some(rest) = scheme_end(line) else {
-        return true;
-    };
-    if line.get(rest..rest + 2) != Some(b"//") {
-        return false;
-    }
-    let a = &line[rest + 2..];
-    let end = a
-        .iter()
-        .position(|&b| matches!(b, b'/' | b'?' | b'#'))
-        .unwrap_or(a.len());
-    crate::host::contains_ace_prefix(&a[..end])
-}
-
-/// One piece of a chunk's output: a range of the input chunk or of [`ChunkOut::out`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Piece {
-    /// Bytes of the input, unchanged.
-    Input(Range<usize>),
-    /// Bytes of [`ChunkOut::out`].
-    Output(Range<usize>),
-}
-
-/// A problem on one line, as the report needs it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LineIssue {
-    /// 0-based index of the line in the chunk.
-    pub line: u64,
-    /// Offset of the line's first byte in the chunk.
-    pub start: usize,
-    /// Length of the line without terminator.
-    pub len: usize,
-    /// The error or warning; its offset is relative to the line start.
-    pub err: LineError,
-    /// True for a warning (the line was converted).
-    pub warning: bool,
-}
-
-/// Counters of a chunk (and, summed, of a run).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Lines read.
-    pub lines: u64,
-    /// Bytes read.
-    pub bytes: u64,
-    /// Lines written exactly as read.
-    pub passthrough: u64,
-    /// Lines whose output differs from the input.
-    pub converted: u64,
-    /// Lines with at least one repair.
-    pub repaired_lines: u64,
-    /// Repairs (percent-encoded disallowed ASCII, LEIRI controls, invalid bytes).
-    pub repairs: u64,
-    /// Lines with at least one warning.
-    pub warning_lines: u64,
-    /// Hosts that fell back to percent-encoding.
-    pub host_fallbacks: u64,
-    /// Lines with an error.
-    pub error_lines: u64,
-    /// Lines left out of the output (`--on-error skip`, the `check` filters, and the line
-    /// that stopped an `--on-error fail` run).
-    pub skipped: u64,
-    /// Lines read but not reached because `--on-error fail` stopped the run before them (the
-    /// rest of the chunk, and the chunks converted alongside it). Always
-    /// `lines = written + skipped + not_reached`.
-    pub not_reached: u64,
-    /// Lines written (passthrough, converted, or kept with an error).
-    pub written: u64,
-    /// Errors and warnings by code, indexed like [`ErrorKind::ALL_CODES`].
-    pub by_code: [u64; ErrorKind::ALL_CODES.len()],
-}
-
-impl Stats {
-    /// Adds `o` into `self`.
-    pub fn add(&mut self, o: &Stats) {
-        self.lines += o.lines;
-        self.bytes += o.bytes;
-        self.passthrough += o.passthrough;
-        self.converted += o.converted;
-        self.repaired_lines += o.repaired_lines;
-        self.repairs += o.repairs;
-        self.warning_lines += o.warning_lines;
-        self.host_fallbacks += o.host_fallbacks;
-        self.error_lines += o.error_lines;
-        self.skipped += o.skipped;
-        self.written += o.written;
-        self.not_reached += o.not_reached;
-        for (a, b) in self.by_code.iter_mut().zip(o.by_code.iter()) {
-            *a += b;
-        }
-    }
-}
-
-/// The result of converting one chunk.
-#[derive(Debug, Default)]
-pub struct ChunkOut {
-    /// The output, in order.
-    pub pieces: Vec<Piece>,
-    /// Converted bytes that [`Piece::Output`] ranges point into.
-    pub out: Vec<u8>,
-    /// Errors and warnings, in line order.
-    pub issues: Vec<LineIssue>,
-    /// Counters.
-    pub stats: Stats,
-    /// True if `--on-error fail` stopped the chunk at an error (the last issue).
-    pub failed: bool,
-}
-
-impl ChunkOut {
-    /// Empties it for reuse, keeping the allocations.
-    pub fn clear(&mut self) {
-        self.pieces.clear();
-        self.out.clear();
-        self.issues.clear();
-        self.stats = Stats::default();
-        self.failed = false;
-    }
-
-    /// Writes the output of the chunk whose input was `data`, with vectored writes: clean
-    /// runs go from the input (a memory map, say) to the writer without being copied here.
-    pub fn write_to<W: Write + ?Sized>(&self, data: &[u8], w: &mut W) -> io::Result<()> {
-        const MAX_SLICES: usize = 1024; // IOV_MAX on Linux
-        let mut slices: Vec<io::IoSlice<'_>> =
-            Vec::with_capacity(self.pieces.len().min(MAX_SLICES));
-        for group in self.pieces.chunks(MAX_SLICES) {
-            slices.clear();
-            slices.extend(group.iter().map(|p| match p {
-                Piece::Input(r) => io::IoSlice::new(&data[r.clone()]),
-                Piece::Output(r) => io::IoSlice::new(&self.out[r.clone()]),
-            }));
-            write_all_vectored(w, &mut slices)?;
-        }
-        Ok(())
-    }
-
-    /// The output as one vector (tests, convenience).
-    pub fn render(&self, data: &[u8]) -> Vec<u8> {
-        let mut v = Vec::new();
-        self.write_to(data, &mut v).expect("writing to a Vec");
-        v
-    }
-}
-
-/// `Write::write_all_vectored` (unstable in std): writes every slice, resuming after partial
-/// writes.
-pub fn write_all_vectored<W: Write + ?Sized>(
-    w: &mut W,
-    mut bufs: &mut [io::IoSlice<'_>],
-) -> io::Result<()> {
-    io::IoSlice::advance_slices(&mut bufs, 0);
-    while !bufs.is_empty() {
-        match w.write_vectored(bufs) {
-            Ok(0) => return Err(io::Error::from(io::ErrorKind::WriteZero)),
-            Ok(n) => io::IoSlice::advance_slices(&mut bufs, n),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
-}
-
 /// A worker: a converter (with its host cache) and a classifier. One per thread.
 #[derive(Debug)]
 pub struct Worker {
     conv: Op,
-    base: Option<std::sync::Arc<[u8]>>,
+    base: Base,
     resolved: Vec<u8>,
     classifier: Classifier,
     opts: EngineOptions,
@@ -416,7 +105,7 @@ impl Worker {
     pub fn with_classifier(opts: EngineOptions, classifier: Classifier) -> Self {
         Worker {
             conv: Op::new(&opts),
-            base: None,
+            base: Base::None,
             resolved: Vec::new(),
             classifier,
             opts,
@@ -442,9 +131,6 @@ impl Worker {
             Mode::Check { .. } | Mode::Normalize { .. } => return ByteSet::FULL,
             Mode::LeiriToIri => LEIRI_FLAGGED,
         };
-        if opts.base_field.is_some() {
-            return ByteSet::FULL; // every line is resolved
-        }
         match opts.field {
             Some((_, d)) => set.without(d),
             None => set,
@@ -453,12 +139,12 @@ impl Worker {
 
     /// Resolves every reference against `base` (RFC 3986 §5.2, RFC 3987 §6.5) before the mode
     /// applies. Every line then goes through the slow path.
-    pub fn set_base(&mut self, base: Option<std::sync::Arc<[u8]>>) {
+    pub fn set_base(&mut self, base: Base) {
         self.base = base;
     }
 
     fn resolving(&self) -> bool {
-        self.base.is_some() || self.opts.base_field.is_some()
+        self.base != Base::None
     }
 
     /// Runs the mode on `reference`, resolved first when a base is set.
@@ -471,13 +157,14 @@ impl Worker {
         if !self.resolving() {
             return self.conv.convert_into(reference, out);
         }
-        let base: &[u8] = match (&self.base, self.opts.base_field) {
-            (_, Some(k)) => match field_range(record, k, self.opts.field.map_or(b'\t', |f| f.1)) {
+        let base: &[u8] = match &self.base {
+            Base::Field(k) => match field_range(record, *k, self.opts.field.map_or(b'\t', |f| f.1))
+            {
                 Some(r) => &record[r],
                 None => return Err(LineError::new(ErrorKind::MissingField, record.len())),
             },
-            (Some(b), None) => b,
-            (None, None) => unreachable!("resolving() checked"),
+            Base::Fixed(b) => b,
+            Base::None => unreachable!("resolving() checked"),
         };
         self.resolved.clear();
         crate::grammar::resolve::resolve_into(base, reference, &mut self.resolved)?;
@@ -542,7 +229,7 @@ impl Worker {
                 // is_plain: at worst it sends a line with a port to the slow path).
                 if !dirty
                     && self.opts.field.is_none()
-                    && self.base.is_none()
+                    && !self.resolving()
                     && end - st.line_start <= self.opts.max_line_bytes
                     && self.conv.is_clean(&data[st.line_start..end])
                 {
@@ -876,16 +563,6 @@ fn cut_line(st: &mut Walk, res: &mut ChunkOut, start: usize, term_end: usize) {
         res.pieces.push(Piece::Input(st.run_start..start));
     }
     st.run_start = term_end;
-}
-
-/// The byte range of field `k` (0-based) of `line`, fields separated by `delim`.
-pub fn field_range(line: &[u8], k: usize, delim: u8) -> Option<Range<usize>> {
-    let mut start = 0;
-    for _ in 0..k {
-        start += memchr::memchr(delim, &line[start..])? + 1;
-    }
-    let end = memchr::memchr(delim, &line[start..]).map_or(line.len(), |p| start + p);
-    Some(start..end)
 }
 
 /// What the classifier said of a line: no flagged byte, some, or nothing (the naive twin,

@@ -1,9 +1,17 @@
 //! The `iribulk` command: arguments → options → run; errors → exit codes.
+//!
+//! The binary's own modules: [`cli`] (clap arguments, the options table, exit status),
+//! [`bench`] (`iribulk bench`) and [`progress`] (the indicatif display of the library's
+//! progress callback). clap, indicatif and mimalloc are used here only (the `cli` feature).
 
-use iribulk::cli::{self, BenchArgs, Cli, Command, FormatArg, StatsArg};
-use iribulk::input::{self, Source};
-use iribulk::pipeline::{self, Fatal};
-use iribulk::report::Summary;
+mod bench;
+mod cli;
+mod progress;
+
+use cli::{BenchArgs, Cli, Command, FormatArg, StatsArg};
+use iribulk::engine::input::{self, Source};
+use iribulk::engine::pipeline::{self, Fatal};
+use iribulk::engine::report::Summary;
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 
@@ -17,23 +25,23 @@ fn main() -> ExitCode {
         return bench(b);
     }
     let given = |id: &str| given.iter().any(|g| g == id);
-    let mut opts = match cli.to_options(&given) {
+    let opts = match cli.to_options(&given) {
         Ok(o) => o,
         Err(msg) => {
             eprintln!("iribulk: {msg}");
             return ExitCode::from(2);
         }
     };
-    opts.progress = !cli.quiet && std::io::stderr().is_terminal();
-    if let Err(msg) = iribulk::output::check_outputs(&opts.output_options()) {
+    let bar = (!cli.quiet && std::io::stderr().is_terminal()).then(progress::Bar::default);
+    if let Err(msg) = iribulk::engine::output::check_outputs(&opts.output_options()) {
         eprintln!("iribulk: {msg}");
         return ExitCode::from(2);
     }
-    if let Err(e) = iribulk::output::install_signal_cleanup() {
+    if let Err(e) = iribulk::engine::output::install_signal_cleanup() {
         eprintln!("iribulk: cannot watch for signals: {e}");
         return ExitCode::from(1);
     }
-    match pipeline::run(&opts) {
+    match pipeline::run_with_progress(&opts, bar.as_ref().map(|b| b as &dyn pipeline::Progress)) {
         Ok(summary) => {
             // An explicit --stats or --stats-file asks for the summary even with --quiet.
             if !cli.quiet || given("stats") || cli.stats_file.is_some() {
@@ -117,21 +125,21 @@ fn bench(b: &BenchArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let lines = iribulk::benchcmd::lines(&data);
+    let lines = bench::lines(&data);
     if lines.iter().all(|l| l.is_empty()) {
         eprintln!("iribulk: input {name} holds no line with text: nothing to measure");
         return ExitCode::from(1);
     }
-    let rows = iribulk::benchcmd::run(&lines, b.runs);
+    let rows = bench::run(&lines, b.runs);
     let text = match b.format {
-        FormatArg::Table => iribulk::benchcmd::table(&rows),
-        FormatArg::Csv => iribulk::benchcmd::csv(&rows),
-        FormatArg::Json => iribulk::benchcmd::json(&rows),
+        FormatArg::Table => bench::table(&rows),
+        FormatArg::Csv => bench::csv(&rows),
+        FormatArg::Json => bench::json(&rows),
     };
     print!("{text}");
     if let Some(p) = &b.plot {
-        let caption = iribulk::benchcmd::Caption::now(&name, lines.len(), b.runs);
-        if let Err(e) = std::fs::write(p, iribulk::benchcmd::svg(&rows, &caption)) {
+        let caption = bench::Caption::now(&name, lines.len(), b.runs);
+        if let Err(e) = std::fs::write(p, bench::svg(&rows, &caption)) {
             eprintln!("iribulk: cannot write plot '{}': {e}", p.display());
             return ExitCode::from(1);
         }

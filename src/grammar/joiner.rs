@@ -64,7 +64,7 @@ pub fn in_context(s: &str, i: usize) -> bool {
 /// The byte offset in `s` of the first ZWNJ or ZWJ outside its context, if any.
 ///
 /// ```
-/// use iribulk::convert::joiner::first_out_of_context;
+/// use iribulk::grammar::joiner::first_out_of_context;
 /// assert_eq!(first_out_of_context("برمه\u{200C}ای"), None); // Persian, RFC 5892 A.1
 /// assert_eq!(first_out_of_context("a\u{200D}b"), Some(1));  // ZWJ not after a virama
 /// ```

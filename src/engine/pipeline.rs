@@ -5,11 +5,11 @@
 //! are reused from one window to the next. A mapped input is never copied: clean runs are
 //! written straight from the map.
 
-use crate::engine::{ChunkOut, EngineOptions, OnError, Stats, Worker};
+use crate::engine::input::{self, Source, StreamChunk, StreamChunker};
+use crate::engine::output::{self, Output};
+use crate::engine::report::{self, ReportFormat, Row, Summary};
+use crate::engine::{Base, ChunkOut, EngineOptions, OnError, Stats, Worker};
 use crate::error::ErrorKind;
-use crate::input::{self, Source, StreamChunk, StreamChunker};
-use crate::output::{self, Output};
-use crate::report::{self, ReportFormat, Row, Summary};
 use rayon::prelude::*;
 use std::fmt;
 use std::io::{self, Write};
@@ -41,10 +41,9 @@ pub struct RunOptions {
     pub window: usize,
     /// Stream regular files instead of mapping them. Default false.
     pub no_mmap: bool,
-    /// Show a progress bar on stderr. Default false (the CLI turns it on for terminals).
-    pub progress: bool,
-    /// Resolve every reference against this base IRI first. Default none.
-    pub base: Option<Vec<u8>>,
+    /// Resolve every reference against a base IRI first (fixed, or a field of the record).
+    /// Default [`Base::None`].
+    pub base: Base,
 }
 
 impl Default for RunOptions {
@@ -59,8 +58,7 @@ impl Default for RunOptions {
             chunk_size: 1 << 20,
             window: 0,
             no_mmap: false,
-            progress: false,
-            base: None,
+            base: Base::None,
         }
     }
 }
@@ -91,6 +89,15 @@ impl fmt::Display for Fatal {
             Fatal::BrokenPipe => write!(f, "output closed early"),
             Fatal::Usage(s) => f.write_str(s),
             Fatal::Other(s) => f.write_str(s),
+        }
+    }
+}
+
+impl std::error::Error for Fatal {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Fatal::Input(_, e) | Fatal::Output(_, e) | Fatal::Report(_, e) => Some(e),
+            Fatal::BrokenPipe | Fatal::Usage(_) | Fatal::Other(_) => None,
         }
     }
 }
@@ -151,6 +158,14 @@ fn input_msg_name(p: Option<&Path>) -> String {
 /// checked ([`output::check_outputs`]) and every input file is looked up before anything is
 /// read or written; an input that cannot be read ends the run with no output file written.
 pub fn run(opts: &RunOptions) -> Result<Summary, Fatal> {
+    run_with_progress(opts, None)
+}
+
+/// [`run`], telling `progress` how far each input has come.
+pub fn run_with_progress(
+    opts: &RunOptions,
+    progress: Option<&dyn Progress>,
+) -> Result<Summary, Fatal> {
     let start = Instant::now();
     let out_name = name(&opts.output, "stdout");
     output::check_outputs(&opts.output_options()).map_err(Fatal::Usage)?;
@@ -199,7 +214,14 @@ pub fn run(opts: &RunOptions) -> Result<Summary, Fatal> {
             return Err(out_err(&out_name, e));
         }
     };
-    let r = convert_all(&inputs, &mut output, report.as_mut(), opts, &out_name);
+    let r = convert_all(
+        &inputs,
+        &mut output,
+        report.as_mut(),
+        opts,
+        &out_name,
+        progress,
+    );
     let summary = match r {
         Ok(mut s) => {
             s.elapsed = start.elapsed();
@@ -228,60 +250,36 @@ pub fn run(opts: &RunOptions) -> Result<Summary, Fatal> {
     Ok(summary)
 }
 
-/// The progress display of one input, on stderr, in MB/s (10^6 bytes, as in the summary):
-/// a bar of decompressed bytes for a mapped file; for a stream of known size (`.gz`, `.zst`,
-/// `--no-mmap`), a bar of the file's bytes read (compressed bytes for compressed files); for
-/// stdin or a pipe, the bytes read and their rate. A stream's count is sampled by a ticker.
-struct Progress {
-    bar: indicatif::ProgressBar,
-    ticker: Option<(std::sync::mpsc::Sender<()>, std::thread::JoinHandle<()>)>,
+/// A progress display, called by [`run_with_progress`] from the window loop and, for a
+/// stream, from a ticker thread (hence `Sync`). Positions are in bytes of one input: for a
+/// mapped file, decompressed bytes done out of the file's size; for a stream of known size
+/// (`.gz`, `.zst`, `--no-mmap`), the file's bytes read (compressed bytes for compressed files);
+/// for stdin or a pipe, the bytes read, with no total. The command's indicatif bar implements
+/// it; a library caller can log, or forward to its own UI.
+pub trait Progress: Sync {
+    /// A new input starts; `total` is its size in bytes when known.
+    fn start(&self, total: Option<u64>);
+    /// `n` more bytes of a mapped input were converted and written.
+    fn advance(&self, n: u64);
+    /// A stream has read `done` bytes of its file so far (sampled every 200 ms).
+    fn set_position(&self, done: u64);
+    /// The input is finished: clear the display.
+    fn finish(&self);
 }
 
-impl Progress {
-    fn finish(self) {
-        if let Some((stop, t)) = self.ticker {
-            drop(stop);
-            let _ = t.join();
+/// Samples a stream's read counter into `progress` every 200 ms until `stop` is dropped.
+fn tick(
+    progress: &dyn Progress,
+    read: &std::sync::atomic::AtomicU64,
+    stop: std::sync::mpsc::Receiver<()>,
+) {
+    loop {
+        progress.set_position(read.load(Ordering::Relaxed));
+        match stop.recv_timeout(std::time::Duration::from_millis(200)) {
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            _ => break,
         }
-        self.bar.finish_and_clear();
     }
-}
-
-fn progress_bar(
-    source: &Source,
-    size: Option<u64>,
-    read: &std::sync::Arc<std::sync::atomic::AtomicU64>,
-) -> Progress {
-    let style = |t: &str| {
-        indicatif::ProgressStyle::with_template(t)
-            .expect("valid template")
-            .with_key(
-                "mbps",
-                |s: &indicatif::ProgressState, w: &mut dyn fmt::Write| {
-                    let _ = write!(w, "{:.1} MB/s", s.per_sec() / 1e6);
-                },
-            )
-    };
-    let bar = match size {
-        Some(n) => indicatif::ProgressBar::new(n).with_style(style(
-            "{bar:40} {decimal_bytes}/{decimal_total_bytes} {mbps} eta {eta}",
-        )),
-        None => indicatif::ProgressBar::new_spinner()
-            .with_style(style("{spinner} {decimal_bytes} read, {mbps}")),
-    };
-    let ticker = matches!(source, Source::Stream(_)).then(|| {
-        let (tx, rx) = std::sync::mpsc::channel::<()>();
-        let (bar, read) = (bar.clone(), std::sync::Arc::clone(read));
-        let t = std::thread::spawn(move || loop {
-            bar.set_position(read.load(Ordering::Relaxed));
-            match rx.recv_timeout(std::time::Duration::from_millis(200)) {
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-                _ => break,
-            }
-        });
-        (tx, t)
-    });
-    Progress { bar, ticker }
 }
 
 /// Converts each input in turn into `output`; the counts add up over all inputs.
@@ -291,6 +289,7 @@ fn convert_all(
     mut report: Option<&mut Output>,
     opts: &RunOptions,
     out_name: &str,
+    progress: Option<&dyn Progress>,
 ) -> Result<Summary, Fatal> {
     let mut total = Summary::default();
     for &inp in inputs {
@@ -299,20 +298,35 @@ fn convert_all(
         let utf16 = opts.engine.charset.and_then(|c| c.stream_charset());
         let (source, size) = input::open_counted(inp, opts.no_mmap || utf16.is_some(), &read)
             .map_err(|e| Fatal::Input(input_msg_name(inp), e))?;
-        let source = crate::charset::wrap_source(source, utf16);
-        let progress = opts.progress.then(|| progress_bar(&source, size, &read));
-        let r = convert_source(
-            source,
-            output.writer(),
-            report.as_mut().map(|w| w.writer()),
-            opts,
-            inp,
-            out_name,
-            progress.as_ref().map(|p| &p.bar),
-        );
-        if let Some(p) = progress {
-            p.finish();
-        }
+        let source = input::wrap_utf16(source, utf16);
+        let stream = matches!(source, Source::Stream(_));
+        let r = std::thread::scope(|scope| {
+            let ticker = progress.filter(|_| stream).map(|p| {
+                let (stop, rx) = mpsc::channel::<()>();
+                let read = &read;
+                (stop, scope.spawn(move || tick(p, read, rx)))
+            });
+            if let Some(p) = progress {
+                p.start(size);
+            }
+            let r = convert_source(
+                source,
+                output.writer(),
+                report.as_mut().map(|w| w.writer()),
+                opts,
+                inp,
+                out_name,
+                progress,
+            );
+            if let Some((stop, t)) = ticker {
+                drop(stop);
+                let _ = t.join();
+            }
+            if let Some(p) = progress {
+                p.finish();
+            }
+            r
+        });
         let s = r?;
         total.stats.add(&s.stats);
         total.threads = s.threads;
@@ -368,7 +382,7 @@ pub fn convert_source(
     opts: &RunOptions,
     input: Option<&Path>,
     out_name: &str,
-    progress: Option<&indicatif::ProgressBar>,
+    progress: Option<&dyn Progress>,
 ) -> Result<Summary, Fatal> {
     let in_name = &input_msg_name(input);
     let file = report_file_name(input);
@@ -389,11 +403,10 @@ pub fn convert_source(
         .build()
         .map_err(|e| Fatal::Other(format!("cannot start {threads} threads: {e}")))?;
     // One worker (converter + host cache + classifier) per pool thread.
-    let base: Option<std::sync::Arc<[u8]>> = opts.base.as_deref().map(Into::into);
     let workers: Vec<Mutex<Worker>> = (0..threads)
         .map(|_| {
             let mut w = Worker::new(opts.engine);
-            w.set_base(base.clone());
+            w.set_base(opts.base.clone());
             Mutex::new(w)
         })
         .collect();
@@ -466,7 +479,7 @@ pub fn convert_source(
                     st.emit(data, s, out, &mut report, out_name, opts)?;
                 }
                 if let Some(pb) = progress {
-                    pb.inc(
+                    pb.advance(
                         batch.slots[..batch.filled]
                             .iter()
                             .map(|s| {

@@ -7,7 +7,7 @@
 //! file of that name as it was. Writing over an existing file keeps its permission bits (and
 //! its group where allowed); a symbolic link is written through to its target and stays a link.
 
-use crate::input::Compression;
+use crate::engine::input::Compression;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -15,7 +15,9 @@ use std::sync::Mutex;
 
 enum Sink {
     Plain(BufWriter<Box<dyn Write + Send>>),
+    #[cfg(feature = "compression")]
     Gzip(flate2::write::GzEncoder<BufWriter<Box<dyn Write + Send>>>),
+    #[cfg(feature = "compression")]
     Zstd(zstd::stream::write::Encoder<'static, BufWriter<Box<dyn Write + Send>>>),
 }
 
@@ -49,7 +51,7 @@ fn forget_temp(list: &mut Vec<PathBuf>, p: &Path) {
 /// signal (async-signal-safe); the cleanup runs on an ordinary thread. (`signal-hook` rather
 /// than `ctrlc`: it names the signal that came, which the exit status needs, and it covers
 /// SIGHUP; rather than raw `libc`: no `unsafe` handler code of our own.)
-#[cfg(unix)]
+#[cfg(all(unix, feature = "signals"))]
 pub fn install_signal_cleanup() -> io::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
@@ -69,7 +71,7 @@ pub fn install_signal_cleanup() -> io::Result<()> {
 }
 
 /// Without Unix signals there is nothing to install.
-#[cfg(not(unix))]
+#[cfg(all(not(unix), feature = "signals"))]
 pub fn install_signal_cleanup() -> io::Result<()> {
     Ok(())
 }
@@ -224,7 +226,7 @@ impl Output {
         let comp = Compression::from_path(p);
         // `/dev/stdout`, `/dev/fd/N`: the descriptor this process holds, written directly
         // (renaming over the file behind it would undo a shell's `>>`).
-        if let Some(f) = crate::input::inherited_fd(p) {
+        if let Some(f) = crate::engine::input::inherited_fd(p) {
             return Self::new(Box::new(f?), None, comp);
         }
         let target = write_target(p)?;
@@ -258,11 +260,15 @@ impl Output {
         let bw = BufWriter::with_capacity(BUF, w);
         let sink = match comp {
             Compression::None => Sink::Plain(bw),
+            #[cfg(feature = "compression")]
             Compression::Gzip => Sink::Gzip(flate2::write::GzEncoder::new(
                 bw,
                 flate2::Compression::default(),
             )),
+            #[cfg(feature = "compression")]
             Compression::Zstd => Sink::Zstd(zstd::stream::write::Encoder::new(bw, 3)?),
+            #[cfg(not(feature = "compression"))]
+            Compression::Gzip | Compression::Zstd => return Err(comp.unsupported()),
         };
         Ok(Output { sink, rename })
     }
@@ -271,18 +277,26 @@ impl Output {
     pub fn writer(&mut self) -> &mut (dyn Write + Send) {
         match &mut self.sink {
             Sink::Plain(w) => w,
+            #[cfg(feature = "compression")]
             Sink::Gzip(w) => w,
+            #[cfg(feature = "compression")]
             Sink::Zstd(w) => w,
         }
     }
 
     /// Flushes, ends the compressed stream, and renames the temporary file to its name.
+    #[cfg_attr(
+        not(feature = "compression"),
+        allow(clippy::redundant_closure_call, clippy::infallible_destructuring_match)
+    )]
     pub fn finish(self) -> io::Result<()> {
         let rename = self.rename;
         let done = (|| {
             let mut bw = match self.sink {
                 Sink::Plain(w) => w,
+                #[cfg(feature = "compression")]
                 Sink::Gzip(w) => w.finish()?,
+                #[cfg(feature = "compression")]
                 Sink::Zstd(w) => w.finish()?,
             };
             bw.flush()
@@ -309,7 +323,9 @@ impl Output {
         // Drop the writers first (their flush errors do not matter any more).
         match self.sink {
             Sink::Plain(w) => drop(w.into_parts()),
+            #[cfg(feature = "compression")]
             Sink::Gzip(w) => drop(w),
+            #[cfg(feature = "compression")]
             Sink::Zstd(w) => drop(w),
         }
         if let Some((tmp, _)) = rename {

@@ -1,12 +1,12 @@
 //! Command-line arguments (clap) and their validation into [`RunOptions`].
 
-use crate::config::{HostMode, InvalidUtf8, ToUriOptions};
-use crate::convert::normalize::{Idn, Level, Rungs};
-use crate::engine::{EngineOptions, Filter, Mode as EngineMode, OnError};
-use crate::host::idna2003;
-use crate::pipeline::RunOptions;
-use crate::report::Summary;
 use clap::{Parser, Subcommand, ValueEnum};
+use iribulk::config::{HostMode, InvalidUtf8, ToUriOptions};
+use iribulk::convert::normalize::{Idn, Level, Rungs};
+use iribulk::engine::pipeline::RunOptions;
+use iribulk::engine::report::Summary;
+use iribulk::engine::{Base, EngineOptions, Filter, Mode as EngineMode, OnError};
+use iribulk::host::idna2003;
 use std::path::{Path, PathBuf};
 
 const EXAMPLES: &str = "\
@@ -565,10 +565,10 @@ pub const OPTIONS: &[Applies] = {
 /// `--version --verbose`-style text of `--version`: the SIMD level this CPU runs, the build's
 /// features and the Unicode version of the normalization tables.
 pub fn long_version() -> String {
-    let simd = match crate::simd::Impl::best() {
-        crate::simd::Impl::Avx2 => "AVX2",
-        crate::simd::Impl::Sse2 => "SSE2",
-        crate::simd::Impl::Scalar => "scalar",
+    let simd = match iribulk::simd::Impl::best() {
+        iribulk::simd::Impl::Avx2 => "AVX2",
+        iribulk::simd::Impl::Sse2 => "SSE2",
+        iribulk::simd::Impl::Scalar => "scalar",
     };
     let (a, b, c) = unicode_normalization::UNICODE_VERSION;
     let mut feats: Vec<&str> = Vec::new();
@@ -827,22 +827,24 @@ impl Cli {
                 },
                 field,
                 max_line_bytes: self.max_line_bytes,
-                base_field: self.base_field.map(|n| n as usize - 1),
                 charset,
             },
-            base: self.base.clone().map(String::into_bytes),
+            base: match (&self.base, self.base_field) {
+                (_, Some(n)) => Base::Field(n as usize - 1),
+                (Some(b), None) => Base::Fixed(b.as_bytes().into()),
+                (None, None) => Base::None,
+            },
             inputs: self.input.iter().chain(&self.files).cloned().collect(),
             output: self.output.clone(),
             errors: self.errors.clone(),
             errors_format: match self.errors_format {
-                ErrorsFormatArg::Tsv => crate::report::ReportFormat::Tsv,
-                ErrorsFormatArg::Jsonl => crate::report::ReportFormat::Jsonl,
+                ErrorsFormatArg::Tsv => iribulk::engine::report::ReportFormat::Tsv,
+                ErrorsFormatArg::Jsonl => iribulk::engine::report::ReportFormat::Jsonl,
             },
             threads: self.threads,
             chunk_size: self.chunk_size,
             window: 0,
             no_mmap: self.no_mmap,
-            progress: false,
         })
     }
 
@@ -851,8 +853,8 @@ impl Cli {
     fn legacy_input(
         &self,
         field: Option<(usize, u8)>,
-    ) -> Result<Option<crate::charset::LegacyInput>, String> {
-        use crate::charset::{Charset, CharsetSource, LegacyInput, QueryCharset};
+    ) -> Result<Option<iribulk::charset::LegacyInput>, String> {
+        use iribulk::charset::{Charset, CharsetSource, LegacyInput, QueryCharset};
         let source = match (&self.charset, self.charset_field) {
             (Some(l), _) => {
                 CharsetSource::Fixed(Charset::for_label(l.as_bytes()).ok_or_else(|| {
