@@ -469,6 +469,7 @@ fn convert_chunks(
     opts: &Options,
     on_error: OnError,
     threads: usize,
+    want_errors: bool,
 ) -> PyResult<(Vec<ArrayRef>, Vec<ArrayRef>)> {
     let naive = NAIVE.load(Ordering::Relaxed);
     let res = py.detach(|| {
@@ -483,7 +484,9 @@ fn convert_chunks(
                         return Err(Err((r.err, offset + r.row)));
                     }
                 }
-                errs.push(batch::errors_array(&c.issues, a.len()));
+                if want_errors {
+                    errs.push(batch::errors_array(&c.issues, a.len()));
+                }
                 out.push(c.array);
                 offset += a.len();
             }
@@ -556,7 +559,7 @@ fn run_batch(
         }
     };
     batch::check_type(field.data_type()).map_err(PyTypeError::new_err)?;
-    let (out, errs) = convert_chunks(py, &chunks, &opts, on_error, threads)?;
+    let (out, errs) = convert_chunks(py, &chunks, &opts, on_error, threads, errors)?;
     let dt = out
         .first()
         .map_or_else(|| empty_type(field.data_type()), |a| a.data_type().clone());
@@ -566,28 +569,22 @@ fn run_batch(
         DataType::Struct(batch::error_fields()),
         true,
     ));
-    let (result, err_obj) = if single {
-        let a = out.into_iter().next().expect("one chunk");
-        let e = errs.into_iter().next().expect("one chunk");
-        (
-            PyArray::new(a, out_field).to_pyarrow(py)?.unbind(),
-            PyArray::new(e, err_field).to_pyarrow(py)?.unbind(),
-        )
-    } else {
-        (
-            PyChunkedArray::try_new(out, out_field)?
+    let export = |chunks: Vec<ArrayRef>, field| -> PyResult<Py<PyAny>> {
+        Ok(if single {
+            let a = chunks.into_iter().next().expect("one chunk");
+            PyArray::new(a, field).to_pyarrow(py)?.unbind()
+        } else {
+            PyChunkedArray::try_new(chunks, field)?
                 .into_pyarrow(py)?
-                .unbind(),
-            PyChunkedArray::try_new(errs, err_field)?
-                .into_pyarrow(py)?
-                .unbind(),
-        )
+                .unbind()
+        })
     };
-    if errors {
-        Ok(PyTuple::new(py, [result, err_obj])?.into_any().unbind())
-    } else {
-        Ok(result)
+    let result = export(out, out_field)?;
+    if !errors {
+        return Ok(result);
     }
+    let err_obj = export(errs, err_field)?;
+    Ok(PyTuple::new(py, [result, err_obj])?.into_any().unbind())
 }
 
 /// Converts every string of an Arrow array from IRI to URI (RFC 3987 §3.1): the batch form of
