@@ -317,9 +317,7 @@ fn encode_run(enc: &'static Encoding, run: &str, out: &mut Vec<u8>) {
     let mut src = run;
     loop {
         let (r, read, written) = e.encode_from_utf8_without_replacement(src, &mut buf, true);
-        for &byte in &buf[..written] {
-            push_pct(out, byte);
-        }
+        push_pct_all(out, &buf[..written]);
         src = &src[read..];
         match r {
             EncoderResult::InputEmpty => break,
@@ -335,8 +333,13 @@ fn encode_run(enc: &'static Encoding, run: &str, out: &mut Vec<u8>) {
 
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
-fn push_pct(out: &mut Vec<u8>, b: u8) {
-    out.extend_from_slice(&[b'%', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
+/// Appends `%HH` for each byte of `bytes` (one resize, then three stores a byte).
+fn push_pct_all(out: &mut Vec<u8>, bytes: &[u8]) {
+    let start = out.len();
+    out.resize(start + 3 * bytes.len(), 0);
+    for (dst, &b) in out[start..].chunks_exact_mut(3).zip(bytes) {
+        dst.copy_from_slice(&[b'%', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
+    }
 }
 
 fn push_pct_str(out: &mut String, b: u8) {
@@ -362,39 +365,71 @@ const SURELY_NFC: &[(u32, u32)] = &[
 ];
 
 /// Fast path of the NFC check of [`Charset::decode_line`]: true if every character of `s` has
-/// canonical combining class 0 and NFC_Quick_Check = Yes (then `s` is NFC, UAX #15 §9): the
-/// blocks of [`SURELY_NFC`] without a lookup (by UTF-8 lead byte for U+0000–U+02FF, lead
-/// `C2`–`CB` or ASCII, and U+4000–U+9FFF, lead `E4`–`E9`), any other character by its
-/// properties. False means "ask `is_nfc_quick`" (its slow twin).
+/// canonical combining class 0 and NFC_Quick_Check = Yes (then `s` is NFC, UAX #15 §9).
+///
+/// `s` is UTF-8, so each character is checked at its lead byte. A lead byte of a block of
+/// [`SURELY_NFC`] that needs no lookup (see [`fast_byte`]), an ASCII byte or a continuation
+/// byte passes as it is, sixteen bytes at a time while all of them do (a loop the compiler
+/// turns into vector compares); other three-byte characters (kana, Hangul, full-width forms)
+/// are checked by their code point, the rest by their properties. False means "ask
+/// `is_nfc_quick`" (its slow twin).
 #[inline]
 fn surely_nfc(s: &str) -> bool {
     let b = s.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        let lead = b[i];
-        if lead < 0x80 {
-            i += 1;
-        } else if lead < 0xCC {
-            i += 2;
-        } else if (0xE4..=0xE9).contains(&lead) {
-            i += 3;
-        } else {
-            let Some(c) = s[i..].chars().next() else {
-                return false;
-            };
-            let fast = SURELY_NFC
-                .iter()
-                .any(|&(a, z)| (a..=z).contains(&(c as u32)));
-            if !fast
-                && (canonical_combining_class(c) != 0
-                    || is_nfc_quick(std::iter::once(c)) != IsNormalized::Yes)
-            {
-                return false;
+        let end = (i + 16).min(b.len());
+        if end - i == 16 && b[i..end].iter().fold(true, |ok, &x| ok & fast_byte(x)) {
+            i = end;
+            continue;
+        }
+        while i < end {
+            let lead = b[i];
+            if fast_byte(lead) {
+                i += 1;
+                continue;
             }
-            i += c.len_utf8();
+            let ok = if lead >= 0xE0 && lead < 0xF0 {
+                // A three-byte character (`s` is UTF-8).
+                in_surely_nfc(
+                    (u32::from(lead & 0x0F) << 12)
+                        | (u32::from(b[i + 1] & 0x3F) << 6)
+                        | u32::from(b[i + 2] & 0x3F),
+                )
+            } else {
+                false
+            };
+            if !ok {
+                let Some(c) = s[i..].chars().next() else {
+                    return false;
+                };
+                if !in_surely_nfc(c as u32)
+                    && (canonical_combining_class(c) != 0
+                        || is_nfc_quick(std::iter::once(c)) != IsNormalized::Yes)
+                {
+                    return false;
+                }
+            }
+            // Its continuation bytes pass as fast bytes.
+            i += 1;
         }
     }
     true
+}
+
+/// True for a byte that needs no check in [`surely_nfc`]: ASCII, a UTF-8 continuation byte
+/// (its character is checked at its lead byte), or the lead byte of a character of a block of
+/// [`SURELY_NFC`]: `C2`–`CB` (U+0080–U+02FF), `D0`–`D1` (U+0400–U+047F), `E4`–`E9`
+/// (U+4000–U+9FFF).
+#[inline(always)]
+fn fast_byte(x: u8) -> bool {
+    (x < 0xCC) | (x.wrapping_sub(0xD0) < 2) | (x.wrapping_sub(0xE4) < 6)
+}
+
+/// True if `cp` is in one of the blocks of [`SURELY_NFC`].
+#[inline]
+fn in_surely_nfc(cp: u32) -> bool {
+    SURELY_NFC.iter().any(|&(a, z)| (a..=z).contains(&cp))
 }
 
 /// True if a normalization segment may start at `c` (UAX #15 §9: canonical combining class 0
@@ -635,7 +670,7 @@ fn rewrite(
     map: Option<&mut Vec<usize>>,
 ) {
     let b = text.as_bytes();
-    let q = if query_rule {
+    let q = if query_rule && may_have_non_ascii_query(b) {
         let c = components::split(b);
         let http = c.scheme.as_ref().is_some_and(|s| {
             b[s.clone()].eq_ignore_ascii_case(b"http")
@@ -665,6 +700,15 @@ fn rewrite(
             }
         }
     }
+}
+
+/// False if the IRI `b` surely has no non-ASCII query, so that [`rewrite`] need not split it:
+/// the query (RFC 3986 §3.4, Appendix B) starts after the first `?` unless a `#` comes first
+/// (no component before it can hold a `?`), so it lies within the bytes after the first `?`;
+/// if those are all ASCII, so is the query. True means "split and look" (the twin: always).
+#[inline]
+fn may_have_non_ascii_query(b: &[u8]) -> bool {
+    memchr::memchr(b'?', b).is_some_and(|p| !b[p + 1..].is_ascii())
 }
 
 /// Converts one line in `charset` to a URI with a fresh [`LegacyConverter`] (no cache reuse):
@@ -1124,10 +1168,15 @@ mod tests {
                     c as u32
                 );
                 assert!(surely_nfc(c.encode_utf8(&mut [0; 4])));
+                // Also between and after runs of ASCII (the eight-byte skip).
+                assert!(surely_nfc(&format!("http://example.jp/{c}?q={c}{c}")));
             }
         }
         // Outside the blocks, the lookup decides, also for characters that NFC changes alone.
         assert!(surely_nfc("\u{2013}\u{E01}"));
+        assert!(!surely_nfc("http://example.org/\u{F929}"));
+        assert!(!surely_nfc("http://example.org/\u{415}\u{300}"));
+        assert!(!surely_nfc("http://example.org/\u{3000}\u{302A}"));
         assert!(!surely_nfc("\u{2000}"));
         assert!(!surely_nfc("e\u{301}"));
         assert!(!surely_nfc("\u{304B}\u{3099}"));
@@ -1137,10 +1186,18 @@ mod tests {
     proptest::proptest! {
         /// The fast NFC check never says yes to text that is not NFC (its twin: `is_nfc`).
         #[test]
-        fn surely_nfc_implies_nfc(s in "[a-z\u{e0}-\u{ff}\u{300}-\u{36f}\u{3040}-\u{30ff}\u{1100}-\u{11ff}\u{ac00}-\u{ac20}\u{f900}-\u{f910}\u{2000}-\u{2010}\u{4e00}-\u{4e10}]{0,12}") {
-            if surely_nfc(&s) {
+        fn surely_nfc_implies_nfc(s in "[a-z/:.?\u{e0}-\u{ff}\u{400}-\u{4ff}\u{3000}-\u{3040}\u{ff00}-\u{ffff}\u{300}-\u{36f}\u{3040}-\u{30ff}\u{1100}-\u{11ff}\u{ac00}-\u{ac20}\u{f900}-\u{f910}\u{2000}-\u{2010}\u{4e00}-\u{4e10}]{0,40}") {
+            let fast = surely_nfc(&s);
+            if fast {
                 proptest::prop_assert!(unicode_normalization::is_nfc(&s), "{:?}", s);
             }
+            // Its definition, character by character: the same answer.
+            let naive = s.chars().all(|c| {
+                in_surely_nfc(c as u32)
+                    || (canonical_combining_class(c) == 0
+                        && is_nfc_quick(std::iter::once(c)) == IsNormalized::Yes)
+            });
+            proptest::prop_assert_eq!(fast, naive, "{:?}", s);
         }
     }
 
