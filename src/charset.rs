@@ -1,8 +1,10 @@
 //! Legacy-charset input (issue 12): RFC 3987 §3.1 step 1b/1c and draft-ietf-iri-3987bis §3.5.
 //!
 //! Labels, decoders and encoders are those of the WHATWG Encoding Standard, from `encoding_rs`
-//! (no hand-written tables). This module is self-contained; the engine calls it per line on its
-//! slow path:
+//! (no hand-written tables: the double-byte charsets decode through a lookup table that is
+//! filled, at first use, by `encoding_rs`'s own decoder, one entry per byte pair, with the
+//! decoder itself taking over at the first byte the table cannot decode). This module is
+//! self-contained; the engine calls it per line on its slow path:
 //!
 //! * [`Charset::for_label`] resolves a label (`--charset`, `--charset-field`).
 //! * [`Charset::needs_decode`] says whether a line must be decoded at all: for an
@@ -124,9 +126,9 @@ impl Charset {
     /// Each line is decoded with a fresh decoder (stateful ISO-2022-JP lines must each start in
     /// ASCII mode, as the standard's encoder writes them). Bytes not valid in the charset follow
     /// `bad` (see the module documentation). This is the fast path: for the double-byte
-    /// charsets a [`PairTable`] derived from `encoding_rs` (falling back to the decoder at the
-    /// first byte it cannot decode), else one `encoding_rs` call for the whole line; then an NFC
-    /// quick check. [`Charset::decode_line_mapped`] is its twin.
+    /// charsets a table of byte pairs derived from `encoding_rs` (the decoder taking the whole
+    /// line over at the first byte the table cannot decode), else one `encoding_rs` call for
+    /// the whole line; then an NFC quick check. [`Charset::decode_line_mapped`] is its twin.
     pub fn decode_line(
         self,
         line: &[u8],
@@ -155,7 +157,7 @@ impl Charset {
         info
     }
 
-    /// [`Charset::decode_line`] without the [`PairTable`] and without NFC: one `encoding_rs`
+    /// [`Charset::decode_line`] without the `PairTable` and without NFC: one `encoding_rs`
     /// decoder for the whole line (`out` cleared first).
     fn decode_with_encoding_rs(
         self,
