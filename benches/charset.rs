@@ -9,7 +9,8 @@
 //! * `charset_convert/<data>/<charset>`: [`LegacyConverter::convert_into`] on the encoded lines
 //!   (ASCII lines go straight to [`ToUri`], as the engine's fast path keeps them);
 //! * `charset_convert_nonascii/...`: the same on the non-ASCII lines only;
-//! * `charset_decode/<data>/<charset>`: [`Charset::decode_line`] alone on the non-ASCII lines,
+//! * `charset_decode/<data>/<charset>`: [`Charset::decode_line`] alone on the non-ASCII lines
+//!   (for Shift_JIS through the pair table derived from `encoding_rs`, plus the NFC check),
 //!   and `<charset>/encoding_rs-only`: the bare `encoding_rs` decoder on them (no NFC check).
 //!
 //! Throughput is in input bytes (of the encoded lines for the legacy rows, of the UTF-8 lines for

@@ -1,8 +1,10 @@
 //! Legacy-charset input (issue 12): RFC 3987 §3.1 step 1b/1c and draft-ietf-iri-3987bis §3.5.
 //!
 //! Labels, decoders and encoders are those of the WHATWG Encoding Standard, from `encoding_rs`
-//! (no hand-written tables). This module is self-contained; the engine calls it per line on its
-//! slow path:
+//! (no hand-written tables: the double-byte charsets decode through a lookup table that is
+//! filled, at first use, by `encoding_rs`'s own decoder, one entry per byte pair, with the
+//! decoder itself taking over at the first byte the table cannot decode). This module is
+//! self-contained; the engine calls it per line on its slow path:
 //!
 //! * [`Charset::for_label`] resolves a label (`--charset`, `--charset-field`).
 //! * [`Charset::needs_decode`] says whether a line must be decoded at all: for an
@@ -123,9 +125,41 @@ impl Charset {
     ///
     /// Each line is decoded with a fresh decoder (stateful ISO-2022-JP lines must each start in
     /// ASCII mode, as the standard's encoder writes them). Bytes not valid in the charset follow
-    /// `bad` (see the module documentation). This is the fast path: one `encoding_rs` call for
-    /// the whole line and an NFC quick check; [`Charset::decode_line_mapped`] is its twin.
+    /// `bad` (see the module documentation). This is the fast path: for the double-byte
+    /// charsets a table of byte pairs derived from `encoding_rs` (the decoder taking the whole
+    /// line over at the first byte the table cannot decode), else one `encoding_rs` call for
+    /// the whole line; then an NFC quick check. [`Charset::decode_line_mapped`] is its twin.
     pub fn decode_line(
+        self,
+        line: &[u8],
+        bad: InvalidUtf8,
+        out: &mut String,
+    ) -> Result<Decoded, BadCharset> {
+        out.clear();
+        let info = match PairTable::of(self) {
+            Some(t) if t.decode(line, out) => Decoded::default(),
+            _ => self.decode_with_encoding_rs(line, bad, out)?,
+        };
+        Ok(self.nfc(out, info))
+    }
+
+    /// NFC of the decoded `out` in place (not for UCS-based charsets: step 1c), noting in
+    /// `info` whether it changed anything.
+    fn nfc(self, out: &mut String, mut info: Decoded) -> Decoded {
+        if !self.is_ucs_based()
+            && !surely_nfc(out)
+            && is_nfc_quick(out.chars()) != IsNormalized::Yes
+        {
+            let n: String = out.nfc().collect();
+            info.normalized = n != *out;
+            *out = n;
+        }
+        info
+    }
+
+    /// [`Charset::decode_line`] without the `PairTable` and without NFC: one `encoding_rs`
+    /// decoder for the whole line (`out` cleared first).
+    fn decode_with_encoding_rs(
         self,
         line: &[u8],
         bad: InvalidUtf8,
@@ -158,14 +192,6 @@ impl Charset {
                     }
                 }
             }
-        }
-        if !self.is_ucs_based()
-            && !surely_nfc(out)
-            && is_nfc_quick(out.chars()) != IsNormalized::Yes
-        {
-            let n: String = out.nfc().collect();
-            info.normalized = n != *out;
-            *out = n;
         }
         Ok(info)
     }
@@ -317,9 +343,7 @@ fn encode_run(enc: &'static Encoding, run: &str, out: &mut Vec<u8>) {
     let mut src = run;
     loop {
         let (r, read, written) = e.encode_from_utf8_without_replacement(src, &mut buf, true);
-        for &byte in &buf[..written] {
-            push_pct(out, byte);
-        }
+        push_pct_all(out, &buf[..written]);
         src = &src[read..];
         match r {
             EncoderResult::InputEmpty => break,
@@ -335,8 +359,160 @@ fn encode_run(enc: &'static Encoding, run: &str, out: &mut Vec<u8>) {
 
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
-fn push_pct(out: &mut Vec<u8>, b: u8) {
-    out.extend_from_slice(&[b'%', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
+/// Appends `%HH` for each byte of `bytes` (one resize, then three stores a byte).
+fn push_pct_all(out: &mut Vec<u8>, bytes: &[u8]) {
+    let start = out.len();
+    out.resize(start + 3 * bytes.len(), 0);
+    for (dst, &b) in out[start..].chunks_exact_mut(3).zip(bytes) {
+        dst.copy_from_slice(&[b'%', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
+    }
+}
+
+/// A decoding table of a double-byte charset (Shift_JIS, EUC-JP, EUC-KR, GBK, gb18030, Big5),
+/// derived at first use from `encoding_rs` itself (each byte and each two-byte sequence decoded
+/// by a fresh `encoding_rs` decoder: no table is written by hand), so that a line of valid
+/// one- and two-byte characters decodes with one lookup per character instead of the
+/// decoder's searches (Shift_JIS Cyrillic and symbols are found by a linear search of ranges).
+///
+/// These decoders (WHATWG Encoding Standard §§12–15) return to their initial state after each
+/// character, so a line of such characters decodes to the concatenation of the characters'
+/// decodings. Anything else — a byte not valid alone, a lead byte whose sequence is not one
+/// complete two-byte character (gb18030's four-byte and EUC-JP's three-byte sequences, Big5's
+/// pairs that decode to two code points, malformed input) — makes [`PairTable::decode`] give
+/// up, and the line goes to the `encoding_rs` decoder from its start.
+struct PairTable {
+    /// For each byte `0x80 + k`: the character it decodes to alone, [`PairTable::LEAD`] if it
+    /// starts a longer sequence, [`PairTable::BAD`] otherwise. A character is stored as its
+    /// UTF-8 bytes, little-endian (first byte lowest), zero-padded.
+    single: [u32; 128],
+    /// For each lead byte `0x80 + k`, at `k * 256 + trail`: the character the two bytes decode
+    /// to (as in `single`), or [`PairTable::BAD`].
+    pair: Box<[u32]>,
+}
+
+impl PairTable {
+    /// Entries whose first byte is never the first byte of a UTF-8 sequence.
+    const BAD: u32 = 0xFF;
+    const LEAD: u32 = 0xFE;
+
+    /// The table of `cs`, built at its first use; `None` for the other charsets (single-byte
+    /// ones are `encoding_rs`'s own table lookups, ISO-2022-JP is stateful, UTF-16 and UTF-8
+    /// are not decoded here).
+    fn of(cs: Charset) -> Option<&'static PairTable> {
+        use encoding_rs::{BIG5, EUC_JP, EUC_KR, GB18030, GBK, SHIFT_JIS};
+        use std::sync::OnceLock;
+        static TABLES: [OnceLock<PairTable>; 6] = [const { OnceLock::new() }; 6];
+        let all = [SHIFT_JIS, EUC_JP, EUC_KR, GBK, GB18030, BIG5];
+        let k = all.iter().position(|&e| e == cs.0)?;
+        Some(TABLES[k].get_or_init(|| PairTable::build(cs.0)))
+    }
+
+    fn build(enc: &'static Encoding) -> PairTable {
+        let mut single = [Self::BAD; 128];
+        let mut pair = vec![Self::BAD; 128 * 256].into_boxed_slice();
+        for k in 0..128 {
+            let b = 0x80 + k as u8;
+            let mut buf = [0u8; 16];
+            let mut d = enc.new_decoder_without_bom_handling();
+            let (r, read, written) = d.decode_to_utf8_without_replacement(&[b], &mut buf, false);
+            if !matches!(r, DecoderResult::InputEmpty) || read != 1 {
+                continue;
+            }
+            if written > 0 {
+                single[k] = Self::one_char(enc, &[b]);
+                continue;
+            }
+            single[k] = Self::LEAD;
+            for trail in 0..=255u8 {
+                pair[k * 256 + trail as usize] = Self::one_char(enc, &[b, trail]);
+            }
+        }
+        PairTable { single, pair }
+    }
+
+    /// The one character `bytes` decode to, whole, with nothing pending (as a table entry);
+    /// else [`Self::BAD`].
+    fn one_char(enc: &'static Encoding, bytes: &[u8]) -> u32 {
+        let mut buf = [0u8; 16];
+        let mut d = enc.new_decoder_without_bom_handling();
+        let (r, read, written) = d.decode_to_utf8_without_replacement(bytes, &mut buf, true);
+        if !matches!(r, DecoderResult::InputEmpty) || read != bytes.len() {
+            return Self::BAD;
+        }
+        let mut chars = std::str::from_utf8(&buf[..written])
+            .expect("decoder output is UTF-8")
+            .chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => {
+                let mut utf8 = [0u8; 4];
+                c.encode_utf8(&mut utf8);
+                u32::from_le_bytes(utf8)
+            }
+            _ => Self::BAD,
+        }
+    }
+
+    /// Decodes `line` into `out` (cleared first) and returns true, or returns false (with
+    /// `out` holding the characters before it) at the first byte the table cannot decode.
+    #[inline]
+    fn decode(&self, line: &[u8], out: &mut String) -> bool {
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let mut v = std::mem::take(out).into_bytes();
+        v.clear();
+        v.reserve(2 * line.len());
+        let mut i = 0;
+        let ok = loop {
+            // ASCII eight bytes at a time.
+            if let Some(w) = line.get(i..i + 8) {
+                if u64::from_le_bytes(w.try_into().expect("8 bytes")) & HIGH == 0 {
+                    v.extend_from_slice(w);
+                    i += 8;
+                    continue;
+                }
+            }
+            let Some(&b) = line.get(i) else {
+                break true;
+            };
+            if b < 0x80 {
+                v.push(b);
+                i += 1;
+                continue;
+            }
+            let k = usize::from(b - 0x80);
+            let e = match self.single[k] {
+                Self::LEAD => match line.get(i + 1) {
+                    Some(&t) => {
+                        i += 2;
+                        self.pair[k * 256 + usize::from(t)]
+                    }
+                    None => break false,
+                },
+                e => {
+                    i += 1;
+                    e
+                }
+            };
+            let utf8 = e.to_le_bytes();
+            let n = match utf8[0] {
+                0x00..=0x7F => 1,
+                0xC0..=0xDF => 2,
+                0xE0..=0xEF => 3,
+                0xF0..=0xF7 => 4,
+                _ => break false, // BAD or LEAD
+            };
+            // Four bytes (a fixed-size copy), then the padding cut off.
+            v.extend_from_slice(&utf8);
+            v.truncate(v.len() - 4 + n);
+        };
+        debug_assert!(std::str::from_utf8(&v).is_ok());
+        // SAFETY: `v` holds ASCII bytes of `line` and, for each table entry, the first `n`
+        // bytes of a character's UTF-8 (`one_char` stored `char::encode_utf8`, and `n` is that
+        // sequence's length, read from its first byte): whole characters only, so UTF-8.
+        // Checking it again (`String::from_utf8`) cost 7 % of a Shift_JIS run's instructions
+        // (callgrind).
+        *out = unsafe { String::from_utf8_unchecked(v) };
+        ok
+    }
 }
 
 fn push_pct_str(out: &mut String, b: u8) {
@@ -362,39 +538,71 @@ const SURELY_NFC: &[(u32, u32)] = &[
 ];
 
 /// Fast path of the NFC check of [`Charset::decode_line`]: true if every character of `s` has
-/// canonical combining class 0 and NFC_Quick_Check = Yes (then `s` is NFC, UAX #15 §9): the
-/// blocks of [`SURELY_NFC`] without a lookup (by UTF-8 lead byte for U+0000–U+02FF, lead
-/// `C2`–`CB` or ASCII, and U+4000–U+9FFF, lead `E4`–`E9`), any other character by its
-/// properties. False means "ask `is_nfc_quick`" (its slow twin).
+/// canonical combining class 0 and NFC_Quick_Check = Yes (then `s` is NFC, UAX #15 §9).
+///
+/// `s` is UTF-8, so each character is checked at its lead byte. A lead byte of a block of
+/// [`SURELY_NFC`] that needs no lookup (see [`fast_byte`]), an ASCII byte or a continuation
+/// byte passes as it is, sixteen bytes at a time while all of them do (a loop the compiler
+/// turns into vector compares); other three-byte characters (kana, Hangul, full-width forms)
+/// are checked by their code point, the rest by their properties. False means "ask
+/// `is_nfc_quick`" (its slow twin).
 #[inline]
 fn surely_nfc(s: &str) -> bool {
     let b = s.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        let lead = b[i];
-        if lead < 0x80 {
-            i += 1;
-        } else if lead < 0xCC {
-            i += 2;
-        } else if (0xE4..=0xE9).contains(&lead) {
-            i += 3;
-        } else {
-            let Some(c) = s[i..].chars().next() else {
-                return false;
-            };
-            let fast = SURELY_NFC
-                .iter()
-                .any(|&(a, z)| (a..=z).contains(&(c as u32)));
-            if !fast
-                && (canonical_combining_class(c) != 0
-                    || is_nfc_quick(std::iter::once(c)) != IsNormalized::Yes)
-            {
-                return false;
+        let end = (i + 16).min(b.len());
+        if end - i == 16 && b[i..end].iter().fold(true, |ok, &x| ok & fast_byte(x)) {
+            i = end;
+            continue;
+        }
+        while i < end {
+            let lead = b[i];
+            if fast_byte(lead) {
+                i += 1;
+                continue;
             }
-            i += c.len_utf8();
+            let ok = if (0xE0..0xF0).contains(&lead) {
+                // A three-byte character (`s` is UTF-8).
+                in_surely_nfc(
+                    (u32::from(lead & 0x0F) << 12)
+                        | (u32::from(b[i + 1] & 0x3F) << 6)
+                        | u32::from(b[i + 2] & 0x3F),
+                )
+            } else {
+                false
+            };
+            if !ok {
+                let Some(c) = s[i..].chars().next() else {
+                    return false;
+                };
+                if !in_surely_nfc(c as u32)
+                    && (canonical_combining_class(c) != 0
+                        || is_nfc_quick(std::iter::once(c)) != IsNormalized::Yes)
+                {
+                    return false;
+                }
+            }
+            // Its continuation bytes pass as fast bytes.
+            i += 1;
         }
     }
     true
+}
+
+/// True for a byte that needs no check in [`surely_nfc`]: ASCII, a UTF-8 continuation byte
+/// (its character is checked at its lead byte), or the lead byte of a character of a block of
+/// [`SURELY_NFC`]: `C2`–`CB` (U+0080–U+02FF), `D0`–`D1` (U+0400–U+047F), `E4`–`E9`
+/// (U+4000–U+9FFF).
+#[inline(always)]
+fn fast_byte(x: u8) -> bool {
+    (x < 0xCC) | (x.wrapping_sub(0xD0) < 2) | (x.wrapping_sub(0xE4) < 6)
+}
+
+/// True if `cp` is in one of the blocks of [`SURELY_NFC`].
+#[inline]
+fn in_surely_nfc(cp: u32) -> bool {
+    SURELY_NFC.iter().any(|&(a, z)| (a..=z).contains(&cp))
 }
 
 /// True if a normalization segment may start at `c` (UAX #15 §9: canonical combining class 0
@@ -635,7 +843,7 @@ fn rewrite(
     map: Option<&mut Vec<usize>>,
 ) {
     let b = text.as_bytes();
-    let q = if query_rule {
+    let q = if query_rule && may_have_non_ascii_query(b) {
         let c = components::split(b);
         let http = c.scheme.as_ref().is_some_and(|s| {
             b[s.clone()].eq_ignore_ascii_case(b"http")
@@ -665,6 +873,15 @@ fn rewrite(
             }
         }
     }
+}
+
+/// False if the IRI `b` surely has no non-ASCII query, so that [`rewrite`] need not split it:
+/// the query (RFC 3986 §3.4, Appendix B) starts after the first `?` unless a `#` comes first
+/// (no component before it can hold a `?`), so it lies within the bytes after the first `?`;
+/// if those are all ASCII, so is the query. True means "split and look" (the twin: always).
+#[inline]
+fn may_have_non_ascii_query(b: &[u8]) -> bool {
+    memchr::memchr(b'?', b).is_some_and(|p| !b[p + 1..].is_ascii())
 }
 
 /// Converts one line in `charset` to a URI with a fresh [`LegacyConverter`] (no cache reuse):
@@ -1112,6 +1329,45 @@ mod tests {
         let _boxed: Box<dyn Read + Send> = Box::new(Utf16Reader::new(io::empty(), cs("utf-16be")));
     }
 
+    /// The derived table against the `encoding_rs` decoder (its twin): every byte pair after
+    /// ASCII, alone and followed by more bytes, in both leniency modes; identical results.
+    #[test]
+    fn pair_table_equals_encoding_rs() {
+        for label in ["shift_jis", "euc-jp", "euc-kr", "gbk", "gb18030", "big5"] {
+            let c = cs(label);
+            let table = PairTable::of(c).expect("a double-byte charset");
+            let (mut fast, mut slow, mut probe) = (String::new(), String::new(), String::new());
+            let mut by_table = 0;
+            for lead in 0x80..=0xFFu8 {
+                for trail in 0..=0xFFu8 {
+                    for tail in [&b""[..], b"\xa1\xa1/", b"\x810"] {
+                        let mut line = vec![b'x', lead, trail];
+                        line.extend_from_slice(tail);
+                        probe.clear();
+                        by_table += usize::from(table.decode(&line, &mut probe));
+                        for bad in [InvalidUtf8::Error, InvalidUtf8::Percent] {
+                            let rf = c.decode_line(&line, bad, &mut fast);
+                            let rs = c
+                                .decode_with_encoding_rs(&line, bad, &mut slow)
+                                .map(|i| c.nfc(&mut slow, i));
+                            assert_eq!(rf, rs, "{label} {line:02X?} {bad:?}");
+                            if rf.is_ok() {
+                                assert_eq!(fast, slow, "{label} {line:02X?} {bad:?}");
+                            }
+                        }
+                    }
+                }
+            }
+            assert!(
+                by_table > 10_000,
+                "{label}: only {by_table} lines by the table"
+            );
+        }
+        for label in ["windows-1252", "koi8-r", "iso-2022-jp", "utf-16le", "utf-8"] {
+            assert!(PairTable::of(cs(label)).is_none(), "{label}");
+        }
+    }
+
     #[test]
     fn surely_nfc_ranges() {
         for &(a, b) in SURELY_NFC {
@@ -1124,10 +1380,15 @@ mod tests {
                     c as u32
                 );
                 assert!(surely_nfc(c.encode_utf8(&mut [0; 4])));
+                // Also between and after runs of ASCII (the eight-byte skip).
+                assert!(surely_nfc(&format!("http://example.jp/{c}?q={c}{c}")));
             }
         }
         // Outside the blocks, the lookup decides, also for characters that NFC changes alone.
         assert!(surely_nfc("\u{2013}\u{E01}"));
+        assert!(!surely_nfc("http://example.org/\u{F929}"));
+        assert!(!surely_nfc("http://example.org/\u{415}\u{300}"));
+        assert!(!surely_nfc("http://example.org/\u{3000}\u{302A}"));
         assert!(!surely_nfc("\u{2000}"));
         assert!(!surely_nfc("e\u{301}"));
         assert!(!surely_nfc("\u{304B}\u{3099}"));
@@ -1137,10 +1398,18 @@ mod tests {
     proptest::proptest! {
         /// The fast NFC check never says yes to text that is not NFC (its twin: `is_nfc`).
         #[test]
-        fn surely_nfc_implies_nfc(s in "[a-z\u{e0}-\u{ff}\u{300}-\u{36f}\u{3040}-\u{30ff}\u{1100}-\u{11ff}\u{ac00}-\u{ac20}\u{f900}-\u{f910}\u{2000}-\u{2010}\u{4e00}-\u{4e10}]{0,12}") {
-            if surely_nfc(&s) {
+        fn surely_nfc_implies_nfc(s in "[a-z/:.?\u{e0}-\u{ff}\u{400}-\u{4ff}\u{3000}-\u{3040}\u{ff00}-\u{ffff}\u{300}-\u{36f}\u{3040}-\u{30ff}\u{1100}-\u{11ff}\u{ac00}-\u{ac20}\u{f900}-\u{f910}\u{2000}-\u{2010}\u{4e00}-\u{4e10}]{0,40}") {
+            let fast = surely_nfc(&s);
+            if fast {
                 proptest::prop_assert!(unicode_normalization::is_nfc(&s), "{:?}", s);
             }
+            // Its definition, character by character: the same answer.
+            let naive = s.chars().all(|c| {
+                in_surely_nfc(c as u32)
+                    || (canonical_combining_class(c) == 0
+                        && is_nfc_quick(std::iter::once(c)) == IsNormalized::Yes)
+            });
+            proptest::prop_assert_eq!(fast, naive, "{:?}", s);
         }
     }
 

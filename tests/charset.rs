@@ -333,11 +333,14 @@ proptest! {
         scheme in prop::sample::select(vec!["http://", "HTTPS://", "ftp://", "urn:", ""]),
         path in "[a-z/\u{e9}\u{3042}-\u{3093}\u{4e00}-\u{4e20}\u{430}-\u{44f}\u{e01}-\u{e30} ]{0,8}",
         query in proptest::option::of("[a-z=&\u{e9}\u{3042}-\u{3093}\u{4e00}-\u{4e20}\u{430}-\u{44f}%]{0,8}"),
+        fragment in proptest::option::of("[a-z?\u{e9}\u{3042}-\u{3093}]{0,4}"),
     ) {
         let c = cs(LABELS[li]);
+        // A fragment may hold a `?` (and non-ASCII after it) without a query before it.
         let text = format!(
-            "{scheme}example.org/{path}{}",
-            query.map(|q| format!("?{q}")).unwrap_or_default()
+            "{scheme}example.org/{path}{}{}",
+            query.map(|q| format!("?{q}")).unwrap_or_default(),
+            fragment.map(|f| format!("#{f}")).unwrap_or_default()
         );
         let (bytes, _, _) = c.encoding().encode(&text);
         let got = convert_legacy_line(&bytes, c, LegacyOptions::default());
