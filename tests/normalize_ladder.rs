@@ -545,3 +545,51 @@ fn random_pairs_only_merge_and_are_idempotent_and_stable() {
     assert!(t.edges > 10_000, "{t:?}");
     assert!(t.round_trips > 3_000, "{t:?}");
 }
+
+/// Issue #10: a host of a DNS scheme written as `%HH` of UTF-8 that IDNA refuses once decoded
+/// (`http://%c3%a9_x.com/`) is never written in a form that `to-uri` or a second `normalize`
+/// rejects, under any combination: the line is the error `idna` (RFC 3987 §3.1, 3987bis
+/// §3.4.2), or written in a form both accept.
+#[test]
+fn pct_hosts_are_never_written_in_a_rejected_form() {
+    let mut l = Ladder::new();
+    let mut refused = 0;
+    for x in [
+        "http://%c3%a9_x.com/",
+        "http://%C3%A9_X.com/",
+        "https://a.%E2%80%AE.com/",
+        "http://%C3%A9-.com/",
+        "ftp://xn--zz.%C3%A9.com/",
+        "http://%EF%BC%A1_b.com/",
+        "http://e%CC%81_x.com/",
+    ] {
+        assert!(l.uri_of(x.as_bytes()).is_ok(), "to-uri accepts {x}");
+        for k in 0..l.configs.len() {
+            match l.norm(k, x.as_bytes()) {
+                Ok(y) => {
+                    let name = l.configs[k].0.clone();
+                    let shown = String::from_utf8_lossy(&y).into_owned();
+                    assert!(
+                        l.uri_of(&y).is_ok(),
+                        "{name}: {x} -> {shown}: to-uri refuses it"
+                    );
+                    assert_eq!(l.norm(k, &y).as_ref(), Ok(&y), "{name}: {x} -> {shown}");
+                }
+                Err(e) => {
+                    let (name, o) = &l.configs[k];
+                    assert_eq!(e, "idna", "{x} under {name}");
+                    // Only the IRI form of the percent rung decodes such a host (step 9);
+                    // otherwise it stays `%HH`, which to-uri accepts.
+                    assert!(o.rungs.percent && !o.as_uri, "{x} refused under {name}");
+                    refused += 1;
+                }
+            }
+        }
+    }
+    let iri_forms = l
+        .configs
+        .iter()
+        .filter(|(_, o)| o.rungs.percent && !o.as_uri)
+        .count();
+    assert_eq!(refused, 7 * iri_forms, "every IRI form refuses every line");
+}
