@@ -103,3 +103,46 @@ fn a_pct_host_idna_refuses_is_reported_not_rewritten() {
         }
     }
 }
+
+/// `--repair` (RFC 3987 §3.1's preprocessing): in normalize the repaired line is normalized,
+/// each repair counted and the line reported as a warning at its byte in the input; without it
+/// the same lines are errors kept as they were. Refused in check and to-iri, and with --strict.
+#[test]
+fn repair_in_normalize_and_where_it_is_refused() {
+    let input = "HTTP://Example.com/a[1]/./b?x=%zz#f#g\nhttp://h/%5b1%5d\nhttp://h/ok\n";
+    let o = run_stdin(
+        &[
+            "--mode",
+            "normalize",
+            "--repair",
+            "all",
+            "--errors",
+            "-",
+            "--stats",
+            "json",
+        ],
+        input.as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "http://example.com/a%5B1%5D/b?x=%25zz#f%23g\nhttp://h/%5B1%5D\nhttp://h/ok\n"
+    );
+    let err = stderr(&o);
+    assert!(err.contains("-\t1\t21\trepaired-bracket\t"), "{err}");
+    assert!(err.contains("\"repairs\":4"), "{err}");
+    // Without the repair: errors, kept as they were.
+    let o = run_stdin(&["--mode", "normalize", "-q"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stdout(&o).starts_with("HTTP://Example.com/a[1]/./b?x=%zz#f#g\n"));
+    for args in [
+        &["--mode", "check", "--repair", "brackets"][..],
+        &["--mode", "to-iri", "--repair", "hash"],
+        &["--strict", "--repair", "percent"],
+        &["--repair", "brackets,nope"],
+    ] {
+        let o = run_stdin(args, input.as_bytes());
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}

@@ -13,11 +13,15 @@
 //! The pairs are two spellings of one IRI: each piece (scheme, host, port, path segment,
 //! query, fragment) has spellings that some rung makes equal — raw or percent-encoded, either
 //! hex case, letter case, composed or decomposed (NFC) or compatibility (NFKC) forms, dot
-//! segments, default and empty ports, ACE or Unicode hosts. `exhaustive_*` tries every pair of
-//! spellings of every piece; `random_*` draws whole IRIs with proptest (fixed seed).
+//! segments, default and empty ports, ACE or Unicode hosts, and with `--repair all` on, raw or
+//! encoded `[` `]`, `%` and `#`. `exhaustive_*` tries every pair of spellings of every piece;
+//! `random_*` draws whole IRIs with proptest (fixed seed).
 
+use iribulk::config::Repairs;
 use iribulk::convert::normalize::{Idn, NormalizeOptions, Normalizer, Rungs};
+use iribulk::convert::repair::Repairing;
 use iribulk::convert::to_iri::{ToIri, ToIriOptions};
+use iribulk::convert::Converter;
 use iribulk::host::Idna;
 use iribulk::{ToUri, ToUriOptions};
 use proptest::prelude::*;
@@ -113,6 +117,10 @@ const TEXT: &[Spellings] = &[
     &["\u{37E}", "%CD%BE", ";"],
     &["=\u{338}", "=%CC%B8", "≠"],
     &["\u{2024}", "%E2%80%A4", "."],
+    // `--repair` (on in these tests): brackets, a lone `%`, a second `#`.
+    &["[x]", "%5Bx%5D", "%5bx%5d"],
+    &["50%", "50%25"],
+    &["x#y", "x%23y"],
 ];
 
 /// Dot segments before a path segment (RFC 3986 §5.2.4).
@@ -215,7 +223,9 @@ struct Ladder {
     configs: Vec<(String, NormalizeOptions)>,
     /// For each configuration, the indices of [`one_up`] of it.
     ups: Vec<Vec<usize>>,
-    normalizers: Vec<Normalizer>,
+    /// With every `--repair` on: a line without `[` `]`, a lone `%` or a second `#` is as
+    /// without, and one with them is an error without (so the properties cover both).
+    normalizers: Vec<Repairing<Normalizer>>,
     to_uri: ToUri,
     to_iri: ToIri,
 }
@@ -225,7 +235,10 @@ type Out = Result<Vec<u8>, &'static str>;
 impl Ladder {
     fn new() -> Ladder {
         let configs = configs();
-        let normalizers = configs.iter().map(|(_, o)| Normalizer::new(*o)).collect();
+        let normalizers = configs
+            .iter()
+            .map(|(_, o)| Repairing::new(Normalizer::new(*o), Repairs::ALL))
+            .collect();
         let index = |o: &NormalizeOptions| {
             configs
                 .iter()
