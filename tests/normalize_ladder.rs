@@ -126,8 +126,8 @@ const TEXT: &[Spellings] = &[
 /// Dot segments before a path segment (RFC 3986 §5.2.4).
 const DOTS: Spellings = &["", "./", "x/../", "%2E/", "%2e/", "x/%2E%2E/", "../"];
 
-/// Every combination of rungs and options (IDNA: UTS #46), with its name.
-fn configs() -> Vec<(String, NormalizeOptions)> {
+/// Every combination of rungs and options with this IDNA, with its name.
+fn configs(idna: Idna) -> Vec<(String, NormalizeOptions)> {
     let mut v = Vec::new();
     for bits in 0..16u8 {
         for idn in [None, Some(Idn::Ascii), Some(Idn::Unicode)] {
@@ -145,7 +145,7 @@ fn configs() -> Vec<(String, NormalizeOptions)> {
                     let o = NormalizeOptions {
                         rungs,
                         as_uri,
-                        idna: Idna::Uts46,
+                        idna,
                     };
                     v.push((name(&o), o));
                 }
@@ -233,8 +233,8 @@ struct Ladder {
 type Out = Result<Vec<u8>, &'static str>;
 
 impl Ladder {
-    fn new() -> Ladder {
-        let configs = configs();
+    fn new(idna: Idna) -> Ladder {
+        let configs = configs(idna);
         let normalizers = configs
             .iter()
             .map(|(_, o)| Repairing::new(Normalizer::new(*o), Repairs::ALL))
@@ -394,7 +394,7 @@ struct Tally {
 /// Every pair of spellings of every piece, in a few frames.
 #[test]
 fn exhaustive_pairs_of_spellings() {
-    let mut l = Ladder::new();
+    let mut l = Ladder::new(Idna::Uts46);
     let mut t = Tally::default();
     let mut pairs = 0;
     let mut frames: Vec<(Spellings, Vec<String>)> = Vec::new();
@@ -439,6 +439,28 @@ fn exhaustive_pairs_of_spellings() {
     println!("{pairs} pairs: {t:?}");
     assert!(t.edges > 50_000, "{t:?}");
     assert!(t.round_trips > 10_000, "{t:?}");
+}
+
+/// The hosts and ports again with IDNA2003 (`--host idna2003`): Nameprep keeps the case of
+/// ASCII labels and maps by NFKC, and the ladder still only merges.
+#[test]
+fn exhaustive_hosts_with_idna2003() {
+    let mut l = Ladder::new(Idna::Idna2003(iribulk::host::idna2003::Flags::CONVERT));
+    let mut t = Tally::default();
+    for h in HOSTS {
+        for tpl in ["http://{}/", "https://u@{}:443/a"] {
+            for a in h.iter() {
+                for b in h.iter() {
+                    let (a, b) = (tpl.replace("{}", a), tpl.replace("{}", b));
+                    if let Err(e) = l.check_pair(a.as_bytes(), b.as_bytes(), &mut t) {
+                        panic!("{e}");
+                    }
+                }
+            }
+        }
+    }
+    println!("{t:?}");
+    assert!(t.edges > 10_000, "{t:?}");
 }
 
 /// One IRI as pieces: indices into the tables, spelled twice.
@@ -526,7 +548,7 @@ fn spell(s: &Shape, pick: &[u8]) -> String {
 /// Whole IRIs spelled twice, independently: most pairs are equal at some rung.
 #[test]
 fn random_pairs_only_merge_and_are_idempotent_and_stable() {
-    let l = std::cell::RefCell::new(Ladder::new());
+    let l = std::cell::RefCell::new(Ladder::new(Idna::Uts46));
     let t = std::cell::RefCell::new(Tally::default());
     let config = ProptestConfig {
         cases: 300,
@@ -565,7 +587,7 @@ fn random_pairs_only_merge_and_are_idempotent_and_stable() {
 /// §3.4.2), or written in a form both accept.
 #[test]
 fn pct_hosts_are_never_written_in_a_rejected_form() {
-    let mut l = Ladder::new();
+    let mut l = Ladder::new(Idna::Uts46);
     let mut refused = 0;
     for x in [
         "http://%c3%a9_x.com/",
