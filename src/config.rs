@@ -40,6 +40,68 @@ pub enum InvalidUtf8 {
     Percent,
 }
 
+/// Opt-in repairs of what RFC 3987 §3.1 says must not be converted (`--repair LIST`): `[` `]`,
+/// `%` and `#` "MUST NOT be converted", so by default a line that holds them where a URI
+/// cannot is an error (contract item 4). §3.1 also allows "percent-encoding of these
+/// characters as a preprocessing step to extract the actual IRI" for formats that used
+/// earlier definitions: crawled links are such a format. Each repair is counted as a repair and
+/// reported as a warning with its own code. `--strict` refuses repairs: with it these stay
+/// errors. Default: none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Repairs {
+    /// `brackets`: `[` and `]` outside an IP literal (RFC 3986 §3.2.2) become `%5B` `%5D`.
+    pub brackets: bool,
+    /// `percent`: a `%` not followed by two hex digits (RFC 3986 §2.1) becomes `%25`.
+    pub percent: bool,
+    /// `hash`: every `#` after the first (RFC 3986 §3.5) becomes `%23`.
+    pub hash: bool,
+}
+
+impl Repairs {
+    /// No repair (the default).
+    pub const NONE: Repairs = Repairs {
+        brackets: false,
+        percent: false,
+        hash: false,
+    };
+
+    /// Every repair.
+    pub const ALL: Repairs = Repairs {
+        brackets: true,
+        percent: true,
+        hash: true,
+    };
+
+    /// The names of `--repair`, in order.
+    pub const NAMES: [&'static str; 3] = ["brackets", "percent", "hash"];
+
+    /// True if any repair is on.
+    pub fn any(self) -> bool {
+        self.brackets || self.percent || self.hash
+    }
+
+    /// Parses a comma-separated list of [`Repairs::NAMES`] (`brackets,hash`); `all` turns on
+    /// every one. An unknown name is an error naming it.
+    pub fn parse(list: &str) -> Result<Repairs, String> {
+        let mut r = Repairs::NONE;
+        for name in list.split(',').map(str::trim) {
+            match name {
+                "brackets" => r.brackets = true,
+                "percent" => r.percent = true,
+                "hash" => r.hash = true,
+                "all" => r = Repairs::ALL,
+                _ => {
+                    return Err(format!(
+                        "unknown repair '{name}' (the repairs are: {}, or all)",
+                        Repairs::NAMES.join(", ")
+                    ))
+                }
+            }
+        }
+        Ok(r)
+    }
+}
+
 /// Options of the IRI→URI conversion. Every field is documented with its default; build with
 /// [`ToUriOptions::default`] and the setters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +119,9 @@ pub struct ToUriOptions {
     pub leiri: bool,
     /// Bytes that are not UTF-8. Default [`InvalidUtf8::Error`].
     pub invalid_utf8: InvalidUtf8,
+    /// Opt-in repairs of `[` `]`, `%` and a second `#` (ignored with `strict`). Default
+    /// [`Repairs::NONE`].
+    pub repair: Repairs,
 }
 
 impl Default for ToUriOptions {
@@ -67,6 +132,7 @@ impl Default for ToUriOptions {
             strict: false,
             leiri: false,
             invalid_utf8: InvalidUtf8::Error,
+            repair: Repairs::NONE,
         }
     }
 }
@@ -95,6 +161,11 @@ impl ToUriOptions {
     /// Sets [`ToUriOptions::invalid_utf8`].
     pub fn invalid_utf8(mut self, v: InvalidUtf8) -> Self {
         self.invalid_utf8 = v;
+        self
+    }
+    /// Sets [`ToUriOptions::repair`].
+    pub fn repair(mut self, r: Repairs) -> Self {
+        self.repair = r;
         self
     }
 }

@@ -417,6 +417,23 @@ error_kinds! {
          the '\\' (WHATWG URL: a path separator), RFC 3986 reads the host after the \
          last '@' (e.g. https://good.com\\@evil.com/: a browser reads host good.com, \
          RFC 3986 reads host evil.com)", "WHATWG URL §4.4, RFC 3986 §3.2";
+    /// `repaired-bracket`: `--repair brackets` percent-encoded a `[` or `]` outside an IP
+    /// literal (RFC 3986 §3.2.2; RFC 3987 §3.1 allows it only as a preprocessing step). A
+    /// warning; without the repair the line is the error `bad-bracket`.
+    RepairedBracket = "repaired-bracket", Warning,
+        "'[' or ']' outside an IP literal percent-encoded (--repair brackets)",
+        "RFC 3987 §3.1, RFC 3986 §3.2.2";
+    /// `repaired-percent`: `--repair percent` wrote a `%` not followed by two hex digits as
+    /// `%25` (RFC 3986 §2.4: the `%` itself is encoded as `%25`). A warning; without the
+    /// repair the line is the error `bad-percent`.
+    RepairedPercent = "repaired-percent", Warning,
+        "'%' not followed by two hex digits encoded as %25 (--repair percent)",
+        "RFC 3987 §3.1, RFC 3986 §2.4";
+    /// `repaired-hash`: `--repair hash` wrote a second `#` as `%23` (RFC 3986 §3.5: the
+    /// fragment holds no `#`). A warning; without the repair the line is the error
+    /// `extra-hash`.
+    RepairedHash = "repaired-hash", Warning,
+        "second '#' encoded as %23 (--repair hash)", "RFC 3987 §3.1, RFC 3986 §3.5";
 }
 
 impl ErrorKind {
@@ -577,6 +594,9 @@ mod tests {
             LeadingCombining,
             JoinerContext,
             BackslashAuthority,
+            RepairedBracket,
+            RepairedPercent,
+            RepairedHash,
         ]);
         v
     }
@@ -642,7 +662,10 @@ mod tests {
                 "not-ucschar",
                 "compat-char",
                 "leading-combining",
-                "joiner-context"
+                "joiner-context",
+                "repaired-bracket",
+                "repaired-percent",
+                "repaired-hash"
             ]
         );
         assert_eq!(ErrorKind::DisallowedAscii.severity(), Severity::Repair);

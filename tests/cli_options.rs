@@ -79,6 +79,7 @@ fn example(id: &str, mode: Mode, dir: &Path) -> Vec<String> {
         "strict" => strs(&["--strict"]),
         "leiri" => strs(&["--leiri"]),
         "invalid_utf8" => strs(&["--invalid-utf8", "percent"]),
+        "repair" => strs(&["--repair", "brackets,hash"]),
         "on_error" => strs(&["--on-error", "skip"]),
         "errors" => vec!["--errors".into(), path("errors.tsv")],
         "errors_format" => vec![

@@ -2,6 +2,7 @@
 //! through) against its slow twin (`convert_chunk_naive`: every line through the converter),
 //! for every classifier implementation: identical output bytes, issues and counts.
 
+use iribulk::config::Repairs;
 use iribulk::engine::{ChunkOut, EngineOptions, Filter, Mode, OnError, Worker};
 use iribulk::simd::{Classifier, Impl};
 use iribulk::{HostMode, InvalidUtf8};
@@ -133,43 +134,52 @@ fn opts_strategy() -> impl Strategy<Value = EngineOptions> {
             prop::option::of(0..3usize),
             1..200usize,
         ),
-        (0..5u8, 0..3u8),
+        (0..5u8, 0..3u8, 0..8u8),
     )
-        .prop_map(|((oe, host, strict, pct, field, max), (mode, filter))| {
-            let mut o = EngineOptions {
-                mode: [
-                    Mode::ToUri,
-                    Mode::ToUri,
-                    Mode::ToIri,
-                    Mode::Check { uri_only: false },
-                    Mode::LeiriToIri,
-                ][mode as usize],
-                ..Default::default()
-            };
-            if matches!(o.mode, Mode::Check { .. }) {
-                o.filter = [Filter::All, Filter::ValidOnly, Filter::InvalidOnly][filter as usize];
-            }
-            o.on_error = [OnError::Keep, OnError::Skip, OnError::Fail][oe as usize];
-            o.to_uri = o
-                .to_uri
-                .host(
-                    [
-                        HostMode::Auto,
-                        HostMode::Uts46,
-                        HostMode::IDNA2003,
-                        HostMode::Percent,
-                    ][host as usize],
-                )
-                .strict(strict)
-                .invalid_utf8(if pct {
-                    InvalidUtf8::Percent
-                } else {
-                    InvalidUtf8::Error
-                });
-            o.field = field.map(|k| (k, b'\t'));
-            o.max_line_bytes = if max < 100 { max } else { 8 << 20 };
-            o
-        })
+        .prop_map(
+            |((oe, host, strict, pct, field, max), (mode, filter, repair))| {
+                let mut o = EngineOptions {
+                    mode: [
+                        Mode::ToUri,
+                        Mode::ToUri,
+                        Mode::ToIri,
+                        Mode::Check { uri_only: false },
+                        Mode::LeiriToIri,
+                    ][mode as usize],
+                    ..Default::default()
+                };
+                if matches!(o.mode, Mode::Check { .. }) {
+                    o.filter =
+                        [Filter::All, Filter::ValidOnly, Filter::InvalidOnly][filter as usize];
+                }
+                o.on_error = [OnError::Keep, OnError::Skip, OnError::Fail][oe as usize];
+                o.to_uri = o
+                    .to_uri
+                    .host(
+                        [
+                            HostMode::Auto,
+                            HostMode::Uts46,
+                            HostMode::IDNA2003,
+                            HostMode::Percent,
+                        ][host as usize],
+                    )
+                    .strict(strict)
+                    .invalid_utf8(if pct {
+                        InvalidUtf8::Percent
+                    } else {
+                        InvalidUtf8::Error
+                    })
+                    // `--repair` (to-uri and leiri-to-iri; leiri-to-iri flags more bytes with it).
+                    .repair(Repairs {
+                        brackets: repair & 1 != 0,
+                        percent: repair & 2 != 0,
+                        hash: repair & 4 != 0,
+                    });
+                o.field = field.map(|k| (k, b'\t'));
+                o.max_line_bytes = if max < 100 { max } else { 8 << 20 };
+                o
+            },
+        )
 }
 
 proptest! {

@@ -32,7 +32,9 @@ mod common;
 use common::{parse_options, read_tsv, run_stdin, unescape};
 use iribulk::convert::check::{CheckOptions, Checker};
 use iribulk::convert::leiri::LeiriToIri;
+use iribulk::convert::repair::Repairing;
 use iribulk::convert::to_iri::{ToIri, ToIriOptions};
+use iribulk::convert::Converter;
 use iribulk::engine::{ChunkOut, EngineOptions, Filter, Mode, Worker};
 use iribulk::{ToUri, ToUriOptions};
 use std::collections::{BTreeMap, BTreeSet};
@@ -241,7 +243,9 @@ fn convert(row: &Row) -> (Res, Option<usize>) {
             uri_only,
         })
         .convert_into(&row.input, &mut out),
-        Mode::LeiriToIri => LeiriToIri.convert_into(&row.input, &mut out),
+        Mode::LeiriToIri => {
+            Repairing::new(LeiriToIri, row.to_uri.repair).convert_into(&row.input, &mut out)
+        }
         m => panic!("{}: no per-line converter for {m:?}", row.id),
     };
     match r {
@@ -360,6 +364,11 @@ fn cli_flags(row: &Row) -> Vec<String> {
             k if k.starts_with("max-line=") => {
                 v.push("--max-line-bytes".into());
                 v.push(k[9..].into());
+                continue;
+            }
+            k if k.starts_with("repair=") => {
+                v.push("--repair".into());
+                v.push(k[7..].replace('+', ","));
                 continue;
             }
             k => panic!("no CLI flag for option {k}"),

@@ -24,6 +24,7 @@ fn to_uri_options() -> Vec<ToUriOptions> {
         .map(|&h| ToUriOptions::default().host(h))
         .collect();
     v.push(ToUriOptions::default().strict(true));
+    v.push(ToUriOptions::default().repair(iribulk::config::Repairs::ALL));
     v.push(
         ToUriOptions::default()
             .leiri(true)

@@ -7,6 +7,7 @@
 mod common;
 use common::iri_strategy;
 
+use iribulk::config::Repairs;
 use iribulk::host::{self, Idna};
 use iribulk::{ErrorKind, HostMode, InvalidUtf8, ToUri, ToUriOptions};
 use proptest::prelude::*;
@@ -225,8 +226,82 @@ fn host_naive(
     }
 }
 
-/// The naive twin of `ToUri::convert_into`.
+/// The naive twin of `--repair` (RFC 3987 §3.1's preprocessing): the repaired line, the byte
+/// offsets it repaired, and the first repair's kind. The IP literal is the authority's host
+/// (after its first `@`) when it starts with `[`, up to the first `]`.
+fn naive_repair(s: &[u8], r: Repairs) -> (Vec<u8>, Vec<(usize, ErrorKind)>) {
+    let text = String::from_utf8_lossy(s).into_owned();
+    // RFC 3986 Appendix B: the authority follows `scheme:` (or nothing) and `//`.
+    let colon = text.find(':').filter(|&c| {
+        let sc = &text[..c];
+        !sc.is_empty() && !sc.contains(['/', '?', '#'])
+    });
+    let after_scheme = colon.map_or(0, |c| c + 1);
+    let mut literal = None;
+    if text[after_scheme..].starts_with("//") {
+        let start = after_scheme + 2;
+        let end = text[start..]
+            .find(['/', '?', '#'])
+            .map_or(text.len(), |e| start + e);
+        let auth = &text[start..end];
+        let h = auth.find('@').map_or(0, |p| p + 1);
+        if auth[h..].starts_with('[') {
+            if let Some(close) = auth[h..].find(']') {
+                literal = Some(start + h..start + h + close + 1);
+            }
+        }
+    }
+    let first_hash = s.iter().position(|&b| b == b'#');
+    let mut out = Vec::new();
+    let mut at = Vec::new();
+    for (i, &b) in s.iter().enumerate() {
+        let triplet =
+            s.len() > i + 2 && s[i + 1].is_ascii_hexdigit() && s[i + 2].is_ascii_hexdigit();
+        let kind = match b {
+            b'%' if r.percent && !triplet => Some(ErrorKind::RepairedPercent),
+            b'#' if r.hash && first_hash != Some(i) => Some(ErrorKind::RepairedHash),
+            b'[' | b']' if r.brackets && !literal.as_ref().is_some_and(|l| l.contains(&i)) => {
+                Some(ErrorKind::RepairedBracket)
+            }
+            _ => None,
+        };
+        match kind {
+            Some(k) => {
+                out.extend_from_slice(format!("%{b:02X}").as_bytes());
+                at.push((i, k));
+            }
+            None => out.push(b),
+        }
+    }
+    (out, at)
+}
+
+/// The naive twin of `ToUri::convert_into`: the repairs first (unless strict), then the
+/// conversion, its error offset mapped back to the line.
 fn naive(s: &[u8], o: &ToUriOptions) -> R<String> {
+    if !o.repair.any() || o.strict {
+        return naive_convert(s, o);
+    }
+    let (fixed, at) = naive_repair(s, o.repair);
+    naive_convert(&fixed, o).map_err(|(k, off)| {
+        // Each repair made one byte three.
+        let mut line_off = off;
+        for (n, &(p, _)) in at.iter().enumerate() {
+            let start = p + 2 * n;
+            if off >= start && off < start + 3 {
+                line_off = p;
+                break;
+            }
+            if off >= start + 3 {
+                line_off = off - 2 * (n + 1);
+            }
+        }
+        (k, line_off)
+    })
+}
+
+/// The conversion of the naive twin.
+fn naive_convert(s: &[u8], o: &ToUriOptions) -> R<String> {
     if o.invalid_utf8 == InvalidUtf8::Error {
         if let Err(e) = std::str::from_utf8(s) {
             return Err((ErrorKind::InvalidUtf8, e.valid_up_to()));
@@ -377,8 +452,9 @@ fn options_strategy() -> impl Strategy<Value = ToUriOptions> {
         any::<bool>(),
         any::<bool>(),
         any::<bool>(),
+        (any::<bool>(), any::<bool>(), any::<bool>()),
     )
-        .prop_map(|(h, s, l, u, f)| {
+        .prop_map(|(h, s, l, u, f, (rb, rp, rh))| {
             ToUriOptions::default()
                 .host(
                     [
@@ -396,6 +472,11 @@ fn options_strategy() -> impl Strategy<Value = ToUriOptions> {
                     InvalidUtf8::Error
                 })
                 .host_fallback_percent(f)
+                .repair(Repairs {
+                    brackets: rb,
+                    percent: rp,
+                    hash: rh,
+                })
         })
 }
 
@@ -462,4 +543,50 @@ fn error_offsets_point_at_the_problem() {
         assert_eq!(fast(input.as_bytes(), &o), Err((kind, at)), "{input}");
     }
     assert_eq!(fast(b"/ab\xFFc", &o), Err((ErrorKind::InvalidUtf8, 3)));
+}
+
+/// `--repair`: the converter and the naive twin agree on lines that hold every repaired byte,
+/// under every set of repairs, strict or not (strict refuses repairs: the errors stay), and a
+/// repaired output is a URI-reference.
+#[test]
+fn naive_twin_agrees_with_repairs_on() {
+    let lines = [
+        "http://u[1]@[::1]:8/a[b]%zz?q=%#f#g%",
+        "//[v1.x]/[CFA]-franc.html?a[]=1&b[k]=2",
+        "a%:b#c#d",
+        "http://a[b]/",
+        "http://\u{E9}[x/",
+        "foo://[::1]]/x",
+        "#%#[#]",
+        "http://example.org/100%",
+        "http://example.org/a#b#c",
+        "https://h/p?x=%E9%",
+        "http://[::1/",
+        "http://h:8[0/",
+        "mailto:a[1]@b",
+    ];
+    let mut repaired = 0;
+    for line in lines {
+        for bits in 0..8u8 {
+            for strict in [false, true] {
+                let o = ToUriOptions::default().strict(strict).repair(Repairs {
+                    brackets: bits & 1 != 0,
+                    percent: bits & 2 != 0,
+                    hash: bits & 4 != 0,
+                });
+                let (f, n) = (fast(line.as_bytes(), &o), naive(line.as_bytes(), &o));
+                assert_eq!(f, n, "{line:?} with {o:?}");
+                if let Ok(out) = &f {
+                    assert!(
+                        iri_string::types::UriReferenceStr::new(out).is_ok(),
+                        "{out:?} from {line:?}"
+                    );
+                    if out.contains("%5B") || out.contains("%23") || out.contains("%25") {
+                        repaired += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(repaired > 20, "{repaired}");
 }

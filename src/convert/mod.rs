@@ -11,6 +11,7 @@ pub mod bidi;
 pub mod check;
 pub mod leiri;
 pub mod normalize;
+pub mod repair;
 pub mod to_iri;
 pub mod to_uri;
 

@@ -24,8 +24,10 @@
 //!      mapping writes them the same way, so no comparison changes — and counted as warnings.
 //!    * [`Rungs::nfc`] / [`Rungs::nfkc`] (§5.3.2.2): see "Character normalization" below.
 //! 4. **Host** (RFC 3986 §3.2.2), in this order: the component steps of 3 (without NFC), then
-//!    [`Rungs::idn`], then [`Rungs::case`] (ASCII letters to lower case, hex digits of `%HH` to
-//!    upper case), then NFC/NFKC for hosts that IDN processing did not handle.
+//!    NFC/NFKC, then [`Rungs::idn`], then [`Rungs::case`] (ASCII letters to lower case, hex
+//!    digits of `%HH` to upper case). Character normalization comes first because it can make
+//!    a host US-ASCII only (U+212A KELVIN SIGN is `K`), which IDN and case must then see as
+//!    such; IDNA maps by NFC (UTS #46) or NFKC (Nameprep) itself, so its result is the same.
 //!    * IP literals: lower case with [`Rungs::case`] (RFC 3986 §3.2.2: "the host subcomponent is
 //!      case-insensitive"; RFC 5952 §4.3 recommends lower case for IPv6), nothing else.
 //!    * ASCII letters of a reg-name are lowered only when the host is US-ASCII only
@@ -46,20 +48,31 @@
 //! 7. **Query and fragment**: only the component steps of 3. Empty `?` and `#` are kept
 //!    (§5.3.3: `http://example.com/?` is not `http://example.com/`); the fragment is never
 //!    subject to scheme-based rules.
-//! 8. With [`NormalizeOptions::as_uri`], the result goes through [`ToUri`] (hosts of
-//!    [`DNS_SCHEMES`](crate::config::DNS_SCHEMES) to ACE with the chosen IDNA, other non-ASCII
-//!    hosts percent-encoded — the meaning of `--host auto`, with the IDNA version of
-//!    [`NormalizeOptions::idna`]).
+//! 8. With [`NormalizeOptions::as_uri`], the result (the IRI form of step 9 when
+//!    [`Rungs::percent`] is on, so that the URI form merges whatever the IRI form merges) goes
+//!    through [`ToUri`]: hosts of [`DNS_SCHEMES`](crate::config::DNS_SCHEMES) are in ACE form
+//!    as with [`Idn::Ascii`] (every such host, ASCII ones too: U+212A KELVIN SIGN, `K` and `k`
+//!    must be one host once NFC and IDNA have both run), other non-ASCII hosts
+//!    percent-encoded.
+//! 9. **IRI form** (when [`Rungs::percent`] is on and the output is an IRI): the result is
+//!    written as `to-iri` writes the URI it stands for — `to_iri(to_uri(·))` with hosts taken
+//!    as they are. In an IRI, `iunreserved` includes `ucschar` (RFC 3987 §2.2), so decoding
+//!    `%HH` of characters is the IRI reading of §5.3.2.3's "decode unreserved"; `to-iri`
+//!    decodes exactly the characters it can display safely and keeps the others (white space,
+//!    invisible characters, look-alikes of delimiters) percent-encoded, raw or not. Both
+//!    functions are fixed by the round trip, so `rosé` and `ros%C3%A9` give the same output.
 //!
 //! ## IDN equivalence ([`Rungs::idn`], §5.3.3)
 //!
 //! Only hosts of [`DNS_SCHEMES`](crate::config::DNS_SCHEMES) are IDNs (scheme-based: other
-//! schemes' reg-names are opaque, and `--host auto` percent-encodes them). A host with
-//! non-ASCII characters goes through ToASCII (3987bis §3.4.2: `%HH` decoded first); if that
-//! fails the line fails with `idna`, as in `to-uri`. An ASCII host is converted only when it
-//! holds `%` or (for [`Idn::Unicode`]) an `xn--` label, and is kept as it is when that fails.
-//! [`Idn::Ascii`] writes the ACE form. [`Idn::Unicode`] writes ToUnicode of the ACE form put in
-//! lower case (Punycode keeps the case of basic code points, RFC 3492 Appendix A, so
+//! schemes' reg-names are opaque, and `--host auto` percent-encodes them). Every host goes
+//! through ToASCII (3987bis §3.4.2: `%HH` decoded first), ASCII ones too (UTS #46 maps ASCII
+//! capitals, so `EX%41MPLE.com`, `exAmple.com` and `example.com` are one host whichever other
+//! rungs ran first). If that fails, a host with non-ASCII characters fails the line with
+//! `idna`, as in `to-uri`; an ASCII host is kept as it is. [`Idn::Ascii`] writes the ACE form
+//! in lower case (IDNA2003 keeps the case of ASCII labels, RFC 3490 §4.1; case is not
+//! significant in a DNS host, RFC 3986 §3.2.2). [`Idn::Unicode`] writes ToUnicode of the ACE
+//! form put in lower case (Punycode keeps the case of basic code points, RFC 3492 Appendix A, so
 //! `XN--BCHER-KVA` would give `BüCHER`) when every character is displayable
 //! ([`super::to_iri::is_displayable`]) and ToASCII of it gives back the ACE form up to ASCII
 //! case (the rule of `to-iri`), otherwise the lower-case ACE form. With
@@ -70,36 +83,43 @@
 //! Opt-in: RFC 3987 §5.3.2.2 says equivalence "MUST rely on the assumption that IRIs are
 //! appropriately pre-character-normalized rather than apply character normalization when
 //! comparing". When asked for, NFC (or NFKC) is applied to each *run* of a component: a maximal
-//! sequence of ASCII letters, digits and non-ASCII characters. Runs end at every other ASCII
-//! character and at every `%HH`, so a delimiter or a percent-encoding is never composed with
-//! anything (`=` + U+0338 is not turned into `≠`). A run whose normalized form would contain a
-//! character that is not an ASCII letter or digit or a non-ASCII character allowed in IRIs
-//! (NFC maps U+037E to `;`, NFKC maps U+FF0F to `/`, U+2024 to `.`, U+2474 to `(1)`) is not
-//! normalized by that form: NFKC falls back to NFC, NFC to the run as it is. [`Rungs::nfkc`]
-//! wins over [`Rungs::nfc`]. Hosts converted by IDN equivalence are not touched (IDNA does its
-//! own mapping).
+//! sequence of ASCII letters and digits and `iunreserved` non-ASCII characters (`ucschar`
+//! allowed raw everywhere: no bidi formatting character), **raw or percent-encoded**: `%HH` of
+//! the whole UTF-8 sequence of such a character is that character (§5.3.2.3), so
+//! `re%CC%81sume%CC%81` and `re\u{301}sume\u{301}` hold the same runs and normalize alike
+//! (issue #10). Runs end at every other ASCII character, at every `%HH` of ASCII or of a
+//! character that is not `iunreserved` (private use, bidi formatting), and at such characters
+//! raw, so a delimiter or a percent-encoded delimiter is never composed with anything (`=` +
+//! U+0338 is not turned into `≠`). A run whose normalized form would contain anything else
+//! than run characters (NFC maps U+037E to `;`, NFKC maps U+FF0F to `/`, U+2024 to `.`,
+//! U+2474 to `(1)`) is not normalized by that form: NFKC falls back to NFC, NFC to the run as
+//! it is. [`Rungs::nfkc`] wins over [`Rungs::nfc`].
 //!
-//! ## Idempotence and stability
+//! A run that the form leaves as it is is copied byte for byte. A run that changes is written
+//! with its ASCII letters and digits raw, and its other characters raw when none of the run was
+//! percent-encoded, else all percent-encoded (uppercase hex): character normalization never
+//! decodes a character (what must stay encoded, such as look-alikes of delimiters, stays so;
+//! decoding is [`Rungs::percent`]'s and step 9's), and a second pass finds the same run,
+//! already normalized.
 //!
-//! Every rung alone, and every combination, is idempotent: `N(N(x)) == N(x)`
-//! (`tests/normalize.rs` checks it for each rung and the presets, on random IRIs).
+//! ## Only merges, idempotence and stability
 //!
-//! 9. **IRI form** (when [`Rungs::percent`] is on and the output is an IRI): the result is
-//!    written as `to-iri` writes the URI it stands for — `to_iri(to_uri(·))` with hosts taken
-//!    as they are. In an IRI, `iunreserved` includes `ucschar` (RFC 3987 §2.2), so decoding
-//!    `%HH` of characters is the IRI reading of §5.3.2.3's "decode unreserved"; `to-iri`
-//!    decodes exactly the characters it can display safely and keeps the others (white space,
-//!    invisible characters, look-alikes of delimiters) percent-encoded, raw or not. Both
-//!    functions are fixed by the round trip, so `rosé` and `ros%C3%A9` give the same output.
+//! Adding a rung or an option never splits two IRIs that fewer rungs made equal (§5.3: the
+//! ladder trades false negatives for cost, never for false positives, and each rung is an
+//! equivalence the RFCs state): if `N_R(a) == N_R(b)` then `N_S(a) == N_S(b)` for every `S`
+//! holding `R` (or both are errors), with [`Rungs::nfkc`] above [`Rungs::nfc`] and
+//! [`NormalizeOptions::as_uri`] above the IRI form. Every rung alone, and every combination,
+//! is idempotent: `N(N(x)) == N(x)`. `tests/normalize_ladder.rs` checks both over every
+//! combination of rungs and options, exhaustively on pairs of spellings of each piece (raw or
+//! `%HH`, hex and letter case, composed or decomposed, compatibility forms, dot segments,
+//! default ports, ACE or Unicode hosts) and on random IRIs spelled twice;
+//! `tests/normalize.rs` checks idempotence on random IRIs too.
 //!
-//! ## Idempotence and stability
-//!
-//! Every rung alone, and every combination, is idempotent: `N(N(x)) == N(x)`
-//! (`tests/normalize.rs` checks it for each rung and the presets, on random IRIs).
-//!
-//! The ladder's output is stable under `to-uri` then `to-iri`: `N(to_iri(to_uri(N(x)))) ==
-//! N(x)` at [`Level::Scheme`] (step 9 makes the IRI form the one `to-iri` writes; the IDN rung
-//! makes hosts independent of `to-iri`'s ToUnicode). At [`Level::Syntax`] (no IDN rung),
+//! The ladder's output is stable under `to-uri` then `to-iri`: for every combination, `to-uri`
+//! accepts `N(x)` when it accepts `x`, and `to-iri` accepts what it writes; and
+//! `N(to_iri(to_uri(N(x)))) == N(x)` whenever [`Rungs::percent`] and an IDN rung are on, as at
+//! [`Level::Scheme`] (step 9 makes the IRI form the one `to-iri` writes; the IDN rung makes
+//! hosts independent of `to-iri`'s ToUnicode). At [`Level::Syntax`] (no IDN rung),
 //! `to-uri` maps non-ASCII hosts of DNS schemes through IDNA and `to-iri` decodes `xn--`
 //! labels, which is the IDN rung's job, so hosts may change form there.
 //!
@@ -268,6 +288,8 @@ pub struct Normalizer {
     comp: Vec<u8>,
     /// ACE form of a host.
     ace: Vec<u8>,
+    /// One run, decoded (character normalization).
+    text: String,
     /// One normalized run.
     run: String,
 }
@@ -288,6 +310,7 @@ impl Normalizer {
             iri: Vec::new(),
             comp: Vec::new(),
             ace: Vec::new(),
+            text: String::new(),
             run: String::new(),
         }
     }
@@ -323,8 +346,21 @@ impl Normalizer {
             let mut iri = std::mem::take(&mut self.iri);
             iri.clear();
             let r = self.normalize_iri(line, &mut iri).and_then(|()| {
-                // Step 8. The IRI form is valid, so this cannot fail; if it did, its offset
-                // would be in the normalized text, so report it at the line's start.
+                // Step 8, from the IRI form of step 9 when the percent rung is on (so that
+                // the URI form merges whatever the IRI form merges: hex case of the octets
+                // step 9 keeps encoded). The IRI form is valid, so this cannot fail; if it
+                // did, its offset would be in the normalized text, so report it at the
+                // line's start.
+                if self.opts.rungs.percent {
+                    self.scratch.clear();
+                    self.finisher
+                        .convert_into(&iri, &mut self.scratch)
+                        .and_then(|_| {
+                            iri.clear();
+                            self.presenter.convert_into(&self.scratch, &mut iri)
+                        })
+                        .map_err(|e| LineError::new(e.kind, 0))?;
+                }
                 self.finisher
                     .convert_into(&iri, out)
                     .map_err(|e| LineError::new(e.kind, 0))
@@ -432,7 +468,7 @@ impl Normalizer {
             Some(form) => {
                 self.comp.clear();
                 byte_steps(s, part, self.opts.rungs, &mut self.comp);
-                normalize_runs(&self.comp, form, part, &mut self.run, dst);
+                normalize_runs(&self.comp, form, &mut self.text, &mut self.run, dst);
             }
         }
     }
@@ -447,18 +483,18 @@ impl Normalizer {
         }
     }
 
-    /// The IDN handling of a host of this scheme: the form, and whether ASCII hosts (with `%`
-    /// or `xn--`) are converted too. `as_uri` needs ACE for non-ASCII hosts even without the
-    /// rung (as `to-uri` would).
-    fn idn_for(&self, scheme: Option<&[u8]>) -> Option<(Idn, bool)> {
+    /// The IDN handling of a host of this scheme, if any: the rung's form, and [`Idn::Ascii`]
+    /// for `as_uri` (a URI's host is its ACE form, as `to-uri` writes it; and `as_uri` must
+    /// merge whatever the IRI form merges, so it maps ASCII hosts too: U+212A KELVIN SIGN,
+    /// `K` and `k` are one host once NFC and IDNA have both run).
+    fn idn_for(&self, scheme: Option<&[u8]>) -> Option<Idn> {
         if !scheme.is_some_and(is_dns_scheme) {
             return None;
         }
-        match (self.opts.rungs.idn, self.opts.as_uri) {
-            (Some(_), true) => Some((Idn::Ascii, true)),
-            (Some(m), false) => Some((m, true)),
-            (None, true) => Some((Idn::Ascii, false)),
-            (None, false) => None,
+        if self.opts.as_uri {
+            Some(Idn::Ascii)
+        } else {
+            self.opts.rungs.idn
         }
     }
 
@@ -512,29 +548,37 @@ impl Normalizer {
         let start = dst.len();
         byte_steps(h, Part::Host, rungs, dst);
         self.check_decoded_host(&dst[start..], hr.start, scheme)?;
-        let mut idn_done = false;
-        if let Some((mode, ascii_too)) = self.idn_for(scheme) {
+        // Character normalization before IDN and case: NFC can make a host US-ASCII only
+        // (U+212A KELVIN SIGN is `K`), and both must then see it as such (IDNA maps by NFC or
+        // NFKC itself, so its result does not change).
+        if let Some(form) = self.form() {
+            self.comp.clear();
+            self.comp.extend_from_slice(&dst[start..]);
+            dst.truncate(start);
+            normalize_runs(&self.comp, form, &mut self.text, &mut self.run, dst);
+        }
+        if let Some(mode) = self.idn_for(scheme) {
+            // Every host goes through ToASCII, ASCII ones too: UTS #46 maps ASCII capitals
+            // (`EX%41MPLE.com`, `exAmple.com` and `example.com` are one host whichever other
+            // rungs ran first), and the ACE form is written in lower case (IDNA2003 keeps the
+            // case of ASCII labels, RFC 3490 §4.1; case is not significant in a DNS host,
+            // RFC 3986 §3.2.2).
             let text = std::str::from_utf8(&dst[start..]).expect("UTF-8 validated, ASCII edits");
             let non_ascii = !text.is_ascii();
-            let convert = non_ascii
-                || (ascii_too
-                    && (text.contains('%') || (mode == Idn::Unicode && host::has_ace_label(text))));
-            if convert {
-                self.ace.clear();
-                match self.cache.to_ascii(text, self.opts.idna, &mut self.ace) {
-                    Ok(()) => {
-                        dst.truncate(start);
-                        match mode {
-                            Idn::Ascii => dst.extend_from_slice(&self.ace),
-                            Idn::Unicode => self.push_unicode_host(dst),
-                        }
-                        idn_done = true;
+            self.ace.clear();
+            match self.cache.to_ascii(text, self.opts.idna, &mut self.ace) {
+                Ok(()) => {
+                    dst.truncate(start);
+                    self.ace.make_ascii_lowercase();
+                    match mode {
+                        Idn::Ascii => dst.extend_from_slice(&self.ace),
+                        Idn::Unicode => self.push_unicode_host(dst),
                     }
-                    Err(reason) if non_ascii => {
-                        return Err(LineError::new(ErrorKind::Idna(reason), hr.start));
-                    }
-                    Err(_) => {} // an ASCII host that is no IDN stays as it is
                 }
+                Err(reason) if non_ascii => {
+                    return Err(LineError::new(ErrorKind::Idna(reason), hr.start));
+                }
+                Err(_) => {} // an ASCII host that is no IDN stays as it is
             }
         }
         if rungs.case {
@@ -549,12 +593,6 @@ impl Normalizer {
                     w[0] == b'%' && matches!(w[1], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
                 });
             lower_host(&mut dst[start..], ascii_only);
-        }
-        if let (Some(form), false) = (self.form(), idn_done) {
-            self.comp.clear();
-            self.comp.extend_from_slice(&dst[start..]);
-            dst.truncate(start);
-            normalize_runs(&self.comp, form, Part::Host, &mut self.run, dst);
         }
         Ok(())
     }
@@ -662,63 +700,128 @@ fn lower_host(h: &mut [u8], letters: bool) {
     }
 }
 
-/// Character normalization of each run of `s` (module docs), appended to `dst`.
-fn normalize_runs(s: &[u8], form: Form, part: Part, buf: &mut String, dst: &mut Vec<u8>) {
+/// One member of a run of [`normalize_runs`] at the start of `s`: the character and how many
+/// bytes it takes, and whether it was percent-encoded. `None` at a boundary.
+///
+/// Members are ASCII letters and digits (raw), and the `iunreserved` non-ASCII characters
+/// (RFC 3987 §2.2 `ucschar` that is allowed raw in every component: no bidi formatting
+/// character, no C1 control; [`is_iri_char`] outside the query), raw or as the `%HH` of their
+/// whole UTF-8 sequence (§5.3.2.3: a percent-encoded `iunreserved` character is that
+/// character, so §5.3.2.2 applies to it too). Everything else is a boundary: other ASCII, a
+/// `%HH` of ASCII or of a character that is not `iunreserved` (private use, bidi formatting,
+/// non-`ucschar`), and octets that are not UTF-8.
+fn run_member(s: &[u8]) -> Option<(char, usize, bool)> {
+    let b = s[0];
+    if b.is_ascii_alphanumeric() {
+        return Some((b as char, 1, false));
+    }
+    let (c, len, encoded) = if b >= 0x80 {
+        let (c, len) = decode_utf8(s)?;
+        (c, len, false)
+    } else if b == b'%' {
+        let octet = |k: usize| -> Option<u8> {
+            let t = s.get(3 * k..3 * k + 3)?;
+            if t[0] != b'%' {
+                return None;
+            }
+            Some(classes::hex_value(t[1])? << 4 | classes::hex_value(t[2])?)
+        };
+        let lead = octet(0)?;
+        let n = match lead {
+            0xC2..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF4 => 4,
+            _ => return None,
+        };
+        let mut bytes = [0u8; 4];
+        for (k, slot) in bytes.iter_mut().enumerate().take(n) {
+            *slot = octet(k)?;
+        }
+        let (c, len) = decode_utf8(&bytes[..n])?;
+        (c, 3 * len, true)
+    } else {
+        return None;
+    };
+    is_iri_char(c, false).then_some((c, len, encoded))
+}
+
+/// Character normalization (§5.3.2.2) of each run of `s` (module docs), appended to `dst`.
+///
+/// A run is a maximal sequence of [`run_member`]s, raw or percent-encoded: `re%CC%81sume%CC%81`
+/// and `re\u{301}sume\u{301}` hold the same run, so they normalize alike. A run that the form
+/// leaves as it is is copied byte for byte. A run that changes is written with its ASCII
+/// letters and digits raw and its other characters raw if none of the run was percent-encoded,
+/// else all percent-encoded (uppercase hex): the form never decodes a character that was
+/// encoded (what must stay encoded for display, issue #16, stays so), and a second pass finds
+/// the same run, already normalized.
+fn normalize_runs(s: &[u8], form: Form, text: &mut String, buf: &mut String, dst: &mut Vec<u8>) {
     let n = s.len();
     let mut i = 0;
     while i < n {
-        let b = s[i];
-        if b < 0x80 && !b.is_ascii_alphanumeric() {
-            // A boundary: one ASCII character, or a whole %HH.
-            let len = if b == b'%' { 3.min(n - i) } else { 1 };
+        let Some(first) = run_member(&s[i..]) else {
+            // A boundary: one ASCII character, one %HH, or one character that is not
+            // `iunreserved` (copied whole).
+            let len = match s[i] {
+                b'%' => 3.min(n - i),
+                b if b < 0x80 => 1,
+                _ => decode_utf8(&s[i..]).map_or(1, |(_, l)| l),
+            };
             dst.extend_from_slice(&s[i..i + len]);
             i += len;
             continue;
+        };
+        let start = i;
+        text.clear();
+        let mut encoded = false;
+        let mut m = Some(first);
+        while let Some((c, len, enc)) = m {
+            text.push(c);
+            encoded |= enc;
+            i += len;
+            m = if i < n { run_member(&s[i..]) } else { None };
         }
-        let j = i + s[i..]
-            .iter()
-            .position(|&b| b < 0x80 && !b.is_ascii_alphanumeric())
-            .unwrap_or(n - i);
-        let run = std::str::from_utf8(&s[i..j]).expect("runs end at ASCII");
-        if run.is_ascii() {
-            dst.extend_from_slice(run.as_bytes());
+        if text.is_ascii() || !normalize_run(text, form, buf) {
+            dst.extend_from_slice(&s[start..i]);
+        } else if encoded {
+            let mut utf8 = [0u8; 4];
+            for c in buf.chars() {
+                if c.is_ascii() {
+                    dst.push(c as u8);
+                } else {
+                    push_pct_all(dst, c.encode_utf8(&mut utf8).as_bytes());
+                }
+            }
         } else {
-            normalize_run(run, form, part == Part::Query, buf, dst);
+            dst.extend_from_slice(buf.as_bytes());
         }
-        i = j;
     }
 }
 
-/// One run: NFKC, else NFC, else as it is — the first whose result holds only ASCII letters,
-/// digits and non-ASCII characters allowed in IRIs.
-fn normalize_run(run: &str, form: Form, in_query: bool, buf: &mut String, dst: &mut Vec<u8>) {
+/// One run: NFKC, else NFC, else as it is — the first whose result holds only run members
+/// (ASCII letters and digits, `iunreserved` non-ASCII: NFC maps U+037E to `;`, NFKC maps
+/// U+FF0F to `/`, U+2024 to `.`, U+2474 to `(1)`, and a run never gains a delimiter). Returns
+/// true, with the result in `buf`, when the run changes.
+fn normalize_run(run: &str, form: Form, buf: &mut String) -> bool {
     let ok = |t: &str| {
         t.chars()
-            .all(|c| c.is_ascii_alphanumeric() || (!c.is_ascii() && is_iri_char(c, in_query)))
+            .all(|c| c.is_ascii_alphanumeric() || (!c.is_ascii() && is_iri_char(c, false)))
     };
     if form == Form::Nfkc {
         if unicode_normalization::is_nfkc(run) {
-            dst.extend_from_slice(run.as_bytes());
-            return;
+            return false;
         }
         buf.clear();
         buf.extend(run.nfkc());
         if ok(buf) {
-            dst.extend_from_slice(buf.as_bytes());
-            return;
+            return true;
         }
     }
     if unicode_normalization::is_nfc(run) {
-        dst.extend_from_slice(run.as_bytes());
-        return;
+        return false;
     }
     buf.clear();
     buf.extend(run.nfc());
-    if ok(buf) {
-        dst.extend_from_slice(buf.as_bytes());
-    } else {
-        dst.extend_from_slice(run.as_bytes());
-    }
+    ok(buf)
 }
 
 #[cfg(test)]

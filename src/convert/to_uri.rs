@@ -1,6 +1,8 @@
 //! IRI → URI, the exact per-line converter (RFC 3987 §3.1, 3987bis §3.3–§3.6).
 //!
-//! The steps, in order, each citing its section:
+//! The steps, in order, each citing its section (with [`ToUriOptions::repair`], and not
+//! strict, the opt-in repairs of [`crate::convert::repair`] run first: RFC 3987 §3.1's
+//! preprocessing of `[` `]`, `%` and `#`):
 //! 1. The line must be UTF-8 (RFC 3987 §3.1 step 1c; [`InvalidUtf8`] chooses what to do).
 //!    No normalization is applied (§3.1 step 1c), existing `%HH` stay as they are.
 //! 2. Parse into components (3987bis §3.2; RFC 3986 Appendix B): [`crate::grammar::components`].
@@ -13,6 +15,7 @@
 //! The mapping is the identity on valid URIs and idempotent (RFC 3987 §3.1).
 
 use crate::config::{InvalidUtf8, ToUriOptions};
+use crate::convert::repair::Repairer;
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::classes::{
     self, is_bidi_format, is_c1, is_iprivate, is_ucschar, CONTROL, DISALLOWED_ASCII,
@@ -56,6 +59,8 @@ pub struct ToUri {
     valid_utf8: bool,
     /// Run the scalar reference path only (the naive twin, for tests).
     naive: bool,
+    /// `--repair` ([`crate::convert::repair`]).
+    repairer: Repairer,
 }
 
 impl ToUri {
@@ -67,6 +72,7 @@ impl ToUri {
             enc: PctEncoder::new(opts.leiri),
             valid_utf8: false,
             naive: false,
+            repairer: Repairer::default(),
         }
     }
 
@@ -97,10 +103,29 @@ impl ToUri {
     /// IDNA for the first time.
     pub fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
         let mark = out.len();
-        let r = self.convert_inner(line, out);
+        let r = if self.opts.repair.any() && !self.opts.strict {
+            self.convert_repairing(line, out)
+        } else {
+            self.convert_inner(line, out)
+        };
         if r.is_err() {
             out.truncate(mark);
         }
+        r
+    }
+
+    /// [`ToUriOptions::repair`]: the repairs of [`crate::convert::repair`] (RFC 3987 §3.1's
+    /// preprocessing step), then the conversion of the repaired line, its offsets mapped back.
+    fn convert_repairing(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+        let mut rp = std::mem::take(&mut self.repairer);
+        let r = match rp.apply(line, self.opts.repair) {
+            None => self.convert_inner(line, out),
+            Some(fixed) => {
+                let r = self.convert_inner(fixed, out);
+                rp.finish(r)
+            }
+        };
+        self.repairer = rp;
         r
     }
 

@@ -5,8 +5,10 @@ use super::{Base, EngineOptions, Filter, Mode, OnError};
 use crate::convert::check::{CheckOptions, Checker};
 use crate::convert::leiri::LeiriToIri;
 use crate::convert::normalize::{NormalizeOptions, Normalizer};
+use crate::convert::repair::Repairing;
 use crate::convert::to_iri::{ToIri, ToIriOptions};
 use crate::convert::to_uri::ToUri;
+use crate::convert::Converter;
 use crate::convert::Outcome;
 use crate::engine::chunk::{ChunkOut, LineIssue, Piece};
 use crate::engine::lines::{
@@ -24,8 +26,8 @@ enum Op {
     ToUri(ToUri),
     ToIri(ToIri),
     Check(Checker),
-    Leiri(LeiriToIri),
-    Normalize(Box<Normalizer>),
+    Leiri(Repairing<LeiriToIri>),
+    Normalize(Box<Repairing<Normalizer>>),
 }
 
 impl Op {
@@ -38,9 +40,9 @@ impl Op {
                 to_uri: t,
                 uri_only,
             })),
-            Mode::LeiriToIri => Op::Leiri(LeiriToIri),
-            Mode::Normalize { rungs, as_uri } => {
-                Op::Normalize(Box::new(Normalizer::new(NormalizeOptions {
+            Mode::LeiriToIri => Op::Leiri(Repairing::new(LeiriToIri, t.repair)),
+            Mode::Normalize { rungs, as_uri } => Op::Normalize(Box::new(Repairing::new(
+                Normalizer::new(NormalizeOptions {
                     rungs,
                     as_uri,
                     idna: match t.host {
@@ -49,8 +51,9 @@ impl Op {
                         }
                         _ => crate::host::Idna::Uts46,
                     },
-                })))
-            }
+                }),
+                t.repair,
+            ))),
         }
     }
 
@@ -129,6 +132,10 @@ impl Worker {
             Mode::ToUri => TO_URI_FLAGGED,
             Mode::ToIri => TO_IRI_FLAGGED,
             Mode::Check { .. } | Mode::Normalize { .. } => return ByteSet::FULL,
+            // `--repair` in leiri-to-iri: the bytes it repairs send the line to the converter.
+            Mode::LeiriToIri if opts.to_uri.repair.any() => {
+                LEIRI_FLAGGED.with(b'%').with(b'#').with(b'[').with(b']')
+            }
             Mode::LeiriToIri => LEIRI_FLAGGED,
         };
         match opts.field {

@@ -100,6 +100,12 @@ pub fn parse_options(s: &str) -> ToUriOptions {
             "leiri" => o.leiri(true),
             "utf8=percent" => o.invalid_utf8(InvalidUtf8::Percent),
             "fallback" => o.host_fallback_percent(true),
+            // `repair=brackets+hash`: the `--repair` list, `+` for `,`.
+            kv if kv.starts_with("repair=") => {
+                let r = iribulk::config::Repairs::parse(&kv[7..].replace('+', ","))
+                    .unwrap_or_else(|e| panic!("{e}"));
+                o.repair(r)
+            }
             "no-std3" => {
                 flags.use_std3_ascii_rules = false;
                 o

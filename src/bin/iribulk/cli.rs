@@ -1,7 +1,7 @@
 //! Command-line arguments (clap) and their validation into [`RunOptions`].
 
 use clap::{Parser, Subcommand, ValueEnum};
-use iribulk::config::{HostMode, InvalidUtf8, ToUriOptions};
+use iribulk::config::{HostMode, InvalidUtf8, Repairs, ToUriOptions};
 use iribulk::convert::normalize::{Idn, Level, Rungs};
 use iribulk::engine::pipeline::RunOptions;
 use iribulk::engine::report::Summary;
@@ -110,6 +110,12 @@ pub struct Cli {
     /// LEIRI input (3987bis §6): percent-encode controls instead of failing.
     #[arg(long)]
     pub leiri: bool,
+    /// Opt-in repairs, a comma list: brackets ('[' ']' outside an IP literal to %5B %5D),
+    /// percent (a '%' not followed by two hex digits to %25), hash (a second '#' to %23), or
+    /// all. Each is counted as a repair and reported as a warning (repaired-bracket,
+    /// repaired-percent, repaired-hash); without it these lines are errors (RFC 3987 §3.1).
+    #[arg(long, value_name = "LIST", value_parser = Repairs::parse, conflicts_with = "strict")]
+    pub repair: Option<Repairs>,
     /// Bytes that are not UTF-8: error (default) or percent (encode each such byte).
     #[arg(long = "invalid-utf8", value_enum, default_value_t = Utf8Arg::Error)]
     pub invalid_utf8: Utf8Arg,
@@ -491,7 +497,10 @@ const fn row(flag: &'static str, id: &'static str, modes: Modes, needs: Needs) -
 /// there; `to-iri` decodes hosts (it reads `--host` and the IDNA2003 flags) but never encodes
 /// them; `leiri-to-iri` only percent-encodes, so no host option applies; `normalize` reads
 /// `--host` (and the IDNA2003 flags) only to pick the IDNA version of its IDN rung, and none of
-/// `--strict`, `--leiri`, `--invalid-utf8`.
+/// `--strict`, `--leiri`, `--invalid-utf8`. `--repair` applies where lines are written
+/// converted (to-uri, leiri-to-iri, normalize: the repaired line is converted); `check`
+/// reports what a repair would change, and `to-iri` decodes, so it means nothing there
+/// (and it conflicts with `--strict`, which refuses every repair).
 pub const OPTIONS: &[Applies] = {
     use Needs::*;
     let all = Modes::ALL;
@@ -503,6 +512,8 @@ pub const OPTIONS: &[Applies] = {
         .or(Modes::CHECK)
         .or(Modes::LEIRI_TO_IRI)
         .or(Modes::NORMALIZE);
+    // The modes that write what a repair changes (check validates; to-iri decodes).
+    let repairs = Modes::TO_URI.or(Modes::LEIRI_TO_IRI).or(Modes::NORMALIZE);
     let hosts = Modes::TO_URI
         .or(Modes::TO_IRI)
         .or(Modes::CHECK)
@@ -543,6 +554,7 @@ pub const OPTIONS: &[Applies] = {
         row("--strict", "strict", uri, Nothing),
         row("--leiri", "leiri", uri, Nothing),
         row("--invalid-utf8", "invalid_utf8", uri, Nothing),
+        row("--repair", "repair", repairs, Nothing),
         row("--on-error", "on_error", all, NoFilter),
         row("--errors", "errors", all, Nothing),
         row("--errors-format", "errors_format", all, Errors),
@@ -777,7 +789,8 @@ impl Cli {
             .invalid_utf8(match self.invalid_utf8 {
                 Utf8Arg::Error => InvalidUtf8::Error,
                 Utf8Arg::Percent => InvalidUtf8::Percent,
-            });
+            })
+            .repair(self.repair.unwrap_or_default());
         let field = match self.field {
             Some(n) => Some((n as usize - 1, parse_delimiter(&self.delimiter)?)),
             None => None,

@@ -1,0 +1,148 @@
+//! `--mode normalize` on the command line (issue #10): options that do not apply are refused,
+//! the ones that do are not ignored, and a host that IDNA refuses once decoded is reported,
+//! never written in a form that `to-uri` then rejects.
+
+mod common;
+use common::run_stdin;
+
+fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// `--strict`, `--leiri` and `--invalid-utf8` mean nothing in normalize (it validates as
+/// to-uri does and repairs only what output validity needs): a usage error naming each, never
+/// silently ignored (contract item 14).
+#[test]
+fn to_uri_only_options_are_refused_in_normalize() {
+    for (flag, value) in [
+        ("--strict", None),
+        ("--leiri", None),
+        ("--invalid-utf8", Some("percent")),
+        ("--invalid-utf8", Some("error")),
+        ("--host-fallback", Some("percent")),
+    ] {
+        let mut args = vec!["--mode", "normalize", flag];
+        args.extend(value);
+        let o = run_stdin(&args, b"http://a/b c\n");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let want = format!("{flag} does not apply to --mode normalize");
+        assert!(stderr(&o).contains(&want), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{args:?}: nothing is written");
+    }
+}
+
+/// `--host` picks the IDNA version of the IDN rung, and is applied: `ß` is kept by UTS #46
+/// (non-transitional) and mapped to `ss` by IDNA2003's Nameprep (RFC 3491, table B.2). Without
+/// an IDN rung, or with `percent`, it is refused.
+#[test]
+fn host_applies_to_the_idn_rung() {
+    let line = "http://Stra\u{DF}e.de/\n".as_bytes();
+    for (host, want) in [
+        ("uts46", "http://xn--strae-oqa.de/\n"),
+        ("idna2003", "http://strasse.de/\n"),
+    ] {
+        let o = run_stdin(
+            &[
+                "--mode",
+                "normalize",
+                "--level",
+                "scheme",
+                "--host",
+                host,
+                "-q",
+            ],
+            line,
+        );
+        assert_eq!(o.status.code(), Some(0), "{host}: {}", stderr(&o));
+        assert_eq!(stdout(&o), want, "--host {host}");
+    }
+    for args in [
+        &["--mode", "normalize", "--host", "uts46"][..],
+        &["--mode", "normalize", "--idn", "ascii", "--host", "percent"],
+    ] {
+        let o = run_stdin(args, line);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+}
+
+/// `http://%c3%a9_x.com/`: the IRI form would write `http://é_x.com/`, which to-uri and a
+/// second normalize reject. At every level, as IRI and as URI, the line is either reported
+/// (`idna`, kept as it was: the IRI form of the syntax and scheme levels) or written in a form
+/// to-uri accepts.
+#[test]
+fn a_pct_host_idna_refuses_is_reported_not_rewritten() {
+    let input = b"http://%c3%a9_x.com/\n";
+    for level in ["string", "syntax", "scheme"] {
+        for as_uri in [false, true] {
+            let mut args = vec!["--mode", "normalize", "--level", level, "--errors", "-"];
+            if as_uri {
+                args.push("--as-uri");
+            }
+            let o = run_stdin(&args, input);
+            let out = stdout(&o);
+            let first = out.lines().next().unwrap_or_default().to_string();
+            let back = run_stdin(&["--errors", "-", "-q"], format!("{first}\n").as_bytes());
+            assert!(
+                !stderr(&back).contains("\tidna\t") && back.status.code() == Some(0),
+                "{args:?}: wrote {first:?}, which to-uri rejects: {}",
+                stderr(&back)
+            );
+            // The IRI form decodes the host (percent rung): reported. As a URI the host stays
+            // `%HH` (IDNA refuses it, so it is not an IDN), which to-uri accepts (above).
+            if level != "string" && !as_uri {
+                // The report goes to stderr when stdout carries the output.
+                let report = stderr(&o);
+                assert!(report.contains("\tidna\t"), "{args:?}: reported: {report}");
+                assert_eq!(first, "http://%c3%a9_x.com/", "{args:?}: kept as it was");
+                assert_eq!(o.status.code(), Some(3), "{args:?}");
+            }
+        }
+    }
+}
+
+/// `--repair` (RFC 3987 §3.1's preprocessing): in normalize the repaired line is normalized,
+/// each repair counted and the line reported as a warning at its byte in the input; without it
+/// the same lines are errors kept as they were. Refused in check and to-iri, and with --strict.
+#[test]
+fn repair_in_normalize_and_where_it_is_refused() {
+    let input = "HTTP://Example.com/a[1]/./b?x=%zz#f#g\nhttp://h/%5b1%5d\nhttp://h/ok\n";
+    let o = run_stdin(
+        &[
+            "--mode",
+            "normalize",
+            "--repair",
+            "all",
+            "--errors",
+            "-",
+            "--stats",
+            "json",
+        ],
+        input.as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "http://example.com/a%5B1%5D/b?x=%25zz#f%23g\nhttp://h/%5B1%5D\nhttp://h/ok\n"
+    );
+    let err = stderr(&o);
+    assert!(err.contains("-\t1\t21\trepaired-bracket\t"), "{err}");
+    assert!(err.contains("\"repairs\":4"), "{err}");
+    // Without the repair: errors, kept as they were.
+    let o = run_stdin(&["--mode", "normalize", "-q"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stdout(&o).starts_with("HTTP://Example.com/a[1]/./b?x=%zz#f#g\n"));
+    for args in [
+        &["--mode", "check", "--repair", "brackets"][..],
+        &["--mode", "to-iri", "--repair", "hash"],
+        &["--strict", "--repair", "percent"],
+        &["--repair", "brackets,nope"],
+    ] {
+        let o = run_stdin(args, input.as_bytes());
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}
