@@ -59,6 +59,10 @@ pub struct ToUriOptions {
     /// Flags of IDNA2003 ToASCII for [`HostMode::Idna2003`]. Default: AllowUnassigned and
     /// UseSTD3ASCIIRules both TRUE, as RFC 3987 §3.1 asks when converting.
     pub idna2003_flags: idna2003::Flags,
+    /// `--trim`: remove what browsers strip before parsing (C0 controls and spaces at either
+    /// end of the line, TAB/CR/LF anywhere; WHATWG URL §4.4) from special-scheme references
+    /// instead of failing them with `browser-stripped`; counted as a repair. Default `false`.
+    pub trim: bool,
 }
 
 impl Default for ToUriOptions {
@@ -70,6 +74,7 @@ impl Default for ToUriOptions {
             leiri: false,
             invalid_utf8: InvalidUtf8::Error,
             idna2003_flags: idna2003::Flags::CONVERT,
+            trim: false,
         }
     }
 }
@@ -98,6 +103,11 @@ impl ToUriOptions {
     /// Sets [`ToUriOptions::invalid_utf8`].
     pub fn invalid_utf8(mut self, v: InvalidUtf8) -> Self {
         self.invalid_utf8 = v;
+        self
+    }
+    /// Sets [`ToUriOptions::trim`].
+    pub fn trim(mut self, yes: bool) -> Self {
+        self.trim = yes;
         self
     }
     /// Sets [`ToUriOptions::idna2003_flags`].

@@ -19,6 +19,7 @@ use crate::convert::normalize::{NormalizeOptions, Normalizer, Rungs};
 use crate::convert::to_iri::{ToIri, ToIriOptions};
 use crate::convert::to_uri::{Outcome, ToUri};
 use crate::error::{ErrorKind, LineError};
+use crate::integrity;
 use crate::simd::{ByteSet, Classifier};
 use std::io::{self, Write};
 use std::ops::Range;
@@ -206,6 +207,10 @@ impl Op {
     /// True if a line without flagged bytes needs nothing in this mode.
     #[inline]
     fn is_clean(&self, line: &[u8]) -> bool {
+        // Host integrity first (issue 16): lines its checks could fail take the slow path.
+        if !integrity::quick_ok(line) {
+            return false;
+        }
         match self {
             Op::ToUri(_) => is_plain(line),
             Op::ToIri(_) => !has_ace_host(line),
@@ -603,6 +608,7 @@ pub struct Worker {
     conv: Op,
     base: Option<std::sync::Arc<[u8]>>,
     resolved: Vec<u8>,
+    trimmed: Vec<u8>,
     classifier: Classifier,
     opts: EngineOptions,
     masks: Vec<crate::simd::BlockMasks>,
@@ -623,6 +629,7 @@ impl Worker {
             conv: Op::new(&opts),
             base: None,
             resolved: Vec::new(),
+            trimmed: Vec::new(),
             classifier,
             opts,
             masks: Vec::with_capacity(WINDOW / 64),
@@ -657,34 +664,125 @@ impl Worker {
         self.base.is_some() || self.opts.base_field.is_some()
     }
 
-    /// Runs the mode on `reference`, resolved first when a base is set.
+    /// Runs the mode on `reference`, resolved first when a base is set, with the host
+    /// integrity checks of [`crate::integrity`] around it (issue 16, contract item 17): what
+    /// browsers strip (`browser-stripped`, or removed with `--trim`), `\\`-like references
+    /// against a special base, a special scheme without a host (`missing-host`, on the
+    /// reference as resolved), and the host the mode produced ([`Self::check_output`]).
     fn convert_ref(
         &mut self,
         record: &[u8],
         reference: &[u8],
         out: &mut Vec<u8>,
     ) -> Result<Outcome, LineError> {
-        if !self.resolving() {
-            return self.conv.convert_into(reference, out);
-        }
-        let base: &[u8] = match (&self.base, self.opts.base_field) {
-            (_, Some(k)) => match field_range(record, k, self.opts.field.map_or(b'\t', |f| f.1)) {
-                Some(r) => &record[r],
-                None => return Err(LineError::new(ErrorKind::MissingField, record.len())),
-            },
-            (Some(b), None) => b,
-            (None, None) => unreachable!("resolving() checked"),
+        let fixed = self.base.clone(); // an Arc: the base outlives the borrows of `self`
+        let base: Option<&[u8]> = if !self.resolving() {
+            None
+        } else {
+            Some(match (&fixed, self.opts.base_field) {
+                (_, Some(k)) => {
+                    match field_range(record, k, self.opts.field.map_or(b'\t', |f| f.1)) {
+                        Some(r) => &record[r],
+                        None => return Err(LineError::new(ErrorKind::MissingField, record.len())),
+                    }
+                }
+                (Some(b), None) => b,
+                (None, None) => unreachable!("resolving() checked"),
+            })
         };
+        let mark = out.len();
+        let base_special = base
+            .and_then(integrity::scheme_of)
+            .is_some_and(integrity::is_special);
+        let mut trimmed = std::mem::take(&mut self.trimmed);
+        trimmed.clear();
+        let mut trims = 0;
+        let stripped = integrity::browser_stripped(reference, base_special);
+        let input: &[u8] = match stripped {
+            Some(_) if self.opts.to_uri.trim => {
+                integrity::trim_into(reference, &mut trimmed);
+                trims = 1;
+                &trimmed
+            }
+            _ => reference,
+        };
+        let mut r = self.convert_checked(base, base_special, input, out);
+        if let (Some(at), Ok(_), 0) = (stripped, &r, trims) {
+            // The mode's own error (control-char, bad-scheme...) comes first; a line it would
+            // write is `browser-stripped`.
+            out.truncate(mark);
+            r = Err(LineError::new(ErrorKind::BrowserStripped, at));
+        }
+        self.trimmed = trimmed;
+        r.map(|mut o| {
+            o.repairs += trims;
+            if trims > 0 || base.is_some() {
+                o.changed = out[mark..] != *reference;
+            }
+            o
+        })
+    }
+
+    /// [`Self::convert_ref`] after the strip check: resolution, `missing-host`, the mode.
+    fn convert_checked(
+        &mut self,
+        base: Option<&[u8]>,
+        base_special: bool,
+        reference: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
+        let mark = out.len();
+        if let Some(at) = integrity::file_port(reference) {
+            return Err(LineError::new(ErrorKind::BadPort, at));
+        }
+        let Some(base) = base else {
+            if let Some(at) = integrity::missing_host(reference) {
+                return Err(LineError::new(ErrorKind::MissingHost, at));
+            }
+            let o = self.conv.convert_into(reference, out)?;
+            self.check_output(reference, mark, out)?;
+            return Ok(o);
+        };
+        if base_special && integrity::backslash_reference(reference) {
+            return Err(LineError::new(ErrorKind::BackslashReference, 0));
+        }
         self.resolved.clear();
         crate::resolve::resolve_into(base, reference, &mut self.resolved)?;
         let resolved = std::mem::take(&mut self.resolved);
-        let mark = out.len();
-        let r = self.conv.convert_into(&resolved, out);
+        let r = match integrity::missing_host(&resolved) {
+            // The offset is in the reference when it has the scheme, else at its start.
+            Some(at) if integrity::scheme_of(reference).is_some() => Err(LineError::new(
+                ErrorKind::MissingHost,
+                at.min(reference.len()),
+            )),
+            Some(_) => Err(LineError::new(ErrorKind::MissingHost, 0)),
+            None => self
+                .conv
+                .convert_into(&resolved, out)
+                .and_then(|o| self.check_output(&resolved, mark, out).map(|()| o)),
+        };
         self.resolved = resolved;
-        r.map(|mut o| {
-            o.changed = out[mark..] != *reference;
-            o
-        })
+        r
+    }
+
+    /// The host the mode wrote must still be one (`missing-host`: normalize must not turn
+    /// `http://:/x` into `http:///x`) and may not have become a name browsers read as IPv4
+    /// (`ambiguous-ipv4`, WHATWG URL §3.5) when conversion changed it.
+    fn check_output(&self, input: &[u8], mark: usize, out: &[u8]) -> Result<(), LineError> {
+        let written = &out[mark..];
+        if let Some(at) = integrity::missing_host(written) {
+            return Err(LineError::new(ErrorKind::MissingHost, at.min(input.len())));
+        }
+        if let Some(h) = integrity::host_of(written) {
+            if integrity::scheme_of(written).is_some_and(integrity::is_special)
+                && integrity::ends_in_number(h)
+                && !crate::components::is_ipv4(h)
+                && integrity::host_of(input).is_none_or(|i| !i.eq_ignore_ascii_case(h))
+            {
+                return Err(LineError::new(ErrorKind::AmbiguousIpv4, 0));
+            }
+        }
+        Ok(())
     }
 
     /// Converts a chunk of whole lines (the last one may lack its terminator) into `res`
@@ -838,7 +936,7 @@ impl Worker {
                     Seen::Clean => self.conv.is_clean(f),
                     _ => matches!(self.conv, Op::ToUri(_)) && f.is_ascii() && is_valid_ascii_uri(f),
                 };
-                if passes {
+                if passes && integrity::quick_ok(f) {
                     return false;
                 }
             }

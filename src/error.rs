@@ -117,6 +117,38 @@ pub enum ErrorKind {
     /// `joiner-context`: `check` warning: ZWJ or ZWNJ not after a virama (RFC 5892 CONTEXTJ,
     /// 3987bis §5.1).
     JoinerContext,
+    /// `missing-host`: `http https ws wss ftp` with no authority or an empty host (`http:/x`,
+    /// `http:x`, `http:///x`): RFC 9110 §4.2.1 "A sender MUST NOT generate an "http" URI with
+    /// an empty host identifier. A recipient that processes such a URI reference MUST reject
+    /// it"; RFC 6455 §3 the same for `ws`/`wss`. A browser reads the path as the host.
+    MissingHost,
+    /// `browser-stripped`: TAB, CR or LF before the path, or a C0 control or space at either
+    /// end of the line, in a special-scheme reference: browsers remove them (WHATWG URL
+    /// §4.4 basic URL parser, first steps), so percent-encoding them would change the host a
+    /// browser reads. `--trim` removes them instead (a repair).
+    BrowserStripped,
+    /// `backslash-reference`: a reference starting with `\\`, `/\` or `\/` against a
+    /// special base: RFC 3986 §4.2 reads a relative path, a browser (WHATWG URL §4.4, special
+    /// relative slash state) a network-path reference to another host.
+    BackslashReference,
+    /// `idna2003-differs`: warning (error with `--strict`): IDNA2003 (RFC 3490, kept as
+    /// `--host idna2003` asks) gives another host than UTS #46 non-transitional (what
+    /// browsers use): deviation characters `ß ς`, joiners, characters unassigned in Unicode
+    /// 3.2. An error always when Nameprep deletes a joiner UTS #46 refuses (`pay\u{200D}pal`).
+    Idna2003Differs,
+    /// `host-char-removed`: warning (error with `--strict`): host mapping deleted a
+    /// character (UTS #46 §5 "ignored", RFC 3454 table B.1 in Nameprep), e.g. U+3164.
+    HostCharRemoved,
+    /// `bad-ace`: `check`: an `xn--` label that is not valid Punycode or does not decode to a
+    /// valid U-label (RFC 5891 §5.4, §4.4).
+    BadAce,
+    /// `ambiguous-ipv4`: a reg-name that browsers read as an IPv4 address (WHATWG URL §3.5
+    /// "ends in a number": last label all digits or `0x…`, e.g. `0x7f.1`, `127.1`): a warning
+    /// in `check`; an error where conversion (IDNA, percent-decoding) would produce one.
+    AmbiguousIpv4,
+    /// `display-unsafe`: `check` warning: an `xn--` label that display safety keeps in ACE
+    /// form (UTS #39 §5.2 mixed scripts, whole-script confusable, delimiter look-alike).
+    DisplayUnsafe,
 }
 
 impl ErrorKind {
@@ -144,6 +176,14 @@ impl ErrorKind {
         "compat-char",
         "leading-combining",
         "joiner-context",
+        "missing-host",
+        "browser-stripped",
+        "backslash-reference",
+        "idna2003-differs",
+        "host-char-removed",
+        "bad-ace",
+        "ambiguous-ipv4",
+        "display-unsafe",
     ];
 
     /// The stable code of this kind, as printed in reports.
@@ -171,6 +211,14 @@ impl ErrorKind {
             ErrorKind::CompatChar => "compat-char",
             ErrorKind::LeadingCombining => "leading-combining",
             ErrorKind::JoinerContext => "joiner-context",
+            ErrorKind::MissingHost => "missing-host",
+            ErrorKind::BrowserStripped => "browser-stripped",
+            ErrorKind::BackslashReference => "backslash-reference",
+            ErrorKind::Idna2003Differs => "idna2003-differs",
+            ErrorKind::HostCharRemoved => "host-char-removed",
+            ErrorKind::BadAce => "bad-ace",
+            ErrorKind::AmbiguousIpv4 => "ambiguous-ipv4",
+            ErrorKind::DisplayUnsafe => "display-unsafe",
         }
     }
 
@@ -213,6 +261,38 @@ impl ErrorKind {
             }
             ErrorKind::LeadingCombining => "component starts with a combining mark".into(),
             ErrorKind::JoinerContext => "ZWJ/ZWNJ outside its context (RFC 5892)".into(),
+            ErrorKind::MissingHost => {
+                "special scheme with no authority or an empty host (RFC 9110 §4.2.1: must be \
+                 rejected; a browser would read the path as the host)"
+                    .into()
+            }
+            ErrorKind::BrowserStripped => {
+                "TAB/CR/LF before the path, or control/space at an end of the line: browsers \
+                 strip it (WHATWG URL §4.4), encoding it would change the host; see --trim"
+                    .into()
+            }
+            ErrorKind::BackslashReference => {
+                "reference starts with \\\\, /\\ or \\/ against a special base: RFC 3986 reads \
+                 a relative path, a browser a network-path reference to another host"
+                    .into()
+            }
+            ErrorKind::Idna2003Differs => {
+                "IDNA2003 host differs from UTS #46 non-transitional (what browsers use)".into()
+            }
+            ErrorKind::HostCharRemoved => {
+                "host mapping deleted a character (UTS #46 ignored / Nameprep B.1)".into()
+            }
+            ErrorKind::BadAce => {
+                "xn-- label is not valid Punycode or not a valid U-label (RFC 5891 §5.4)".into()
+            }
+            ErrorKind::AmbiguousIpv4 => {
+                "host name that browsers read as an IPv4 address (WHATWG URL ends-in-a-number)"
+                    .into()
+            }
+            ErrorKind::DisplayUnsafe => {
+                "xn-- label unsafe to display in Unicode (UTS #39 §5.2, confusable, look-alike)"
+                    .into()
+            }
         }
     }
 
@@ -235,6 +315,10 @@ impl ErrorKind {
                 | ErrorKind::CompatChar
                 | ErrorKind::LeadingCombining
                 | ErrorKind::JoinerContext
+                | ErrorKind::Idna2003Differs
+                | ErrorKind::HostCharRemoved
+                | ErrorKind::AmbiguousIpv4
+                | ErrorKind::DisplayUnsafe
         )
     }
 }

@@ -47,6 +47,7 @@ pub mod engine;
 pub mod error;
 pub mod host;
 pub mod input;
+pub mod integrity;
 pub mod output;
 pub mod pct;
 pub mod pipeline;

@@ -14,6 +14,13 @@
 //!
 //! Warnings (the line stays valid): compatibility characters (§6.1 b), a combining mark at
 //! the start of a component, ZWJ/ZWNJ outside their RFC 5892 context (3987bis §5.1).
+//!
+//! Host integrity (issue 16): an `xn--` label that is not a valid A-label is the error
+//! `bad-ace` (RFC 5891 §5.4: the Punycode decodes to a valid U-label that encodes back to the
+//! same label); a host name browsers read as IPv4 (WHATWG URL §3.5 "ends in a number", not an
+//! RFC 3986 `IPv4address`) warns `ambiguous-ipv4`; an `xn--` label that to-iri keeps in ACE
+//! form for display safety (UTS #39; [`crate::host::display::check_label`]) warns
+//! `display-unsafe`.
 
 use crate::components;
 use crate::config::{InvalidUtf8, ToUriOptions};
@@ -105,8 +112,10 @@ impl Checker {
         if let Some(ar) = c.authority.clone() {
             let a = components::split_authority(line, ar).expect("validated by the conversion");
             comps.extend(a.userinfo.clone());
+            special_authority(line, c, &a)?;
             if line.get(a.host.start) != Some(&b'[') {
                 self.check_host(s, a.host.clone(), c.scheme.clone().map(|r| &line[r]))?;
+                host_integrity(s, a.host.clone(), o)?;
                 push_split(comps, line, a.host.clone(), b'.');
             }
         }
@@ -150,6 +159,77 @@ impl Checker {
             Err(err(IdnaReason::AsciiHostName))
         }
     }
+}
+
+/// What browsers refuse in the authority of a special scheme (WHATWG URL §4.1) that RFC 3986
+/// allows: a port above 65535 (`bad-port`; RFC 3986 §3.2.3 has no bound, WHATWG URL §4.4 port
+/// state fails) and an `IPvFuture` literal (`bad-ip-literal`; WHATWG URL §3.5 host parser
+/// takes IPv6 only). Issue 16: `check` must not accept a line that browsers refuse.
+fn special_authority(
+    line: &[u8],
+    c: &components::Components,
+    a: &components::Authority,
+) -> Result<(), LineError> {
+    if !c
+        .scheme
+        .clone()
+        .is_some_and(|r| crate::integrity::is_special(&line[r]))
+    {
+        return Ok(());
+    }
+    if let Some(p) = a.port.clone() {
+        let digits = &line[p.clone()];
+        let big = digits.iter().skip_while(|&&b| b == b'0').count() > 5
+            || std::str::from_utf8(digits)
+                .ok()
+                .and_then(|d| d.parse::<u32>().ok())
+                .is_some_and(|n| n > 65535);
+        if big {
+            return Err(LineError::new(ErrorKind::BadPort, p.start));
+        }
+    }
+    if matches!(
+        line.get(a.host.start..a.host.start + 2),
+        Some(b"[v") | Some(b"[V")
+    ) {
+        return Err(LineError::new(ErrorKind::BadIpLiteral, a.host.start));
+    }
+    Ok(())
+}
+
+/// The host-integrity part of `check` (module docs): `bad-ace` is an error; `ambiguous-ipv4`
+/// and `display-unsafe` are warnings.
+fn host_integrity(s: &str, r: Range<usize>, o: &mut Outcome) -> Result<(), LineError> {
+    let host = &s[r.clone()];
+    if let Some((i, _)) = crate::host::ace::first_bad_ace(host) {
+        let at: usize = host.split('.').take(i).map(|l| l.len() + 1).sum();
+        return Err(LineError::new(ErrorKind::BadAce, r.start + at));
+    }
+    let mut warn = |k, at| {
+        o.warnings += 1;
+        o.first_warning.get_or_insert(LineError::new(k, at));
+    };
+    if crate::integrity::ends_in_number(host.as_bytes()) && !components::is_ipv4(host.as_bytes()) {
+        warn(ErrorKind::AmbiguousIpv4, r.start);
+    }
+    let tld = host
+        .trim_end_matches('.')
+        .rsplit('.')
+        .next()
+        .unwrap_or_default();
+    let mut at = r.start;
+    for l in host.split('.') {
+        if crate::host::ace::has_ace_prefix(l) {
+            if let Ok(u) = crate::host::ace::check_ace_label(l) {
+                if crate::host::display::check_label(&u, tld).is_err() {
+                    warn(ErrorKind::DisplayUnsafe, at);
+                    break;
+                }
+            }
+        }
+        at += l.len() + 1;
+    }
+    Ok(())
 }
 
 /// An ASCII DNS name: labels of letters, digits and hyphens (STD3, RFC 1123 §2.1), not

@@ -1,0 +1,413 @@
+//! Host integrity (issue 16, contract item 17): the checks every mode runs so that a line
+//! written without an error keeps, for a browser, the scheme, host, port and userinfo of its
+//! input.
+//!
+//! Browsers parse URLs with the WHATWG URL Standard; RFC 3986 and the RFCs of the schemes
+//! decide what iribulk writes. Where the two readings of a line would name different hosts,
+//! the line is an error (or, for the documented IDNA2003 choice, a warning) instead of a
+//! silent change. The checks here are syntactic and cheap; [`crate::engine::Worker`] runs them
+//! around each mode's converter, and its fast path asks [`quick_ok`] first.
+//!
+//! * [`missing_host`]: `http https ws wss ftp` need a non-empty host (RFC 9110 §4.2.1,
+//!   RFC 6455 §3); a browser would read the first path segment as the host.
+//! * [`browser_stripped`]: TAB, CR, LF before the path and C0 controls or spaces at either
+//!   end are removed by browsers (WHATWG URL §4.4, basic URL parser steps 1–3); they are
+//!   never percent-encoded into a special-scheme URI. [`trim_into`] removes them (`--trim`).
+//! * [`backslash_reference`]: `\\x`, `/\x`, `\/x` against a special base are network-path
+//!   references for a browser (WHATWG URL §4.4 "special relative or authority state") and
+//!   relative paths for RFC 3986 §4.2.
+//! * [`ends_in_number`]: a host name a browser reads as IPv4 (WHATWG URL §3.5).
+
+/// The network schemes whose URLs must have a host (WHATWG URL §4.1 special schemes, without
+/// `file`, whose host may be empty).
+pub const NET_SPECIAL: [&[u8]; 5] = [b"http", b"https", b"ws", b"wss", b"ftp"];
+
+/// True for a WHATWG special scheme (`http https ws wss ftp file`), ASCII case-insensitive.
+pub fn is_special(scheme: &[u8]) -> bool {
+    is_net_special(scheme) || scheme.eq_ignore_ascii_case(b"file")
+}
+
+/// True for `http https ws wss ftp`, ASCII case-insensitive.
+pub fn is_net_special(scheme: &[u8]) -> bool {
+    NET_SPECIAL.iter().any(|s| s.eq_ignore_ascii_case(scheme))
+}
+
+/// The scheme of `line` (the bytes before the first `:` when they come before any `/ ? #`),
+/// without its `:`. Not validated.
+pub fn scheme_of(line: &[u8]) -> Option<&[u8]> {
+    let j = line
+        .iter()
+        .position(|&b| matches!(b, b':' | b'/' | b'?' | b'#'))?;
+    (j > 0 && line[j] == b':').then(|| &line[..j])
+}
+
+/// Where a reference of a special scheme (`http https ws wss ftp`) lacks its host: `Some`
+/// offset (of the path, or of the empty host) when it has no authority (`http:/x`, `http:x`)
+/// or an empty host (`http:///x`, `http://:80/`, `http://u@/`). RFC 9110 §4.2.1: "A sender
+/// MUST NOT generate an "http" URI with an empty host identifier. A recipient that processes
+/// such a URI reference MUST reject it as invalid"; RFC 6455 §3 for `ws`/`wss`; RFC 1738 §3.2
+/// for `ftp`. An authority with another syntax error is left to the converters (`None`).
+pub fn missing_host(line: &[u8]) -> Option<usize> {
+    let scheme = scheme_of(line)?;
+    if !is_net_special(scheme) {
+        return None;
+    }
+    let c = crate::components::split(line);
+    match c.authority {
+        None => Some(c.path.start),
+        Some(a) => match crate::components::split_authority(line, a) {
+            Ok(au) if au.host.is_empty() => Some(au.host.start),
+            _ => None,
+        },
+    }
+}
+
+/// True for what browsers strip at either end of the input: C0 controls and space (WHATWG URL
+/// §4.4 basic URL parser step 1, "leading and trailing C0 control or space").
+#[inline]
+fn is_c0_or_space(b: u8) -> bool {
+    b <= b' '
+}
+
+/// True for what browsers remove anywhere: ASCII tab or newline (step 3).
+#[inline]
+fn is_tab_or_newline(b: u8) -> bool {
+    matches!(b, b'\t' | b'\r' | b'\n')
+}
+
+/// The end of the part of `line` before the path once TAB, CR and LF are ignored: the scheme,
+/// and the authority when the scheme is followed by two slashes (or backslashes, as a browser
+/// reads a special URL); for a reference without a scheme that starts with two slashes, its
+/// authority; else the scheme's end (0 without one).
+fn before_path_end(line: &[u8]) -> usize {
+    let mut i = 0;
+    // Scheme (with tabs and newlines inside, as browsers read it).
+    let mut j = 0;
+    while j < line.len() {
+        let b = line[j];
+        if b == b':' {
+            i = j + 1;
+            break;
+        }
+        if !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.') || is_tab_or_newline(b)) {
+            break;
+        }
+        j += 1;
+    }
+    // Two slashes, tabs and newlines allowed between.
+    let mut k = i;
+    let mut slashes = 0;
+    while k < line.len() && slashes < 2 {
+        match line[k] {
+            b'/' | b'\\' => slashes += 1,
+            b if is_tab_or_newline(b) => {}
+            _ => break,
+        }
+        k += 1;
+    }
+    if slashes < 2 {
+        // No authority: the part before the path is the scheme and the tabs after it.
+        return i + line[i..]
+            .iter()
+            .take_while(|&&b| is_tab_or_newline(b))
+            .count();
+    }
+    k + line[k..]
+        .iter()
+        .position(|&b| matches!(b, b'/' | b'\\' | b'?' | b'#'))
+        .unwrap_or(line.len() - k)
+}
+
+/// The effective scheme of `line` as a browser reads it: leading C0 controls and spaces
+/// skipped, TAB/CR/LF inside ignored. True when special, or `blob` (whose inner URL the rule
+/// covers).
+fn browser_scheme_special(line: &[u8]) -> Option<bool> {
+    let start = line.iter().position(|&b| !is_c0_or_space(b))?;
+    let mut s = Vec::with_capacity(8);
+    for &b in &line[start..] {
+        if b == b':' {
+            return Some(is_special(&s) || s.eq_ignore_ascii_case(b"blob"));
+        }
+        if is_tab_or_newline(b) {
+            continue;
+        }
+        if !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')) || s.len() > 16 {
+            return None;
+        }
+        s.push(b);
+    }
+    None
+}
+
+/// Where `line` holds what browsers strip before parsing (WHATWG URL §4.4, basic URL parser
+/// steps 1–3): a C0 control or space at either end, or TAB, CR or LF before the path. Only
+/// for a special scheme, or a reference without a scheme when `base_special` (it resolves
+/// against a special base). Percent-encoding these characters (what RFC 3987 §3.1 step 2 or
+/// LEIRI §6.2 would do) gives a URI whose host differs from the browser's reading, so they
+/// are an error (`browser-stripped`) unless `--trim` removes them ([`trim_into`]).
+pub fn browser_stripped(line: &[u8], base_special: bool) -> Option<usize> {
+    let first = *line.first()?;
+    let last = *line.last()?;
+    let special = match browser_scheme_special(line) {
+        Some(s) => s,
+        None => base_special && scheme_of(line).is_none(),
+    };
+    if !special {
+        return None;
+    }
+    if is_c0_or_space(first) {
+        return Some(0);
+    }
+    let mut end = before_path_end(line);
+    if let Some(inner) = blob_inner(line) {
+        // The inner URL's scheme and authority (W3C File API §8.3).
+        end = line.len() - inner.len() + before_path_end(inner);
+    }
+    if let Some(p) = line[..end].iter().position(|&b| is_tab_or_newline(b)) {
+        return Some(p);
+    }
+    if is_c0_or_space(last) {
+        return Some(line.len() - 1);
+    }
+    None
+}
+
+/// The inner URL of a `blob:` line (after `blob:` and any TAB/CR/LF), as a browser reads it.
+fn blob_inner(line: &[u8]) -> Option<&[u8]> {
+    let mut s = Vec::with_capacity(4);
+    for (i, &b) in line.iter().enumerate() {
+        if is_tab_or_newline(b) {
+            continue;
+        }
+        if b == b':' {
+            return s.eq_ignore_ascii_case(b"blob").then(|| &line[i + 1..]);
+        }
+        if s.len() >= 4 {
+            return None;
+        }
+        s.push(b);
+    }
+    None
+}
+
+/// Where a `file` URI has a port (even an empty one): RFC 8089 §2 `file-auth = "localhost" /
+/// host` has none, and browsers refuse a `:` in a file host (WHATWG URL §4.4 file host
+/// state), so dropping an empty port (normalization, RFC 3986 §6.2.3) would turn a refused
+/// line into a working one.
+pub fn file_port(line: &[u8]) -> Option<usize> {
+    if !scheme_of(line)?.eq_ignore_ascii_case(b"file") {
+        return None;
+    }
+    let c = crate::components::split(line);
+    let a = crate::components::split_authority(line, c.authority?).ok()?;
+    a.port.map(|p| p.start - 1)
+}
+
+/// Appends `line` as a browser reads it to `out`: C0 controls and spaces at either end
+/// removed, and every TAB, CR and LF (WHATWG URL §4.4 steps 1–3). Returns the number of bytes
+/// removed (`--trim`: one repair per line that had any).
+pub fn trim_into(line: &[u8], out: &mut Vec<u8>) -> usize {
+    let start = line
+        .iter()
+        .position(|&b| !is_c0_or_space(b))
+        .unwrap_or(line.len());
+    let end = line
+        .iter()
+        .rposition(|&b| !is_c0_or_space(b))
+        .map_or(start, |p| p + 1);
+    let mark = out.len();
+    out.extend(
+        line[start..end]
+            .iter()
+            .copied()
+            .filter(|&b| !is_tab_or_newline(b)),
+    );
+    line.len() - (out.len() - mark)
+}
+
+/// True when `reference` starts with `\\`, `/\` or `\/` (WHATWG URL §4.4: after a special
+/// base, "special authority ignore slashes" reads a host there; RFC 3986 §4.2 a path).
+pub fn backslash_reference(reference: &[u8]) -> bool {
+    matches!(
+        reference.get(..2),
+        Some(b"\\\\") | Some(b"/\\") | Some(b"\\/")
+    )
+}
+
+/// WHATWG URL §3.5 "ends in a number checker" on an ASCII host: split on `.`, drop one empty
+/// last part, and the last part is all ASCII digits or parses as an IPv4 number (`0x…` hex,
+/// `0…` octal, decimal). Such a host is parsed as an IPv4 address by browsers (and refused if
+/// that fails), whatever DNS holds.
+pub fn ends_in_number(host: &[u8]) -> bool {
+    let mut parts: Vec<&[u8]> = host.split(|&b| b == b'.').collect();
+    if parts.last() == Some(&&b""[..]) {
+        if parts.len() == 1 {
+            return false;
+        }
+        parts.pop();
+    }
+    let Some(last) = parts.last() else {
+        return false;
+    };
+    if !last.is_empty() && last.iter().all(u8::is_ascii_digit) {
+        return true;
+    }
+    ipv4_number(last)
+}
+
+/// WHATWG URL §4.3 "IPv4 number parser": success of `0x`/`0X` hex (possibly empty), `0`-led
+/// octal, or decimal.
+fn ipv4_number(s: &[u8]) -> bool {
+    if s.is_empty() {
+        return false;
+    }
+    if s.len() >= 2 && s[0] == b'0' && (s[1] == b'x' || s[1] == b'X') {
+        return s[2..].iter().all(u8::is_ascii_hexdigit);
+    }
+    if s.len() >= 2 && s[0] == b'0' {
+        return s[1..].iter().all(|b| (b'0'..=b'7').contains(b));
+    }
+    s.iter().all(u8::is_ascii_digit)
+}
+
+/// The host of an absolute reference with an authority (userinfo and port removed, brackets
+/// kept), or `None`.
+pub fn host_of(line: &[u8]) -> Option<&[u8]> {
+    let c = crate::components::split(line);
+    let a = crate::components::split_authority(line, c.authority?).ok()?;
+    Some(&line[a.host])
+}
+
+/// Fast-path guard: true when none of this module's checks can fire on `line` as it is (no
+/// control or space at its ends, a non-empty host after `//` for `http https ws wss ftp`).
+/// `false` only means "take the slow path" (an authority with `@` always does).
+#[inline]
+pub fn quick_ok(line: &[u8]) -> bool {
+    match (line.first(), line.last()) {
+        (Some(&f), Some(&l)) if is_c0_or_space(f) || is_c0_or_space(l) => return false,
+        _ => {}
+    }
+    let Some(s) = scheme_of(line) else {
+        return true;
+    };
+    if s.eq_ignore_ascii_case(b"file") {
+        return file_port(line).is_none();
+    }
+    if !is_net_special(s) {
+        return true;
+    }
+    let Some(a) = line[s.len() + 1..].strip_prefix(b"//") else {
+        return false;
+    };
+    let a = &a[..memchr::memchr3(b'/', b'?', b'#', a).unwrap_or(a.len())];
+    !a.is_empty() && a[0] != b':' && memchr::memchr(b'@', a).is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_host_cases() {
+        for s in [
+            "http:/x",
+            "http:x",
+            "http:///x",
+            "HTTPS://:80/",
+            "ws://u@/p",
+            "ftp:",
+        ] {
+            assert!(missing_host(s.as_bytes()).is_some(), "{s}");
+        }
+        for s in [
+            "http://a/",
+            "file:///x",
+            "foo:/x",
+            "/x",
+            "mailto:a@b",
+            "http://a:80",
+        ] {
+            assert_eq!(missing_host(s.as_bytes()), None, "{s}");
+        }
+        assert_eq!(missing_host(b"http:/x"), Some(5));
+        assert_eq!(missing_host(b"http://u@/x"), Some(9));
+    }
+
+    #[test]
+    fn stripped_cases() {
+        assert_eq!(browser_stripped(b" http://a/", false), Some(0));
+        assert_eq!(browser_stripped(b"http://a ", false), Some(8));
+        assert_eq!(browser_stripped(b"http://a/ ", false), Some(9));
+        assert_eq!(browser_stripped(b"http://g\tood.com/", false), Some(8));
+        assert_eq!(browser_stripped(b"ht\ttp://a/", false), Some(2));
+        assert_eq!(browser_stripped(b"file:\t//good.com/x", false), Some(5));
+        // In the path: a browser removes it too, but the host is the same.
+        assert_eq!(browser_stripped(b"http://a/b\tc", false), None);
+        assert_eq!(browser_stripped(b"foo://a b ", false), None);
+        assert_eq!(browser_stripped(b" x", true), Some(0));
+        assert_eq!(browser_stripped(b" x", false), None);
+        assert_eq!(browser_stripped(b"\\\\x\t/", true), Some(3));
+        assert_eq!(browser_stripped(b"\x01blob:https://a/", false), Some(0));
+        assert_eq!(browser_stripped(b"blob:https://g\rood/", false), Some(14));
+        assert_eq!(browser_stripped(b"blob:https://good/\r", false), Some(18));
+        assert_eq!(browser_stripped(b"blob:https://good/a\tb", false), None);
+        assert_eq!(file_port(b"file://h:/x"), Some(8));
+        assert_eq!(file_port(b"file://h/x"), None);
+        let mut out = Vec::new();
+        assert_eq!(trim_into(b" \x01ht\ttp://a/b\nc \x1f", &mut out), 6);
+        assert_eq!(out, b"http://a/bc");
+    }
+
+    #[test]
+    fn ends_in_number_cases() {
+        for h in [
+            "127.1",
+            "2130706433",
+            "0x7f.1",
+            "a.0x",
+            "a.1.",
+            "a.09",
+            "0X7F",
+        ] {
+            assert!(ends_in_number(h.as_bytes()), "{h}");
+        }
+        for h in ["a.b", "a.0x7g", "1.a", "", ".", "a.b."] {
+            assert!(!ends_in_number(h.as_bytes()), "{h}");
+        }
+    }
+
+    #[test]
+    fn quick_ok_never_hides_a_check() {
+        for s in [
+            "http://a/",
+            "http:/a",
+            "http://u@/x",
+            "http://:1/",
+            " http://a",
+            "foo:x",
+            "x",
+            "http://a@b/",
+            "HTTP:///",
+            "ws:",
+            "",
+            "http://a\t",
+            "http://[::1]/",
+        ] {
+            let b = s.as_bytes();
+            if quick_ok(b) {
+                assert_eq!(missing_host(b), None, "{s}");
+                assert_eq!(browser_stripped(b, false), None, "{s}");
+            }
+        }
+        assert!(quick_ok(b"http://a/b") && quick_ok(b"/rel") && !quick_ok(b"http:/a"));
+    }
+
+    #[test]
+    fn backslash_references() {
+        assert!(backslash_reference(b"\\\\evil.com/"));
+        assert!(backslash_reference(b"/\\evil.com/"));
+        assert!(backslash_reference(b"\\/evil.com/"));
+        assert!(!backslash_reference(b"//evil.com/"));
+        assert!(!backslash_reference(b"/x\\"));
+    }
+}
