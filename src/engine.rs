@@ -739,8 +739,9 @@ impl Worker {
             if let Some(at) = integrity::missing_host(reference) {
                 return Err(LineError::new(ErrorKind::MissingHost, at));
             }
-            let o = self.conv.convert_into(reference, out)?;
+            let mut o = self.conv.convert_into(reference, out)?;
             self.check_output(reference, mark, out)?;
+            self.check_mapping(reference, &out[mark..], &mut o)?;
             return Ok(o);
         };
         if base_special && integrity::backslash_reference(reference) {
@@ -756,13 +757,81 @@ impl Worker {
                 at.min(reference.len()),
             )),
             Some(_) => Err(LineError::new(ErrorKind::MissingHost, 0)),
-            None => self
-                .conv
-                .convert_into(&resolved, out)
-                .and_then(|o| self.check_output(&resolved, mark, out).map(|()| o)),
+            None => self.conv.convert_into(&resolved, out).and_then(|mut o| {
+                self.check_output(&resolved, mark, out)?;
+                self.check_mapping(&resolved, &out[mark..], &mut o)?;
+                Ok(o)
+            }),
         };
         self.resolved = resolved;
         r
+    }
+
+    /// What IDNA mapping does to the host of a special-scheme `input` in the modes that map
+    /// hosts (to-uri, normalize): `idna2003-differs` where `--host idna2003` gives another host
+    /// than UTS #46 (an error for a deleted joiner UTS #46 refuses, and with `--strict`), and
+    /// `host-char-removed` naming a character the mapping deleted (an error with `--strict`).
+    /// RFC 3490 §4, UTS #46 §4, RFC 3491 §3; issue 16.
+    fn check_mapping(
+        &self,
+        input: &[u8],
+        written: &[u8],
+        o: &mut Outcome,
+    ) -> Result<(), LineError> {
+        use crate::config::HostMode;
+        let t = &self.opts.to_uri;
+        if !matches!(self.opts.mode, Mode::ToUri | Mode::Normalize { .. })
+            || t.host == HostMode::Percent
+            || !integrity::scheme_of(input).is_some_and(integrity::is_special)
+        {
+            return Ok(());
+        }
+        let Some(raw) = integrity::host_of(input) else {
+            return Ok(());
+        };
+        if raw.is_ascii() && !raw.contains(&b'%')
+            || raw.first() == Some(&b'[')
+            || integrity::host_of(written) == Some(raw)
+        {
+            return Ok(()); // nothing to map, or the mode left the host as it was
+        }
+        let start = raw.as_ptr() as usize - input.as_ptr() as usize;
+        let Some(host) = std::str::from_utf8(raw)
+            .ok()
+            .and_then(crate::host::decode_host_percent)
+        else {
+            return Ok(());
+        };
+        let idna2003 = t.host == HostMode::Idna2003;
+        let mut warn = |kind, at: usize, first: bool| -> Result<(), LineError> {
+            let e = LineError::new(kind, at);
+            if t.strict {
+                return Err(e);
+            }
+            o.warnings += 1;
+            if first {
+                o.first_warning = Some(e);
+            } else {
+                o.first_warning.get_or_insert(e);
+            }
+            Ok(())
+        };
+        if idna2003 {
+            match integrity::idna2003_differs(&host, t.idna2003_flags) {
+                Some(true) => return Err(LineError::new(ErrorKind::Idna2003Differs, start)),
+                Some(false) => warn(ErrorKind::Idna2003Differs, start, true)?,
+                None => {}
+            }
+        }
+        if let Some((i, c)) = integrity::removed_char(&host, idna2003) {
+            let at = if raw.contains(&b'%') {
+                start
+            } else {
+                start + i
+            };
+            warn(ErrorKind::HostCharRemoved(c), at, false)?;
+        }
+        Ok(())
     }
 
     /// The host the mode wrote must still be one (`missing-host`: normalize must not turn

@@ -136,9 +136,9 @@ pub enum ErrorKind {
     /// browsers use): deviation characters `ß ς`, joiners, characters unassigned in Unicode
     /// 3.2. An error always when Nameprep deletes a joiner UTS #46 refuses (`pay\u{200D}pal`).
     Idna2003Differs,
-    /// `host-char-removed`: warning (error with `--strict`): host mapping deleted a
+    /// `host-char-removed`: warning (error with `--strict`): host mapping deleted this
     /// character (UTS #46 §5 "ignored", RFC 3454 table B.1 in Nameprep), e.g. U+3164.
-    HostCharRemoved,
+    HostCharRemoved(char),
     /// `bad-ace`: `check`: an `xn--` label that is not valid Punycode or does not decode to a
     /// valid U-label (RFC 5891 §5.4, §4.4).
     BadAce,
@@ -215,7 +215,7 @@ impl ErrorKind {
             ErrorKind::BrowserStripped => "browser-stripped",
             ErrorKind::BackslashReference => "backslash-reference",
             ErrorKind::Idna2003Differs => "idna2003-differs",
-            ErrorKind::HostCharRemoved => "host-char-removed",
+            ErrorKind::HostCharRemoved(_) => "host-char-removed",
             ErrorKind::BadAce => "bad-ace",
             ErrorKind::AmbiguousIpv4 => "ambiguous-ipv4",
             ErrorKind::DisplayUnsafe => "display-unsafe",
@@ -279,9 +279,10 @@ impl ErrorKind {
             ErrorKind::Idna2003Differs => {
                 "IDNA2003 host differs from UTS #46 non-transitional (what browsers use)".into()
             }
-            ErrorKind::HostCharRemoved => {
-                "host mapping deleted a character (UTS #46 ignored / Nameprep B.1)".into()
-            }
+            ErrorKind::HostCharRemoved(c) => format!(
+                "host mapping deleted U+{:04X} (UTS #46 ignored / Nameprep B.1)",
+                c as u32
+            ),
             ErrorKind::BadAce => {
                 "xn-- label is not valid Punycode or not a valid U-label (RFC 5891 §5.4)".into()
             }
@@ -316,7 +317,7 @@ impl ErrorKind {
                 | ErrorKind::LeadingCombining
                 | ErrorKind::JoinerContext
                 | ErrorKind::Idna2003Differs
-                | ErrorKind::HostCharRemoved
+                | ErrorKind::HostCharRemoved(_)
                 | ErrorKind::AmbiguousIpv4
                 | ErrorKind::DisplayUnsafe
         )

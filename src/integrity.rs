@@ -278,6 +278,46 @@ pub fn host_of(line: &[u8]) -> Option<&[u8]> {
     Some(&line[a.host])
 }
 
+/// What host mapping deletes from `host` (decoded, Unicode): the first character that UTS #46
+/// maps to nothing ("ignored", UTS #46 §5; `idna2003 == false`) or that Nameprep maps to
+/// nothing (RFC 3491 §3, RFC 3454 table B.1; `idna2003 == true`), with its byte offset.
+pub fn removed_char(host: &str, idna2003: bool) -> Option<(usize, char)> {
+    use idna::uts46::{AsciiDenyList, Hyphens, Uts46};
+    host.char_indices().find(|&(_, c)| {
+        if c.is_ascii() {
+            return false;
+        }
+        if idna2003 {
+            return stringprep::tables::commonly_mapped_to_nothing(c);
+        }
+        let mut b = [0u8; 4];
+        let (mapped, _) = Uts46::new().to_unicode(
+            c.encode_utf8(&mut b).as_bytes(),
+            AsciiDenyList::EMPTY,
+            Hyphens::Allow,
+        );
+        mapped.is_empty()
+    })
+}
+
+/// How IDNA2003 (RFC 3490 ToASCII, kept by `--host idna2003`) and UTS #46 non-transitional
+/// (browsers, WHATWG URL §3.5 "domain to ASCII") differ on `host` (decoded, Unicode), when
+/// IDNA2003 succeeds: `None` when they agree; `Some(true)` when UTS #46 refuses a host whose
+/// ZWJ/ZWNJ Nameprep deleted (`pay\u{200D}pal`: IDNA2003 reads `paypal`, browsers nothing:
+/// always an error); `Some(false)` for other differences (`ß ς`, characters unassigned in
+/// Unicode 3.2, normalization changes): the warning `idna2003-differs`.
+pub fn idna2003_differs(host: &str, flags: crate::host::idna2003::Flags) -> Option<bool> {
+    use crate::host::{to_ascii, Idna};
+    let mut a = String::new();
+    to_ascii(host, Idna::Idna2003(flags), &mut a).ok()?;
+    let mut b = String::new();
+    match to_ascii(host, Idna::Uts46, &mut b) {
+        Ok(()) if a.eq_ignore_ascii_case(&b) => None,
+        Ok(()) => Some(false),
+        Err(_) => Some(host.contains(['\u{200C}', '\u{200D}'])),
+    }
+}
+
 /// Fast-path guard: true when none of this module's checks can fire on `line` as it is (no
 /// control or space at its ends, a non-empty host after `//` for `http https ws wss ftp`).
 /// `false` only means "take the slow path" (an authority with `@` always does).
@@ -400,6 +440,23 @@ mod tests {
             }
         }
         assert!(quick_ok(b"http://a/b") && quick_ok(b"/rel") && !quick_ok(b"http:/a"));
+    }
+
+    #[test]
+    fn idna_differences() {
+        use crate::host::idna2003::Flags;
+        assert_eq!(idna2003_differs("faß.de", Flags::CONVERT), Some(false));
+        assert_eq!(
+            idna2003_differs("pay\u{200D}pal.com", Flags::CONVERT),
+            Some(true)
+        );
+        assert_eq!(idna2003_differs("bücher.de", Flags::CONVERT), None);
+        assert_eq!(
+            removed_char("go\u{3164}od.com", false),
+            Some((2, '\u{3164}'))
+        );
+        assert_eq!(removed_char("a\u{AD}b", true), Some((1, '\u{AD}')));
+        assert_eq!(removed_char("bücher.de", false), None);
     }
 
     #[test]

@@ -441,14 +441,10 @@ pub fn cause(input: &[u8], v: &Violation) -> &'static str {
 pub const OPEN_CAUSES: &[&str] = &[
     "backslash",
     "decoded delimiter look-alike",
-    "deviation character",
     "display-unsafe label: delimiter look-alike",
     "display-unsafe label: mixed scripts",
     "display-unsafe label: outside the UTS #39 profile",
     "display-unsafe label: whole-script confusable",
-    "ignorable character",
-    "joiner",
-    "non-ascii host",
 ];
 
 /// The fuzz target `host_integrity`: the first byte picks the config and the base, the rest up
