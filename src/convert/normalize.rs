@@ -543,6 +543,8 @@ impl Normalizer {
                     Some(u)
                 }
             };
+            // Display safety (issue 16, UTS #39): unsafe labels stay in their xn-- form.
+            let unicode = unicode.and_then(|u| crate::host::display::display_host(ace, &u));
             if let Some(u) = unicode.filter(|u| u != ace) {
                 let displayable = u.chars().all(|c| c.is_ascii() || is_displayable(c, false));
                 let mark = dst.len();

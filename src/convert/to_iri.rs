@@ -103,6 +103,8 @@ fn nfkc_has_delimiter(c: char) -> bool {
 pub struct ToIri {
     opts: ToIriOptions,
     octets: Vec<u8>,
+    /// Ranges of the current component's output produced by percent-decoding.
+    decoded: Vec<std::ops::Range<usize>>,
 }
 
 impl ToIri {
@@ -111,6 +113,7 @@ impl ToIri {
         ToIri {
             opts,
             octets: Vec::new(),
+            decoded: Vec::new(),
         }
     }
 
@@ -202,6 +205,8 @@ impl ToIri {
                     Some(u)
                 }
             };
+            // Display safety (issue 16, UTS #39): unsafe labels stay in their xn-- form.
+            let unicode = unicode.and_then(|u| host::display::display_host(host, &u));
             if let Some(u) = unicode.filter(|u| u != host) {
                 let mut back = String::new();
                 let displayable = u.chars().all(|c| c.is_ascii() || is_displayable(c, false));
@@ -226,6 +231,8 @@ impl ToIri {
     ) -> Result<(), LineError> {
         let s = &line[r.clone()];
         let n = s.len();
+        let mark = out.len();
+        self.decoded.clear();
         let mut run = 0;
         let mut i = 0;
         while i < n {
@@ -248,11 +255,25 @@ impl ToIri {
                 self.octets.push(hi << 4 | lo);
                 j += 3;
             }
+            let at = out.len() - mark;
             emit_octets(&s[i..j], &self.octets, comp, out, o);
+            self.decoded.push(at..out.len() - mark);
             i = j;
             run = j;
         }
         out.extend_from_slice(&s[run..]);
+        // Display safety (issue 16, UTS #39 skeletons): a decoded character that looks like a
+        // delimiter goes back to its %HH form.
+        let decoded = std::mem::take(&mut self.decoded);
+        if !decoded.is_empty()
+            && host::display::reencode_lookalikes_in(out, mark, |at| {
+                decoded.iter().any(|r| r.contains(&at))
+            })
+        {
+            o.changed = true;
+        }
+        self.decoded = decoded;
+        self.decoded.clear();
         Ok(())
     }
 }
