@@ -110,6 +110,10 @@ pub struct Cli {
     /// LEIRI input (3987bis §6): percent-encode controls instead of failing.
     #[arg(long)]
     pub leiri: bool,
+    /// Remove what browsers strip (C0 controls and spaces at either end, TAB/CR/LF) from
+    /// special-scheme lines instead of failing them with browser-stripped (a repair).
+    #[arg(long)]
+    pub trim: bool,
     /// Bytes that are not UTF-8: error (default) or percent (encode each such byte).
     #[arg(long = "invalid-utf8", value_enum, default_value_t = Utf8Arg::Error)]
     pub invalid_utf8: Utf8Arg,
@@ -511,6 +515,7 @@ pub const OPTIONS: &[Applies] = {
         ),
         row("--strict", "strict", uri, Nothing),
         row("--leiri", "leiri", uri, Nothing),
+        row("--trim", "trim", Modes(0b1_1011), Nothing), // every mode but check
         row("--invalid-utf8", "invalid_utf8", uri, Nothing),
         row("--on-error", "on_error", all, NoFilter),
         row("--errors", "errors", all, Nothing),
@@ -734,6 +739,7 @@ impl Cli {
             .host_fallback_percent(self.host_fallback.is_some())
             .strict(self.strict)
             .leiri(self.leiri)
+            .trim(self.trim)
             .invalid_utf8(match self.invalid_utf8 {
                 Utf8Arg::Error => InvalidUtf8::Error,
                 Utf8Arg::Percent => InvalidUtf8::Percent,
