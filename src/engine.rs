@@ -747,6 +747,11 @@ impl Worker {
         if base_special && integrity::backslash_reference(reference) {
             return Err(LineError::new(ErrorKind::BackslashReference, 0));
         }
+        if integrity::scheme_of(base).is_some_and(|s| s.eq_ignore_ascii_case(b"file"))
+            && integrity::drive_letter_reference(reference)
+        {
+            return Err(LineError::new(ErrorKind::DriveLetterReference, 0));
+        }
         self.resolved.clear();
         crate::resolve::resolve_into(base, reference, &mut self.resolved)?;
         let resolved = std::mem::take(&mut self.resolved);

@@ -131,6 +131,11 @@ pub enum ErrorKind {
     /// special base: RFC 3986 §4.2 reads a relative path, a browser (WHATWG URL §4.4, special
     /// relative slash state) a network-path reference to another host.
     BackslashReference,
+    /// `drive-letter-reference`: a reference whose path starts with a Windows drive letter
+    /// (`/c:/x`, `c|/x`) against a `file` base: browsers drop the base's host there and keep
+    /// the drive letter through `..` (WHATWG URL §4.4 file state, RFC 8089 Appendix E.2);
+    /// RFC 3986 §5.2 keeps the host.
+    DriveLetterReference,
     /// `idna2003-differs`: warning (error with `--strict`): IDNA2003 (RFC 3490, kept as
     /// `--host idna2003` asks) gives another host than UTS #46 non-transitional (what
     /// browsers use): deviation characters `ß ς`, joiners, characters unassigned in Unicode
@@ -179,6 +184,7 @@ impl ErrorKind {
         "missing-host",
         "browser-stripped",
         "backslash-reference",
+        "drive-letter-reference",
         "idna2003-differs",
         "host-char-removed",
         "bad-ace",
@@ -214,6 +220,7 @@ impl ErrorKind {
             ErrorKind::MissingHost => "missing-host",
             ErrorKind::BrowserStripped => "browser-stripped",
             ErrorKind::BackslashReference => "backslash-reference",
+            ErrorKind::DriveLetterReference => "drive-letter-reference",
             ErrorKind::Idna2003Differs => "idna2003-differs",
             ErrorKind::HostCharRemoved(_) => "host-char-removed",
             ErrorKind::BadAce => "bad-ace",
@@ -274,6 +281,11 @@ impl ErrorKind {
             ErrorKind::BackslashReference => {
                 "reference starts with \\\\, /\\ or \\/ against a special base: RFC 3986 reads \
                  a relative path, a browser a network-path reference to another host"
+                    .into()
+            }
+            ErrorKind::DriveLetterReference => {
+                "reference starting with a Windows drive letter against a file base: browsers \
+                 drop the base's host (WHATWG URL §4.4 file state)"
                     .into()
             }
             ErrorKind::Idna2003Differs => {

@@ -234,6 +234,26 @@ pub fn backslash_reference(reference: &[u8]) -> bool {
     )
 }
 
+/// True when the path of `reference` (no scheme, no authority) starts with a Windows drive
+/// letter, `/` optional: `c:`, `/C|/x` (WHATWG URL §4.4 "starts with a Windows drive letter";
+/// RFC 8089 Appendix E.2). Against a `file` base, browsers then drop the base's host.
+pub fn drive_letter_reference(reference: &[u8]) -> bool {
+    if scheme_of(reference).is_some() && !reference.starts_with(b"/") {
+        // `c:/x` splits as the scheme `c`: it is a drive letter for a file base too.
+        if !(reference.len() >= 2 && reference[0].is_ascii_alphabetic() && reference[1] == b':') {
+            return false;
+        }
+    }
+    let p = reference.strip_prefix(b"/").unwrap_or(reference);
+    if reference.starts_with(b"//") {
+        return false;
+    }
+    p.len() >= 2
+        && p[0].is_ascii_alphabetic()
+        && matches!(p[1], b':' | b'|')
+        && matches!(p.get(2), None | Some(b'/' | b'\\' | b'?' | b'#'))
+}
+
 /// WHATWG URL §3.5 "ends in a number checker" on an ASCII host: split on `.`, drop one empty
 /// last part, and the last part is all ASCII digits or parses as an IPv4 number (`0x…` hex,
 /// `0…` octal, decimal). Such a host is parsed as an IPv4 address by browsers (and refused if
@@ -457,6 +477,16 @@ mod tests {
         );
         assert_eq!(removed_char("a\u{AD}b", true), Some((1, '\u{AD}')));
         assert_eq!(removed_char("bücher.de", false), None);
+    }
+
+    #[test]
+    fn drive_letters() {
+        for r in ["/j:/../", "c:/x", "C|", "/c|/x", "d:"] {
+            assert!(drive_letter_reference(r.as_bytes()), "{r}");
+        }
+        for r in ["//c:/x", "cd:/x", "/cx/", "x", "http:c:"] {
+            assert!(!drive_letter_reference(r.as_bytes()), "{r}");
+        }
     }
 
     #[test]

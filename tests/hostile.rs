@@ -224,6 +224,7 @@ const HOST_INTEGRITY_CODES: &[&str] = &[
     "missing-host",
     "browser-stripped",
     "backslash-reference",
+    "drive-letter-reference",
     "idna2003-differs",
     "host-char-removed",
     "ambiguous-ipv4",
