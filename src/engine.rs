@@ -755,6 +755,10 @@ impl Worker {
         self.resolved.clear();
         crate::resolve::resolve_into(base, reference, &mut self.resolved)?;
         let resolved = std::mem::take(&mut self.resolved);
+        if integrity::file_drive_with_host(&resolved) {
+            self.resolved = resolved;
+            return Err(LineError::new(ErrorKind::DriveLetterReference, 0));
+        }
         let r = match integrity::missing_host(&resolved) {
             // The offset is in the reference when it has the scheme, else at its start.
             Some(at) if integrity::scheme_of(reference).is_some() => Err(LineError::new(

@@ -94,10 +94,20 @@ fn before_path_end(line: &[u8]) -> usize {
         }
         j += 1;
     }
-    // Two slashes, tabs and newlines allowed between.
+    // A special scheme: any run of slashes, backslashes, tabs and newlines leads to the
+    // authority (WHATWG URL §4.4 special authority slashes and ignore slashes states).
+    let special = i > 0 && {
+        let s: Vec<u8> = line[..i - 1]
+            .iter()
+            .copied()
+            .filter(|&b| !is_tab_or_newline(b))
+            .collect();
+        is_special(&s)
+    };
+    // Else two slashes, tabs and newlines allowed between.
     let mut k = i;
     let mut slashes = 0;
-    while k < line.len() && slashes < 2 {
+    while k < line.len() && (special || slashes < 2) {
         match line[k] {
             b'/' | b'\\' => slashes += 1,
             b if is_tab_or_newline(b) => {}
@@ -105,7 +115,7 @@ fn before_path_end(line: &[u8]) -> usize {
         }
         k += 1;
     }
-    if slashes < 2 {
+    if slashes < 2 && !special {
         // No authority: the part before the path is the scheme and the tabs after it.
         return i + line[i..]
             .iter()
@@ -252,6 +262,28 @@ pub fn drive_letter_reference(reference: &[u8]) -> bool {
         && p[0].is_ascii_alphabetic()
         && matches!(p[1], b':' | b'|')
         && matches!(p.get(2), None | Some(b'/' | b'\\' | b'?' | b'#'))
+}
+
+/// True when `url` is a `file` URL with a non-empty host whose first path segment is a Windows
+/// drive letter (`file://h/C:/x`): browsers read no host there (WHATWG URL §4.4 path state), so
+/// a resolution that produces one from a base with a host moves the link.
+pub fn file_drive_with_host(url: &[u8]) -> bool {
+    if !scheme_of(url).is_some_and(|s| s.eq_ignore_ascii_case(b"file")) {
+        return false;
+    }
+    let c = crate::components::split(url);
+    let Some(a) = c.authority else {
+        return false;
+    };
+    if a.is_empty() {
+        return false;
+    }
+    let p = &url[c.path];
+    p.len() >= 3
+        && p[0] == b'/'
+        && p[1].is_ascii_alphabetic()
+        && matches!(p[2], b':' | b'|')
+        && matches!(p.get(3), None | Some(b'/' | b'\\'))
 }
 
 /// WHATWG URL §3.5 "ends in a number checker" on an ASCII host: split on `.`, drop one empty
@@ -411,6 +443,11 @@ mod tests {
         assert_eq!(browser_stripped(b"blob:https://g\rood/", false), Some(14));
         assert_eq!(browser_stripped(b"blob:https://good/\r", false), Some(18));
         assert_eq!(browser_stripped(b"blob:https://good/a\tb", false), None);
+        assert_eq!(
+            browser_stripped(b"blob:https:/\tgood.com/uuid", false),
+            Some(12)
+        );
+        assert_eq!(browser_stripped(b"http:\tgood.com/", false), Some(5));
         assert_eq!(file_port(b"file://h:/x"), Some(8));
         assert_eq!(file_port(b"file://h/x"), None);
         let mut out = Vec::new();
@@ -481,6 +518,9 @@ mod tests {
 
     #[test]
     fn drive_letters() {
+        assert!(file_drive_with_host(b"file://h/C://x"));
+        assert!(!file_drive_with_host(b"file:///C:/x"));
+        assert!(!file_drive_with_host(b"file://h/Cx/"));
         for r in ["/j:/../", "c:/x", "C|", "/c|/x", "d:"] {
             assert!(drive_letter_reference(r.as_bytes()), "{r}");
         }

@@ -357,9 +357,10 @@ fn display_unsafe(line: &[u8], out: &[u8]) -> Option<Violation> {
     let decoded: Vec<&str> = host.map_or(vec![], |h| {
         // A label that is written verbatim in the input host was not decoded by the mode
         // (a raw U+200C before a decoded `%2E` splits into labels the input did not have).
-        let in_host = raw_host(&input).unwrap_or_default();
+        // Nor one that differs only in ASCII case (normalize lower-cases `0x7F`).
+        let in_host = raw_host(&input).unwrap_or_default().to_ascii_lowercase();
         h.split('.')
-            .filter(|l| !in_labels.contains(l) && !in_host.contains(*l))
+            .filter(|l| !in_labels.contains(l) && !in_host.contains(&l.to_ascii_lowercase()))
             .collect()
     });
     if let (Some(host), false) = (host, decoded.is_empty()) {

@@ -209,7 +209,16 @@ fn host_integrity(s: &str, r: Range<usize>, o: &mut Outcome) -> Result<(), LineE
         o.warnings += 1;
         o.first_warning.get_or_insert(LineError::new(k, at));
     };
-    if crate::integrity::ends_in_number(host.as_bytes()) && !components::is_ipv4(host.as_bytes()) {
+    // What a browser reads: percent-decoded, UTS #46-mapped (or at least with the label
+    // separators of RFC 3490 §3.1 as dots) before the IPv4 parser runs (WHATWG URL §3.5).
+    let decoded = crate::host::decode_host_percent(host).unwrap_or_else(|| host.to_string());
+    let mut mapped = String::new();
+    if crate::host::to_ascii(&decoded, crate::host::Idna::Uts46, &mut mapped).is_err() {
+        mapped = decoded.replace(crate::host::is_label_dot, ".");
+    }
+    if crate::integrity::ends_in_number(mapped.as_bytes())
+        && !components::is_ipv4(mapped.as_bytes())
+    {
         warn(ErrorKind::AmbiguousIpv4, r.start);
     }
     let tld = host
