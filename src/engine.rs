@@ -747,9 +747,13 @@ impl Worker {
         if base_special && integrity::backslash_reference(reference) {
             return Err(LineError::new(ErrorKind::BackslashReference, 0));
         }
-        if integrity::scheme_of(base).is_some_and(|s| s.eq_ignore_ascii_case(b"file"))
-            && integrity::drive_letter_reference(reference)
-        {
+        let file = |s: &[u8]| s.eq_ignore_ascii_case(b"file");
+        // `file:e:/` against a file base is the relative `e:/` (§5.2.2 non-strict).
+        let rest = match integrity::scheme_of(reference) {
+            Some(s) if file(s) => &reference[s.len() + 1..],
+            _ => reference,
+        };
+        if integrity::scheme_of(base).is_some_and(file) && integrity::drive_letter_reference(rest) {
             return Err(LineError::new(ErrorKind::DriveLetterReference, 0));
         }
         self.resolved.clear();

@@ -438,9 +438,7 @@ pub fn cause(input: &[u8], v: &Violation) -> &'static str {
 /// The causes still open today (the causes of `KNOWN_VIOLATIONS` in
 /// `tests/host_integrity.rs`, which checks that both lists agree): the fuzz target tolerates
 /// them, so that it finds new causes now and every violation once phase 2 empties the list.
-pub const OPEN_CAUSES: &[&str] = &[
-    "backslash",
-];
+pub const OPEN_CAUSES: &[&str] = &["backslash"];
 
 /// The fuzz target `host_integrity`: the first byte picks the config and the base, the rest up
 /// to the first LF is the line. Panics on a violation whose cause is not in `tolerated` (the
