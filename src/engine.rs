@@ -735,6 +735,22 @@ impl Worker {
         if let Some(at) = integrity::file_port(reference) {
             return Err(LineError::new(ErrorKind::BadPort, at));
         }
+        // A file URL with a drive-letter segment and dot segments: RFC 3986 §5.2.4 may remove
+        // the drive letter that browsers keep, dropping the host (WHATWG URL §4.4 path state).
+        let file = |s: &[u8]| s.eq_ignore_ascii_case(b"file");
+        let rc = crate::components::split(reference);
+        let rpath = &reference[rc.path.clone()];
+        let file_ref = integrity::scheme_of(reference).is_some_and(file)
+            || base.and_then(integrity::scheme_of).is_some_and(file);
+        if file_ref
+            && integrity::has_drive_segment(rpath)
+            && (base.is_some() || integrity::has_dot_segment(rpath))
+        {
+            return Err(LineError::new(
+                ErrorKind::DriveLetterReference,
+                rc.path.start,
+            ));
+        }
         let Some(base) = base else {
             if let Some(at) = integrity::missing_host(reference) {
                 return Err(LineError::new(ErrorKind::MissingHost, at));
@@ -747,7 +763,6 @@ impl Worker {
         if base_special && integrity::backslash_reference(reference) {
             return Err(LineError::new(ErrorKind::BackslashReference, 0));
         }
-        let file = |s: &[u8]| s.eq_ignore_ascii_case(b"file");
         // `file:e:/` against a file base is the relative `e:/` (§5.2.2 non-strict).
         let rest = match integrity::scheme_of(reference) {
             Some(s) if file(s) => &reference[s.len() + 1..],

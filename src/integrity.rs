@@ -286,6 +286,26 @@ pub fn file_drive_with_host(url: &[u8]) -> bool {
         && matches!(p.get(3), None | Some(b'/' | b'\\'))
 }
 
+/// True when a segment of `path` (split on `/` and `\\`) is a Windows drive letter (`C:`,
+/// `c|`): browsers never remove it with `..` and make it the first segment of a `file` URL
+/// with no host (WHATWG URL §4.4 path state, "shorten a path"), RFC 3986 §5.2.4 removes it.
+pub fn has_drive_segment(path: &[u8]) -> bool {
+    path.split(|&b| b == b'/' || b == b'\\')
+        .any(|seg| seg.len() == 2 && seg[0].is_ascii_alphabetic() && matches!(seg[1], b':' | b'|'))
+}
+
+/// True when `path` has a `.` or `..` segment (RFC 3986 §5.2.4; `%2E` forms included, as
+/// browsers read them).
+pub fn has_dot_segment(path: &[u8]) -> bool {
+    path.split(|&b| b == b'/' || b == b'\\').any(|seg| {
+        let l = seg.to_ascii_lowercase();
+        matches!(
+            &l[..],
+            b"." | b".." | b"%2e" | b"%2e%2e" | b".%2e" | b"%2e."
+        )
+    })
+}
+
 /// WHATWG URL §3.5 "ends in a number checker" on an ASCII host: split on `.`, drop one empty
 /// last part, and the last part is all ASCII digits or parses as an IPv4 number (`0x…` hex,
 /// `0…` octal, decimal). Such a host is parsed as an IPv4 address by browsers (and refused if
