@@ -13,6 +13,10 @@
 //! when it is present, otherwise from a deterministic generator; non-ASCII lines are always
 //! generated (deterministic). Run with `cargo bench --bench convert`.
 
+// The operations of `iribulk bench`, from the command's own module (not library API).
+#[allow(dead_code, unused_imports)]
+#[path = "../src/bin/iribulk/bench.rs"]
+mod bench;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use iribulk::engine::{ChunkOut, EngineOptions, Worker, TO_URI_FLAGGED};
 use iribulk::simd::{Classifier, Impl};
@@ -382,10 +386,10 @@ fn classify(c: &mut Criterion) {
 fn rungs(c: &mut Criterion) {
     let data = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/sample.txt"))
         .expect("datasets/sample.txt");
-    let lines = iribulk::benchcmd::lines(&data);
+    let lines = bench::lines(&data);
     let mut g = c.benchmark_group("normalize_line");
     g.throughput(Throughput::Elements(lines.len() as u64));
-    for (name, mut op) in iribulk::benchcmd::operations() {
+    for (name, mut op) in bench::operations() {
         let mut out = Vec::with_capacity(1 << 16);
         g.bench_function(
             name.replace([' ', ':', '(', ')', '§', '+', '='], "_"),

@@ -31,8 +31,8 @@
 //! (default `target/bench-report.md`).
 
 use iri_string::types::IriReferenceStr;
+use iribulk::engine::input::next_mapped_chunk_end;
 use iribulk::engine::{ChunkOut, EngineOptions, Mode, Worker};
-use iribulk::input::next_mapped_chunk_end;
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::io::Write as _;

@@ -1,11 +1,12 @@
 //! Options of the converters, with their defaults.
-
-use crate::host::idna2003;
+//!
+//! The bottom layer with [`crate::error`]: it imports nothing from the rest of the crate.
 
 /// How the host (`ireg-name`) of an authority is mapped (RFC 3987 §3.1, 3987bis §3.4).
 ///
 /// All-ASCII hosts are never changed by any mode (contract item 2): only hosts with non-ASCII
-/// characters go through IDNA or percent-encoding.
+/// characters go through IDNA or percent-encoding. `host::idna_for` turns a mode and a scheme
+/// into the IDNA to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HostMode {
     /// The default. IDNA (UTS #46, as [`HostMode::Uts46`]) for the schemes whose host is a DNS
@@ -17,8 +18,8 @@ pub enum HostMode {
     /// trailing root dot kept).
     Uts46,
     /// RFC 3490 ToASCII (IDNA2003) exactly: Nameprep (RFC 3491, Unicode 3.2), Punycode, ACE
-    /// prefix, with the flags of [`ToUriOptions::idna2003_flags`].
-    Idna2003,
+    /// prefix, with these flags ([`HostMode::IDNA2003`] has RFC 3987's).
+    Idna2003(Idna2003Flags),
     /// Percent-encode the host like any other component (3987bis §3.4.1).
     Percent,
 }
@@ -56,9 +57,6 @@ pub struct ToUriOptions {
     pub leiri: bool,
     /// Bytes that are not UTF-8. Default [`InvalidUtf8::Error`].
     pub invalid_utf8: InvalidUtf8,
-    /// Flags of IDNA2003 ToASCII for [`HostMode::Idna2003`]. Default: AllowUnassigned and
-    /// UseSTD3ASCIIRules both TRUE, as RFC 3987 §3.1 asks when converting.
-    pub idna2003_flags: idna2003::Flags,
     /// `--trim`: remove what browsers strip before parsing (C0 controls and spaces at either
     /// end of the line, TAB/CR/LF anywhere; WHATWG URL §4.4) from special-scheme references
     /// instead of failing them with `browser-stripped`; counted as a repair. Default `false`.
@@ -73,7 +71,6 @@ impl Default for ToUriOptions {
             strict: false,
             leiri: false,
             invalid_utf8: InvalidUtf8::Error,
-            idna2003_flags: idna2003::Flags::CONVERT,
             trim: false,
         }
     }
@@ -110,30 +107,35 @@ impl ToUriOptions {
         self.trim = yes;
         self
     }
-    /// Sets [`ToUriOptions::idna2003_flags`].
-    pub fn idna2003_flags(mut self, f: idna2003::Flags) -> Self {
-        self.idna2003_flags = f;
-        self
-    }
 }
 
 impl HostMode {
-    /// The IDNA that maps a host of `scheme` in this mode, or `None` for percent-encoding:
-    /// an explicit IDNA mode applies whatever the scheme (contract item 1), `Auto` uses UTS #46
-    /// for [`DNS_SCHEMES`] only.
-    pub fn idna_for(
-        self,
-        scheme: Option<&[u8]>,
-        idna2003_flags: idna2003::Flags,
-    ) -> Option<crate::host::Idna> {
-        use crate::host::Idna;
-        match self {
-            HostMode::Percent => None,
-            HostMode::Uts46 => Some(Idna::Uts46),
-            HostMode::Idna2003 => Some(Idna::Idna2003(idna2003_flags)),
-            HostMode::Auto => scheme.filter(|s| is_dns_scheme(s)).map(|_| Idna::Uts46),
-        }
-    }
+    /// IDNA2003 with the flags RFC 3987 §3.1 asks for when converting
+    /// ([`Idna2003Flags::CONVERT`]).
+    pub const IDNA2003: HostMode = HostMode::Idna2003(Idna2003Flags::CONVERT);
+}
+
+/// The flags of IDNA2003 ToASCII and ToUnicode (RFC 3490 §4); `host::idna2003` names them `Flags`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Idna2003Flags {
+    /// `AllowUnassigned` (RFC 3490 §4 step 1, RFC 3454 §7): when TRUE, code points unassigned in
+    /// Unicode 3.2 (RFC 3454 table A.1) pass through Nameprep; when FALSE they are an error
+    /// (`idna2003::Error::Unassigned`).
+    pub allow_unassigned: bool,
+    /// `UseSTD3ASCIIRules` (RFC 3490 §4 step 3, §4.1 step 3): when TRUE, a label must not contain
+    /// ASCII other than letters, digits and hyphen-minus (`Std3`) and must not begin or
+    /// end with a hyphen-minus (`Hyphen`).
+    pub use_std3_ascii_rules: bool,
+}
+
+impl Idna2003Flags {
+    /// Both flags TRUE, as RFC 3987 §3.1 wants when converting IRIs to URIs: "with the flag
+    /// UseSTD3ASCIIRules set to TRUE, and with the flag AllowUnassigned set to FALSE for creating
+    /// IRIs and set to TRUE otherwise".
+    pub const CONVERT: Idna2003Flags = Idna2003Flags {
+        allow_unassigned: true,
+        use_std3_ascii_rules: true,
+    };
 }
 
 /// True if `scheme` is in [`DNS_SCHEMES`] (ASCII case-insensitive).

@@ -3,23 +3,45 @@
 //! The hot path passes around [`LineError`], a small `Copy` value: a [`ErrorKind`] and the byte
 //! offset in the line where the problem starts. Messages and line numbers are computed only when
 //! the report is written.
+//!
+//! Every kind comes from one table (the `error_kinds!` invocation below): its code, its
+//! [`Severity`], its static message and the RFC section it enforces. [`ErrorKind::code`],
+//! [`ErrorKind::message`], [`ErrorKind::severity`], [`ErrorKind::rfc`], [`ErrorKind::ALL_CODES`]
+//! and [`ErrorKind::index`] are all generated from it, so they cannot disagree. A reason that
+//! needs data (why IDNA failed) is not part of the message: it is [`ErrorKind::detail`].
+//!
+//! This module is the bottom layer: it imports nothing from the rest of the crate.
 
 use std::fmt;
+
+/// How a kind is counted when strict mode is off (`--strict` makes every kind an error).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Severity {
+    /// The line cannot be converted: kept or skipped, and reported.
+    Error,
+    /// Reported, the line converted anyway.
+    Warning,
+    /// The converter repairs the problem (percent-encodes the character); the kind is reported
+    /// only in strict mode, where the repair is refused.
+    Repair,
+}
 
 /// Why IDNA processing of a host failed (RFC 3490 §4.1, UTS #46 §4, RFC 3987 §3.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum IdnaReason {
-    /// The raw host is longer than [`crate::host::MAX_RAW_HOST`] bytes (checked before any
+    /// The raw host is longer than 1024 bytes (`host::MAX_RAW_HOST`; checked before any
     /// mapping, so hostile hosts cost linear time).
     RawTooLong,
-    /// A raw label is longer than [`crate::host::MAX_RAW_LABEL`] bytes (checked before Nameprep).
+    /// A raw label is longer than 255 bytes (`host::MAX_RAW_LABEL`; checked before Nameprep).
     RawLabelTooLong,
     /// An IDNA2003 step failed (RFC 3490 §4.1); the inner value says which.
-    Idna2003(crate::host::idna2003::Error),
-    /// UTS #46 ToASCII reported an error (disallowed code point, invalid Punycode, bidi or
-    /// CONTEXTJ rule, hyphen rule, STD3 ASCII deny list, or DNS length).
-    Uts46,
+    Idna2003(Idna2003Error),
+    /// UTS #46 ToASCII reported an error; the value says which rule on which label
+    /// (disallowed code point U+XXXX, invalid Punycode, the bidi rule of RFC 5893, CONTEXTJ,
+    /// hyphens, STD3 ASCII deny list, DNS length), found by
+    /// `host::uts46_reason::diagnose` on the cold path.
+    Uts46(Uts46Failure),
     /// The percent-encoded octets of the host do not decode to UTF-8 (3987bis §3.4.2), so the
     /// host cannot go through IDNA.
     PercentNotUtf8,
@@ -38,7 +60,7 @@ impl IdnaReason {
             IdnaReason::RawTooLong => "host longer than 1024 bytes before mapping",
             IdnaReason::RawLabelTooLong => "host label longer than 255 bytes before mapping",
             IdnaReason::Idna2003(e) => e.reason(),
-            IdnaReason::Uts46 => {
+            IdnaReason::Uts46(_) => {
                 "UTS #46 ToASCII failed (disallowed character, invalid punycode, bidi, \
                  CONTEXTJ, hyphen, STD3 or DNS length rule)"
             }
@@ -54,291 +76,482 @@ impl IdnaReason {
     }
 }
 
-/// The kind of a problem found in one line. Each has a stable code (see [`ErrorKind::code`]).
-///
-/// The codes are part of the public interface: the error report and `--stats json` use them,
-/// and they never change meaning.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The full reason: [`IdnaReason::reason`], except for a UTS #46 failure, which names the
+/// rule and the label (`UTS #46 ToASCII: label 2: disallowed code point U+E000`).
+impl fmt::Display for IdnaReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IdnaReason::Uts46(d) if d.rule != Uts46Rule::Unknown => d.fmt(f),
+            r => f.write_str(r.reason()),
+        }
+    }
+}
+
+/// The rule of UTS #46 (and the RFCs it cites) that a host breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Uts46Rule {
+    /// A code point that UTS #46 maps to `disallowed` (§4 step 1, §4.1 V7), or a code point of
+    /// a Punycode label that is not `valid`.
+    Disallowed(char),
+    /// An ASCII character outside letters, digits and `-`, or a character that maps to one
+    /// (U+00A0 maps to a space, U+FF3F to `_`): the STD3 ASCII deny list, §4.1 V7 with
+    /// UseSTD3ASCIIRules; RFC 1123 §2.1. The character as written in the host.
+    Std3Ascii(char),
+    /// An `xn--` label that is not valid Punycode (RFC 3492), holds non-ASCII, or decodes to
+    /// nothing or to ASCII only (§4 step 4.1).
+    InvalidPunycode,
+    /// A Punycode label that decodes to a string not in NFC (§4.1 V1).
+    NotNfc,
+    /// `-` in both the 3rd and 4th positions (§4.1 V2, CheckHyphens).
+    HyphenThirdFourth,
+    /// A label that starts or ends with `-` (§4.1 V3, CheckHyphens).
+    HyphenStartEnd,
+    /// A label that starts with a combining mark (§4.1 V6).
+    LeadingMark(char),
+    /// ZWNJ or ZWJ outside its context (CheckJoiners: RFC 5892 Appendix A.1, A.2).
+    ContextJ(char),
+    /// The Bidi Rule of RFC 5893 §2 (CheckBidi), with the number of the condition (1–6).
+    Bidi(u8),
+    /// An empty label other than the root (VerifyDnsLength, §4.2 step 4).
+    EmptyLabel,
+    /// A label longer than 63 octets in its ASCII form (VerifyDnsLength; RFC 1034 §3.1).
+    LabelTooLong(usize),
+    /// A name longer than 253 octets in its ASCII form, root dot excluded (VerifyDnsLength).
+    NameTooLong(usize),
+    /// No rule could be named (should not happen; kept so that a new `idna` rule degrades
+    /// to the old message instead of a wrong one).
+    Unknown,
+}
+
+/// A diagnosed UTS #46 failure: the rule and the label (0-based index among the labels of the
+/// mapped host; `None` for a rule of the whole name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Uts46Failure {
+    /// The rule broken.
+    pub rule: Uts46Rule,
+    /// The label, counted from 0 (`None`: the whole name).
+    pub label: Option<usize>,
+}
+
+impl Uts46Rule {
+    /// A stable short name, for tallies and machine-readable reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Uts46Rule::Disallowed(_) => "disallowed",
+            Uts46Rule::Std3Ascii(_) => "std3-ascii",
+            Uts46Rule::InvalidPunycode => "punycode",
+            Uts46Rule::NotNfc => "not-nfc",
+            Uts46Rule::HyphenThirdFourth => "hyphen-3-4",
+            Uts46Rule::HyphenStartEnd => "hyphen-start-end",
+            Uts46Rule::LeadingMark(_) => "leading-mark",
+            Uts46Rule::ContextJ(_) => "contextj",
+            Uts46Rule::Bidi(_) => "bidi",
+            Uts46Rule::EmptyLabel => "empty-label",
+            Uts46Rule::LabelTooLong(_) => "label-too-long",
+            Uts46Rule::NameTooLong(_) => "name-too-long",
+            Uts46Rule::Unknown => "unknown",
+        }
+    }
+}
+
+impl fmt::Display for Uts46Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("UTS #46 ToASCII: ")?;
+        if let Some(i) = self.label {
+            write!(f, "label {}: ", i + 1)?;
+        }
+        match self.rule {
+            Uts46Rule::Disallowed(c) => write!(f, "disallowed code point U+{:04X}", c as u32),
+            Uts46Rule::Std3Ascii(c) => write!(
+                f,
+                "U+{:04X} is or maps to ASCII not allowed in a host name (STD3 rules: letters, \
+                 digits, hyphen)",
+                c as u32
+            ),
+            Uts46Rule::InvalidPunycode => {
+                f.write_str("invalid Punycode in an xn-- label (RFC 3492)")
+            }
+            Uts46Rule::NotNfc => f.write_str("Punycode label does not decode to NFC"),
+            Uts46Rule::HyphenThirdFourth => f.write_str("hyphens in the 3rd and 4th positions"),
+            Uts46Rule::HyphenStartEnd => f.write_str("leading or trailing hyphen"),
+            Uts46Rule::LeadingMark(c) => {
+                write!(f, "starts with the combining mark U+{:04X}", c as u32)
+            }
+            Uts46Rule::ContextJ(c) => write!(
+                f,
+                "U+{:04X} outside its joining context (CONTEXTJ, RFC 5892 A.1/A.2)",
+                c as u32
+            ),
+            Uts46Rule::Bidi(n) => write!(f, "breaks rule {n} of the bidi rule (RFC 5893 §2)"),
+            Uts46Rule::EmptyLabel => f.write_str("empty label"),
+            Uts46Rule::LabelTooLong(n) => write!(f, "label of {n} octets (DNS limit 63)"),
+            Uts46Rule::NameTooLong(n) => write!(f, "name of {n} octets (DNS limit 253)"),
+            Uts46Rule::Unknown => f.write_str(
+                "failed (disallowed character, invalid punycode, bidi, CONTEXTJ, hyphen, STD3 \
+                 or DNS length rule)",
+            ),
+        }
+    }
+}
+
+/// Why IDNA2003 ToASCII (RFC 3490 §4.1) or Nameprep (RFC 3491) failed; `host::idna2003` names
+/// it `Error`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum ErrorKind {
+pub enum Idna2003Error {
+    /// After mapping and normalization the label holds a code point of one of the prohibited
+    /// tables C.1.2, C.2.2, C.3, C.4, C.5, C.6, C.7, C.8 or C.9 (RFC 3491 §5, RFC 3454 §5).
+    Prohibited,
+    /// The label holds a code point unassigned in Unicode 3.2 (RFC 3454 table A.1) and
+    /// `AllowUnassigned` is FALSE (RFC 3454 §7, RFC 3490 §4.1 step 2).
+    Unassigned,
+    /// The label breaks the bidi rules of RFC 3454 §6 (RFC 3491 §6): it holds both RandALCat
+    /// (table D.1) and LCat (table D.2) code points, or it holds RandALCat code points but does
+    /// not begin and end with one.
+    Bidi,
+    /// `UseSTD3ASCIIRules` is TRUE and the label holds non-LDH ASCII (RFC 3490 §4.1 step 3a).
+    Std3,
+    /// `UseSTD3ASCIIRules` is TRUE and the label begins or ends with a hyphen-minus (RFC 3490
+    /// §4.1 step 3b).
+    Hyphen,
+    /// The label is empty, or Nameprep mapped it to nothing (RFC 3490 §4.1 step 8). Also an empty
+    /// label inside a domain name such as `a..b` (only a single trailing root dot is allowed).
+    EmptyLabel,
+    /// The ASCII label would be longer than 63 octets (RFC 3490 §4.1 step 8), detected before
+    /// Punycode runs where possible.
+    LabelTooLong,
+    /// The ASCII domain name would be longer than 253 octets, not counting a root dot (RFC 1034
+    /// §3.1).
+    NameTooLong,
+    /// The label contains non-ASCII code points after Nameprep but already begins with the ACE
+    /// prefix `xn--`, in any case (RFC 3490 §4.1 step 5).
+    AcePrefix,
+    /// Punycode encoding failed (RFC 3490 §4.1 step 6, RFC 3492 §6.3 overflow).
+    Punycode,
+    /// Nameprep turned part of the label into a full stop (NFKC of U+2024 ONE DOT LEADER is
+    /// `.`, of U+2025 is `..`): the label would become several (RFC 3490 §3.1 separates
+    /// labels first). Hardening against the CVE-2019-9636 class.
+    DotInLabel,
+    /// The raw input exceeded a cap checked before any costly work: a non-ASCII label over
+    /// 255 bytes, or a domain name over 1024 bytes (the raw caps of
+    /// `host::idna2003`).
+    RawTooLong,
+}
+
+impl Idna2003Error {
+    /// A short, stable English reason, citing the rule that failed.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Idna2003Error::Prohibited => "prohibited code point (RFC 3491 §5)",
+            Idna2003Error::Unassigned => "code point unassigned in Unicode 3.2 (RFC 3454 §7)",
+            Idna2003Error::Bidi => "mixed or misplaced right-to-left characters (RFC 3454 §6)",
+            Idna2003Error::Std3 => {
+                "ASCII other than letters, digits and hyphen (RFC 3490 §4.1 step 3a)"
+            }
+            Idna2003Error::Hyphen => "label begins or ends with a hyphen (RFC 3490 §4.1 step 3b)",
+            Idna2003Error::EmptyLabel => "empty label (RFC 3490 §4.1 step 8)",
+            Idna2003Error::LabelTooLong => "label longer than 63 octets (RFC 3490 §4.1 step 8)",
+            Idna2003Error::NameTooLong => "domain name longer than 253 octets (RFC 1034 §3.1)",
+            Idna2003Error::AcePrefix => {
+                "non-ASCII label already begins with xn-- (RFC 3490 §4.1 step 5)"
+            }
+            Idna2003Error::Punycode => "Punycode encoding failed (RFC 3492 §6.3)",
+            Idna2003Error::DotInLabel => {
+                "Nameprep produced a full stop inside a label (RFC 3490 §3.1)"
+            }
+            Idna2003Error::RawTooLong => {
+                "over the raw length cap checked before Nameprep (255-byte label, 1024-byte name)"
+            }
+        }
+    }
+}
+
+impl fmt::Display for Idna2003Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.reason())
+    }
+}
+
+impl std::error::Error for Idna2003Error {}
+
+/// Builds [`ErrorKind`] and its accessors from one table, one row per kind:
+/// `Variant(optional data) = "code", Severity, "message", "RFC section";`.
+macro_rules! error_kinds {
+    (@wild $t:ty) => { _ };
+    ($(
+        $(#[$doc:meta])*
+        $variant:ident $(($data:ty))? = $code:literal, $sev:ident, $msg:literal, $rfc:literal;
+    )*) => {
+        /// The kind of a problem found in one line. Each has a stable code (see
+        /// [`ErrorKind::code`]).
+        ///
+        /// The codes are part of the public interface: the error report and `--stats json` use
+        /// them, and they never change meaning.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[non_exhaustive]
+        pub enum ErrorKind {
+            $( $(#[$doc])* $variant $(($data))?, )*
+        }
+
+        /// The data-free twin of [`ErrorKind`]: its discriminant is the index in
+        /// [`ErrorKind::ALL_CODES`].
+        #[derive(Clone, Copy)]
+        #[repr(usize)]
+        enum Slot {
+            $( $variant, )*
+        }
+
+        impl ErrorKind {
+            /// Every code, in documentation order (for reports, stats and tests).
+            pub const ALL_CODES: &'static [&'static str] = &[$($code),*];
+
+            const MESSAGES: &'static [&'static str] = &[$($msg),*];
+            const RFCS: &'static [&'static str] = &[$($rfc),*];
+            const SEVERITIES: &'static [Severity] = &[$(Severity::$sev),*];
+
+            /// Index of this kind's code in [`ErrorKind::ALL_CODES`] (a constant discriminant,
+            /// for counters indexed by kind).
+            #[inline]
+            pub const fn index(self) -> usize {
+                let slot = match self {
+                    $( ErrorKind::$variant $((error_kinds!(@wild $data)))? => Slot::$variant, )*
+                };
+                slot as usize
+            }
+        }
+    };
+}
+
+error_kinds! {
     /// `invalid-utf8`: the line is not UTF-8 (RFC 3987 §3.1 step 1c: an IRI is characters).
-    InvalidUtf8,
+    InvalidUtf8 = "invalid-utf8", Error,
+        "invalid UTF-8 (an IRI is a sequence of characters)", "RFC 3987 §3.1";
     /// `control-char`: a C0 control, DEL or C1 control (RFC 3987 §2.2 allows none; 3987bis
     /// §6.2 lets LEIRI mode percent-encode them).
-    ControlChar,
+    ControlChar = "control-char", Error,
+        "control character (C0, DEL or C1) is not allowed", "RFC 3987 §2.2";
     /// `disallowed-ascii`: printable ASCII not allowed in URIs (`space " < > \ ^ ` { | }`), in
     /// strict mode (RFC 3987 §3.1: "the conversion SHOULD fail").
-    DisallowedAscii,
+    DisallowedAscii = "disallowed-ascii", Repair,
+        "ASCII character not allowed in URIs (strict mode: not repaired)", "RFC 3987 §3.1";
     /// `bad-percent`: a `%` not followed by two hex digits (RFC 3986 §2.1; RFC 3987 §3.1 says
     /// `%` MUST NOT be converted, so the line cannot be repaired).
-    BadPercent,
+    BadPercent = "bad-percent", Error,
+        "'%' not followed by two hex digits", "RFC 3986 §2.1";
     /// `extra-hash`: a second `#` (RFC 3986 §3.5 allows none in the fragment).
-    ExtraHash,
+    ExtraHash = "extra-hash", Error,
+        "second '#' (the fragment cannot contain '#')", "RFC 3986 §3.5";
     /// `bad-bracket`: `[` or `]` outside an IP literal (RFC 3986 §3.2.2).
-    BadBracket,
+    BadBracket = "bad-bracket", Error,
+        "'[' or ']' outside an IP literal", "RFC 3986 §3.2.2";
     /// `extra-at`: a second `@` in the authority (RFC 3986 §3.2.1).
-    ExtraAt,
+    ExtraAt = "extra-at", Error,
+        "second '@' in the authority", "RFC 3986 §3.2.1";
     /// `bad-scheme`: the text before the first `:` is not a scheme (RFC 3986 §3.1), and a
     /// relative reference cannot have a `:` in its first segment (RFC 3986 §4.2).
-    BadScheme,
+    BadScheme = "bad-scheme", Error,
+        "invalid scheme, or ':' in the first segment of a relative reference", "RFC 3986 §3.1";
     /// `bad-ip-literal`: malformed IP literal (RFC 3986 §3.2.2 IPv6address / IPvFuture; zone
     /// identifiers are not allowed).
-    BadIpLiteral,
+    BadIpLiteral = "bad-ip-literal", Error,
+        "malformed IP literal (RFC 3986 IPv6address/IPvFuture)", "RFC 3986 §3.2.2";
     /// `bad-port`: the port is not all digits (RFC 3986 §3.2.3).
-    BadPort,
+    BadPort = "bad-port", Error, "port is not all digits", "RFC 3986 §3.2.3";
     /// `idna`: the host could not be converted with IDNA (RFC 3987 §3.1, 3987bis §3.4.2).
-    Idna(IdnaReason),
+    Idna(IdnaReason) = "idna", Error, "IDNA failed", "RFC 3987 §3.1";
     /// `line-too-long`: the line is longer than the configured cap.
-    LineTooLong,
+    LineTooLong = "line-too-long", Error, "line longer than --max-line-bytes", "";
     /// `missing-field`: `--field N` was given and the record has fewer than N fields.
-    MissingField,
+    MissingField = "missing-field", Error, "the record has fewer fields than --field", "";
+    /// `bad-charset`: bytes not valid in the line's declared charset (`--charset`,
+    /// `--charset-field`; RFC 3987 §3.1 step 1b cannot decode them). The offset is the column
+    /// of the first byte of the first malformed sequence, in the original line.
+    BadCharset = "bad-charset", Error, "bytes not valid in the declared charset",
+        "RFC 3987 §3.1";
+    /// `unknown-charset`: `--charset-field`: the record's label is not a WHATWG Encoding
+    /// Standard label (or names the "replacement" encoding). The offset is the label's start.
+    UnknownCharset = "unknown-charset", Error,
+        "the record's charset label is not a WHATWG encoding label", "";
     /// `bidi-format`: a bidi formatting character (RFC 3987 §4.1). A warning unless strict.
-    BidiFormat,
+    BidiFormat = "bidi-format", Warning,
+        "bidi formatting character (RFC 3987 §4.1)", "RFC 3987 §4.1";
     /// `private-use`: a private-use character outside the query (RFC 3987 §2.2). A warning
     /// unless strict.
-    PrivateUse,
+    PrivateUse = "private-use", Warning,
+        "private-use character outside the query", "RFC 3987 §2.2";
     /// `not-ucschar`: a character that is neither `ucschar` nor `iprivate` (RFC 3987 §2.2),
     /// such as a noncharacter or a tag character. A warning unless strict.
-    NotUcschar,
+    NotUcschar = "not-ucschar", Warning,
+        "character not allowed in IRIs (not ucschar)", "RFC 3987 §2.2";
     /// `non-ascii`: `check --uri`: a URI has no characters beyond ASCII (RFC 3986 §2).
-    NonAscii,
+    NonAscii = "non-ascii", Error, "non-ASCII character in a URI (--uri)", "RFC 3986 §2";
     /// `bidi-mixed`: `check`: a component mixes right-to-left and left-to-right characters
     /// (RFC 3987 §4.2 rule 1).
-    BidiMixed,
+    BidiMixed = "bidi-mixed", Error,
+        "component mixes right-to-left and left-to-right characters (RFC 3987 §4.2)",
+        "RFC 3987 §4.2";
     /// `bidi-boundary`: `check`: a component with right-to-left characters does not start and
     /// end with one (RFC 3987 §4.2 rule 2).
-    BidiBoundary,
+    BidiBoundary = "bidi-boundary", Error,
+        "right-to-left component does not start and end with a right-to-left character \
+         (RFC 3987 §4.2)",
+        "RFC 3987 §4.2";
     /// `compat-char`: `check` warning: a compatibility character, changed by NFKC, such as a
     /// full-width Latin letter or half-width Katakana (RFC 3987 §6.1 b, 3987bis §5.1).
-    CompatChar,
+    CompatChar = "compat-char", Warning,
+        "compatibility character that should be avoided (RFC 3987 §6.1)", "RFC 3987 §6.1";
     /// `leading-combining`: `check` warning: a component starts with a combining mark
     /// (3987bis §5.1).
-    LeadingCombining,
-    /// `joiner-context`: `check` warning: ZWJ or ZWNJ not after a virama (RFC 5892 CONTEXTJ,
-    /// 3987bis §5.1).
-    JoinerContext,
+    LeadingCombining = "leading-combining", Warning,
+        "component starts with a combining mark", "3987bis §5.1";
+    /// `joiner-context`: `check` warning: ZWJ or ZWNJ outside its RFC 5892 Appendix A context
+    /// (CONTEXTJ, 3987bis §5.1).
+    JoinerContext = "joiner-context", Warning,
+        "ZWJ/ZWNJ outside its context (RFC 5892 Appendix A)", "RFC 5892 Appendix A";
+    /// `backslash-authority`: a `\` in the authority of an `http`, `https`, `ws`, `wss`,
+    /// `ftp` or `file` reference: a browser (WHATWG URL §4.4: `\` is a path separator in
+    /// special schemes) and RFC 3986 (§3.2: `\` is data) read different hosts
+    /// (CVE-2019-9636 class). An error in every mode; never repaired.
+    BackslashAuthority = "backslash-authority", Error,
+        "'\\' in the authority of a special scheme: a browser reads the host before \
+         the '\\' (WHATWG URL: a path separator), RFC 3986 reads the host after the \
+         last '@' (e.g. https://good.com\\@evil.com/: a browser reads host good.com, \
+         RFC 3986 reads host evil.com)", "WHATWG URL §4.4, RFC 3986 §3.2";
     /// `missing-host`: `http https ws wss ftp` with no authority or an empty host (`http:/x`,
     /// `http:x`, `http:///x`): RFC 9110 §4.2.1 "A sender MUST NOT generate an "http" URI with
     /// an empty host identifier. A recipient that processes such a URI reference MUST reject
     /// it"; RFC 6455 §3 the same for `ws`/`wss`. A browser reads the path as the host.
-    MissingHost,
+    MissingHost = "missing-host", Error,
+        "special scheme with no authority or an empty host (RFC 9110 §4.2.1: must be \
+         rejected; a browser would read the path as the host)", "RFC 9110 §4.2.1, RFC 6455 §3";
     /// `browser-stripped`: TAB, CR or LF before the path, or a C0 control or space at either
     /// end of the line, in a special-scheme reference: browsers remove them (WHATWG URL
     /// §4.4 basic URL parser, first steps), so percent-encoding them would change the host a
     /// browser reads. `--trim` removes them instead (a repair).
-    BrowserStripped,
+    BrowserStripped = "browser-stripped", Error,
+        "TAB/CR/LF before the path, or control/space at an end of the line: browsers \
+         strip it (WHATWG URL §4.4), encoding it would change the host; see --trim",
+        "WHATWG URL §4.4";
     /// `backslash-reference`: a reference starting with `\\`, `/\` or `\/` against a
     /// special base: RFC 3986 §4.2 reads a relative path, a browser (WHATWG URL §4.4, special
     /// relative slash state) a network-path reference to another host.
-    BackslashReference,
+    BackslashReference = "backslash-reference", Error,
+        "reference starts with \\\\, /\\ or \\/ against a special base: RFC 3986 reads \
+         a relative path, a browser a network-path reference to another host",
+        "RFC 3986 §4.2, WHATWG URL §4.4";
     /// `drive-letter-reference`: a reference whose path starts with a Windows drive letter
-    /// (`/c:/x`, `c|/x`) against a `file` base: browsers drop the base's host there and keep
-    /// the drive letter through `..` (WHATWG URL §4.4 file state, RFC 8089 Appendix E.2);
-    /// RFC 3986 §5.2 keeps the host.
-    DriveLetterReference,
+    /// (`/c:/x`, `c|/x`) against a `file` base, or a `file` URL whose drive-letter segment
+    /// RFC 3986 §5.2.4 would remove: browsers drop the base's host there and keep the drive
+    /// letter through `..` (WHATWG URL §4.4 file state, RFC 8089 Appendix E.2); RFC 3986 §5.2
+    /// keeps the host.
+    DriveLetterReference = "drive-letter-reference", Error,
+        "reference starting with a Windows drive letter against a file base: browsers \
+         drop the base's host (WHATWG URL §4.4 file state), RFC 3986 §5.2 keeps it",
+        "RFC 3986 §5.2, RFC 8089 Appendix E.2";
     /// `idna2003-differs`: warning (error with `--strict`): IDNA2003 (RFC 3490, kept as
     /// `--host idna2003` asks) gives another host than UTS #46 non-transitional (what
     /// browsers use): deviation characters `ß ς`, joiners, characters unassigned in Unicode
     /// 3.2. An error always when Nameprep deletes a joiner UTS #46 refuses (`pay\u{200D}pal`).
-    Idna2003Differs,
+    Idna2003Differs = "idna2003-differs", Warning,
+        "IDNA2003 host differs from UTS #46 non-transitional (what browsers use)",
+        "RFC 3490 §4, UTS #46 §4";
     /// `host-char-removed`: warning (error with `--strict`): host mapping deleted this
-    /// character (UTS #46 §5 "ignored", RFC 3454 table B.1 in Nameprep), e.g. U+3164.
-    HostCharRemoved(char),
+    /// character (UTS #46 §5 "ignored", RFC 3454 table B.1 in Nameprep), e.g. U+3164; the
+    /// full message names it.
+    HostCharRemoved(char) = "host-char-removed", Warning,
+        "host mapping deleted a character (UTS #46 ignored / Nameprep B.1)",
+        "UTS #46 §5, RFC 3454 B.1";
     /// `bad-ace`: `check`: an `xn--` label that is not valid Punycode or does not decode to a
     /// valid U-label (RFC 5891 §5.4, §4.4).
-    BadAce,
+    BadAce = "bad-ace", Error,
+        "xn-- label is not valid Punycode or not a valid U-label (RFC 5891 §5.4)",
+        "RFC 5891 §5.4";
     /// `ambiguous-ipv4`: a reg-name that browsers read as an IPv4 address (WHATWG URL §3.5
     /// "ends in a number": last label all digits or `0x…`, e.g. `0x7f.1`, `127.1`): a warning
     /// in `check`; an error where conversion (IDNA, percent-decoding) would produce one.
-    AmbiguousIpv4,
+    AmbiguousIpv4 = "ambiguous-ipv4", Warning,
+        "host name that browsers read as an IPv4 address (WHATWG URL ends-in-a-number)",
+        "WHATWG URL §3.5";
     /// `display-unsafe`: `check` warning: an `xn--` label that display safety keeps in ACE
     /// form (UTS #39 §5.2 mixed scripts, whole-script confusable, delimiter look-alike).
-    DisplayUnsafe,
+    DisplayUnsafe = "display-unsafe", Warning,
+        "xn-- label unsafe to display in Unicode (UTS #39 §5.2, confusable, look-alike)",
+        "UTS #39 §5.2";
 }
 
 impl ErrorKind {
-    /// Every code, in documentation order (for reports, stats and tests).
-    pub const ALL_CODES: &'static [&'static str] = &[
-        "invalid-utf8",
-        "control-char",
-        "disallowed-ascii",
-        "bad-percent",
-        "extra-hash",
-        "bad-bracket",
-        "extra-at",
-        "bad-scheme",
-        "bad-ip-literal",
-        "bad-port",
-        "idna",
-        "line-too-long",
-        "missing-field",
-        "bidi-format",
-        "private-use",
-        "not-ucschar",
-        "non-ascii",
-        "bidi-mixed",
-        "bidi-boundary",
-        "compat-char",
-        "leading-combining",
-        "joiner-context",
-        "missing-host",
-        "browser-stripped",
-        "backslash-reference",
-        "drive-letter-reference",
-        "idna2003-differs",
-        "host-char-removed",
-        "bad-ace",
-        "ambiguous-ipv4",
-        "display-unsafe",
-    ];
-
     /// The stable code of this kind, as printed in reports.
+    #[inline]
     pub fn code(self) -> &'static str {
+        Self::ALL_CODES[self.index()]
+    }
+
+    /// A one-line English message (static: no allocation). The data-dependent reason, if any,
+    /// is [`ErrorKind::detail`].
+    #[inline]
+    pub fn message(self) -> &'static str {
+        Self::MESSAGES[self.index()]
+    }
+
+    /// The reason that completes [`ErrorKind::message`] for kinds that carry data (why IDNA
+    /// failed), else `None`.
+    #[inline]
+    pub fn detail(self) -> Option<&'static str> {
         match self {
-            ErrorKind::InvalidUtf8 => "invalid-utf8",
-            ErrorKind::ControlChar => "control-char",
-            ErrorKind::DisallowedAscii => "disallowed-ascii",
-            ErrorKind::BadPercent => "bad-percent",
-            ErrorKind::ExtraHash => "extra-hash",
-            ErrorKind::BadBracket => "bad-bracket",
-            ErrorKind::ExtraAt => "extra-at",
-            ErrorKind::BadScheme => "bad-scheme",
-            ErrorKind::BadIpLiteral => "bad-ip-literal",
-            ErrorKind::BadPort => "bad-port",
-            ErrorKind::Idna(_) => "idna",
-            ErrorKind::LineTooLong => "line-too-long",
-            ErrorKind::MissingField => "missing-field",
-            ErrorKind::BidiFormat => "bidi-format",
-            ErrorKind::PrivateUse => "private-use",
-            ErrorKind::NotUcschar => "not-ucschar",
-            ErrorKind::NonAscii => "non-ascii",
-            ErrorKind::BidiMixed => "bidi-mixed",
-            ErrorKind::BidiBoundary => "bidi-boundary",
-            ErrorKind::CompatChar => "compat-char",
-            ErrorKind::LeadingCombining => "leading-combining",
-            ErrorKind::JoinerContext => "joiner-context",
-            ErrorKind::MissingHost => "missing-host",
-            ErrorKind::BrowserStripped => "browser-stripped",
-            ErrorKind::BackslashReference => "backslash-reference",
-            ErrorKind::DriveLetterReference => "drive-letter-reference",
-            ErrorKind::Idna2003Differs => "idna2003-differs",
-            ErrorKind::HostCharRemoved(_) => "host-char-removed",
-            ErrorKind::BadAce => "bad-ace",
-            ErrorKind::AmbiguousIpv4 => "ambiguous-ipv4",
-            ErrorKind::DisplayUnsafe => "display-unsafe",
+            ErrorKind::Idna(r) => Some(r.reason()),
+            _ => None,
         }
     }
 
-    /// A one-line English message.
-    pub fn message(self) -> String {
-        match self {
-            ErrorKind::InvalidUtf8 => "invalid UTF-8 (an IRI is a sequence of characters)".into(),
-            ErrorKind::ControlChar => "control character (C0, DEL or C1) is not allowed".into(),
-            ErrorKind::DisallowedAscii => {
-                "ASCII character not allowed in URIs (strict mode: not repaired)".into()
-            }
-            ErrorKind::BadPercent => "'%' not followed by two hex digits".into(),
-            ErrorKind::ExtraHash => "second '#' (the fragment cannot contain '#')".into(),
-            ErrorKind::BadBracket => "'[' or ']' outside an IP literal".into(),
-            ErrorKind::ExtraAt => "second '@' in the authority".into(),
-            ErrorKind::BadScheme => {
-                "invalid scheme, or ':' in the first segment of a relative reference".into()
-            }
-            ErrorKind::BadIpLiteral => {
-                "malformed IP literal (RFC 3986 IPv6address/IPvFuture)".into()
-            }
-            ErrorKind::BadPort => "port is not all digits".into(),
-            ErrorKind::Idna(r) => format!("IDNA failed: {}", r.reason()),
-            ErrorKind::LineTooLong => "line longer than --max-line-bytes".into(),
-            ErrorKind::MissingField => "the record has fewer fields than --field".into(),
-            ErrorKind::BidiFormat => "bidi formatting character (RFC 3987 §4.1)".into(),
-            ErrorKind::PrivateUse => "private-use character outside the query".into(),
-            ErrorKind::NotUcschar => "character not allowed in IRIs (not ucschar)".into(),
-            ErrorKind::NonAscii => "non-ASCII character in a URI (--uri)".into(),
-            ErrorKind::BidiMixed => {
-                "component mixes right-to-left and left-to-right characters (RFC 3987 §4.2)".into()
-            }
-            ErrorKind::BidiBoundary => {
-                "right-to-left component does not start and end with a right-to-left character \
-                 (RFC 3987 §4.2)"
-                    .into()
-            }
-            ErrorKind::CompatChar => {
-                "compatibility character that should be avoided (RFC 3987 §6.1)".into()
-            }
-            ErrorKind::LeadingCombining => "component starts with a combining mark".into(),
-            ErrorKind::JoinerContext => "ZWJ/ZWNJ outside its context (RFC 5892)".into(),
-            ErrorKind::MissingHost => {
-                "special scheme with no authority or an empty host (RFC 9110 §4.2.1: must be \
-                 rejected; a browser would read the path as the host)"
-                    .into()
-            }
-            ErrorKind::BrowserStripped => {
-                "TAB/CR/LF before the path, or control/space at an end of the line: browsers \
-                 strip it (WHATWG URL §4.4), encoding it would change the host; see --trim"
-                    .into()
-            }
-            ErrorKind::BackslashReference => {
-                "reference starts with \\\\, /\\ or \\/ against a special base: RFC 3986 reads \
-                 a relative path, a browser a network-path reference to another host"
-                    .into()
-            }
-            ErrorKind::DriveLetterReference => {
-                "reference starting with a Windows drive letter against a file base: browsers \
-                 drop the base's host (WHATWG URL §4.4 file state)"
-                    .into()
-            }
-            ErrorKind::Idna2003Differs => {
-                "IDNA2003 host differs from UTS #46 non-transitional (what browsers use)".into()
-            }
-            ErrorKind::HostCharRemoved(c) => format!(
-                "host mapping deleted U+{:04X} (UTS #46 ignored / Nameprep B.1)",
-                c as u32
-            ),
-            ErrorKind::BadAce => {
-                "xn-- label is not valid Punycode or not a valid U-label (RFC 5891 §5.4)".into()
-            }
-            ErrorKind::AmbiguousIpv4 => {
-                "host name that browsers read as an IPv4 address (WHATWG URL ends-in-a-number)"
-                    .into()
-            }
-            ErrorKind::DisplayUnsafe => {
-                "xn-- label unsafe to display in Unicode (UTS #39 §5.2, confusable, look-alike)"
-                    .into()
-            }
-        }
+    /// The RFC section this kind enforces (empty for the limits of this tool, such as
+    /// `line-too-long`).
+    #[inline]
+    pub fn rfc(self) -> &'static str {
+        Self::RFCS[self.index()]
     }
 
-    /// Index of [`ErrorKind::code`] in [`ErrorKind::ALL_CODES`].
-    pub fn index(self) -> usize {
-        let code = self.code();
-        Self::ALL_CODES
-            .iter()
-            .position(|&c| c == code)
-            .expect("every code is listed")
+    /// Error, warning or repair (when strict mode is off).
+    #[inline]
+    pub fn severity(self) -> Severity {
+        Self::SEVERITIES[self.index()]
     }
 
     /// True for the kinds that are warnings unless strict mode makes them errors.
+    #[inline]
     pub fn is_warning_kind(self) -> bool {
-        matches!(
-            self,
-            ErrorKind::BidiFormat
-                | ErrorKind::PrivateUse
-                | ErrorKind::NotUcschar
-                | ErrorKind::CompatChar
-                | ErrorKind::LeadingCombining
-                | ErrorKind::JoinerContext
-                | ErrorKind::Idna2003Differs
-                | ErrorKind::HostCharRemoved(_)
-                | ErrorKind::AmbiguousIpv4
-                | ErrorKind::DisplayUnsafe
-        )
+        self.severity() == Severity::Warning
+    }
+
+    /// The full message: [`ErrorKind::message`], then `": "` and [`ErrorKind::detail`] when
+    /// there is one, or the code point a `host-char-removed` names (the text of the error
+    /// report).
+    pub fn full_message(self) -> FullMessage {
+        FullMessage(self)
+    }
+}
+
+/// [`ErrorKind::message`] and [`ErrorKind::detail`] joined by `": "`, written without
+/// allocating (see [`ErrorKind::full_message`]).
+#[derive(Clone, Copy, Debug)]
+pub struct FullMessage(ErrorKind);
+
+impl fmt::Display for FullMessage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.message())?;
+        match self.0 {
+            // The data-dependent reason (a UTS #46 failure names its rule and label).
+            ErrorKind::Idna(r) => write!(f, ": {r}")?,
+            // The character deleted from the host (issue 16).
+            ErrorKind::HostCharRemoved(c) => write!(f, ": U+{:04X}", c as u32)?,
+            _ => {}
+        }
+        Ok(())
     }
 }
 
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.code(), self.message())
+        write!(f, "{}: {}", self.code(), self.full_message())
     }
 }
 
@@ -356,6 +569,21 @@ impl LineError {
     pub fn new(kind: ErrorKind, offset: usize) -> Self {
         LineError { kind, offset }
     }
+
+    /// The stable code of the kind (see [`ErrorKind::code`]).
+    pub fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+
+    /// The static message of the kind (see [`ErrorKind::message`]).
+    pub fn message(&self) -> &'static str {
+        self.kind.message()
+    }
+
+    /// The data-dependent reason, if any (see [`ErrorKind::detail`]).
+    pub fn detail(&self) -> Option<&'static str> {
+        self.kind.detail()
+    }
 }
 
 impl fmt::Display for LineError {
@@ -365,3 +593,143 @@ impl fmt::Display for LineError {
 }
 
 impl std::error::Error for LineError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One of each kind (with each IDNA reason), in table order.
+    fn every_kind() -> Vec<ErrorKind> {
+        use ErrorKind::*;
+        let reasons = [
+            IdnaReason::RawTooLong,
+            IdnaReason::RawLabelTooLong,
+            IdnaReason::Idna2003(Idna2003Error::Prohibited),
+            IdnaReason::Uts46(Uts46Failure {
+                rule: Uts46Rule::Disallowed('\u{E000}'),
+                label: Some(1),
+            }),
+            IdnaReason::PercentNotUtf8,
+            IdnaReason::NotRegName,
+            IdnaReason::AsciiHostName,
+        ];
+        let mut v = vec![
+            InvalidUtf8,
+            ControlChar,
+            DisallowedAscii,
+            BadPercent,
+            ExtraHash,
+            BadBracket,
+            ExtraAt,
+            BadScheme,
+            BadIpLiteral,
+            BadPort,
+        ];
+        v.extend(reasons.iter().map(|&r| Idna(r)));
+        v.extend([
+            LineTooLong,
+            MissingField,
+            BadCharset,
+            UnknownCharset,
+            BidiFormat,
+            PrivateUse,
+            NotUcschar,
+            NonAscii,
+            BidiMixed,
+            BidiBoundary,
+            CompatChar,
+            LeadingCombining,
+            JoinerContext,
+            BackslashAuthority,
+            MissingHost,
+            BrowserStripped,
+            BackslashReference,
+            DriveLetterReference,
+            Idna2003Differs,
+            HostCharRemoved('\u{3164}'),
+            BadAce,
+            AmbiguousIpv4,
+            DisplayUnsafe,
+        ]);
+        v
+    }
+
+    #[test]
+    fn index_matches_code_and_table_order() {
+        let kinds = every_kind();
+        let mut seen = Vec::new();
+        for k in &kinds {
+            assert_eq!(ErrorKind::ALL_CODES[k.index()], k.code());
+            assert_eq!(
+                ErrorKind::ALL_CODES.iter().position(|&c| c == k.code()),
+                Some(k.index())
+            );
+            if seen.last() != Some(&k.index()) {
+                seen.push(k.index());
+            }
+        }
+        assert_eq!(seen, (0..ErrorKind::ALL_CODES.len()).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn codes_are_unique_and_messages_fit_a_tsv_field() {
+        let mut codes = ErrorKind::ALL_CODES.to_vec();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), ErrorKind::ALL_CODES.len());
+        for k in every_kind() {
+            let full = k.full_message().to_string();
+            assert!(!k.message().is_empty(), "{k:?}");
+            assert!(!full.contains(['\t', '\n', '\r']), "{k:?}: {full}");
+        }
+    }
+
+    #[test]
+    fn idna_message_carries_its_reason() {
+        let k = ErrorKind::Idna(IdnaReason::Idna2003(Idna2003Error::Std3));
+        assert_eq!(k.message(), "IDNA failed");
+        assert_eq!(k.detail(), Some(Idna2003Error::Std3.reason()));
+        assert_eq!(
+            k.full_message().to_string(),
+            format!("IDNA failed: {}", Idna2003Error::Std3.reason())
+        );
+        assert_eq!(ErrorKind::BadPort.detail(), None);
+        assert_eq!(
+            ErrorKind::HostCharRemoved('\u{3164}')
+                .full_message()
+                .to_string(),
+            "host mapping deleted a character (UTS #46 ignored / Nameprep B.1): U+3164"
+        );
+        assert_eq!(
+            ErrorKind::BadPort.full_message().to_string(),
+            "port is not all digits"
+        );
+    }
+
+    #[test]
+    fn severities() {
+        let warnings: Vec<_> = every_kind()
+            .into_iter()
+            .filter(|k| k.is_warning_kind())
+            .map(ErrorKind::code)
+            .collect();
+        assert_eq!(
+            warnings,
+            [
+                "bidi-format",
+                "private-use",
+                "not-ucschar",
+                "compat-char",
+                "leading-combining",
+                "joiner-context",
+                "idna2003-differs",
+                "host-char-removed",
+                "ambiguous-ipv4",
+                "display-unsafe"
+            ]
+        );
+        assert_eq!(ErrorKind::DisallowedAscii.severity(), Severity::Repair);
+        assert_eq!(ErrorKind::BadPercent.severity(), Severity::Error);
+        assert_eq!(ErrorKind::BadPercent.rfc(), "RFC 3986 §2.1");
+    }
+}

@@ -1,6 +1,10 @@
 //! `iribulk bench` takes input as the main command does (gz, zst, `-`), and draws a chart that
 //! an XML parser accepts, with an axis and a caption naming the machine, date, thread and runs.
 
+// The command's own module, compiled into this test (it is not library API).
+#[allow(dead_code)]
+#[path = "../src/bin/iribulk/bench.rs"]
+mod bench;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -87,15 +91,14 @@ fn the_chart_is_xml_with_an_axis_and_a_caption() {
         .collect();
     let all = texts.join("\n");
     assert!(all.contains("a<&>.txt"), "the input, escaped in XML: {all}");
-    assert!(all.contains(&iribulk::benchcmd::cpu_model()), "{all}");
+    assert!(all.contains(&bench::cpu_model()), "{all}");
     let today = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs()
         / 86_400;
     assert!(
-        all.contains(&iribulk::benchcmd::civil_date(today))
-            || all.contains(&iribulk::benchcmd::civil_date(today - 1)),
+        all.contains(&bench::civil_date(today)) || all.contains(&bench::civil_date(today - 1)),
         "{all}"
     );
     assert!(

@@ -1,9 +1,13 @@
 //! Options are checked before any input is read: every flag × every mode against the one table
-//! (`iribulk::cli::OPTIONS`) that the command itself reads, what each flag needs besides its
+//! (`cli::OPTIONS` of src/bin/iribulk/cli.rs) that the command itself reads, what each flag needs besides its
 //! mode, `--base` without a scheme, and file paths that cannot be written.
 
 use clap::CommandFactory;
-use iribulk::cli::{Cli, Mode, OPTIONS};
+// The command's own module, compiled into this test (it is not library API).
+#[allow(dead_code)]
+#[path = "../src/bin/iribulk/cli.rs"]
+mod cli;
+use cli::{Cli, Mode, OPTIONS};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -86,6 +90,9 @@ fn example(id: &str, mode: Mode, dir: &Path) -> Vec<String> {
         "files" => strs(&["-"]),
         "field" => strs(&["--field", "1"]),
         "delimiter" => strs(&["--field", "1", "--delimiter", ","]),
+        "charset" => strs(&["--charset", "shift_jis"]),
+        "charset_field" => strs(&["--field", "2", "--charset-field", "1"]),
+        "query_charset" => strs(&["--charset", "windows-1251", "--query-charset", "utf-8"]),
         "threads" => strs(&["--threads", "1"]),
         "no_mmap" => strs(&["--no-mmap"]),
         "max_line_bytes" => strs(&["--max-line-bytes", "1K"]),
@@ -191,6 +198,18 @@ fn flags_are_refused_without_what_they_need() {
         (
             &["--mode", "normalize", "--invalid-utf8", "error"],
             "--invalid-utf8 does not apply to --mode normalize",
+        ),
+        (
+            &["--query-charset", "document"],
+            "--query-charset goes with --charset LABEL or --charset-field N",
+        ),
+        (
+            &["--charset", "klingon"],
+            "--charset 'klingon' is not a label of the WHATWG Encoding Standard",
+        ),
+        (
+            &["--field", "2", "--charset-field", "2"],
+            "--charset-field 2 is the field --field converts",
         ),
         // Two at once: both are named.
         (

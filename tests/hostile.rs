@@ -265,7 +265,6 @@ fn convert_one(row: &Row) -> (Res, Option<usize>) {
         Mode::ToUri => ToUri::new(row.to_uri).convert_into(&row.input, &mut out),
         Mode::ToIri => ToIri::new(ToIriOptions {
             host: row.to_uri.host,
-            idna2003_flags: row.to_uri.idna2003_flags,
         })
         .convert_into(&row.input, &mut out),
         Mode::Check { uri_only } => Checker::new(CheckOptions {

@@ -1,14 +1,15 @@
 //! Measurement on real localized names (`../shared/datasets/intl_cldr.txt`, 100,000 lines):
 //! what the RFC 3987 §4.2 components of `convert::bidi` (contract item 13) and the RFC 5892
-//! joiner contexts of `convert::joiner` report, next to what `check --host idna2003` reports
-//! today. Run with `cargo test --test intl_bidi -- --nocapture` to see the tallies and three
+//! joiner contexts of `grammar::joiner` report (what `check --host idna2003` reports since
+//! issue #10), next to the rule `check` had before (each path segment whole, the query whole:
+//! kept here as the baseline). Run with `cargo test --test intl_bidi -- --nocapture` to see the tallies and three
 //! examples of each kind still reported.
 
 mod common;
 
 use iribulk::convert::bidi::{self, BidiRule};
 use iribulk::convert::check::{CheckOptions, Checker};
-use iribulk::convert::joiner;
+use iribulk::grammar::joiner;
 use iribulk::{ErrorKind, HostMode, ToUriOptions};
 use std::collections::BTreeMap;
 
@@ -23,7 +24,7 @@ fn intl_cldr_bidi_and_joiners() {
         return;
     };
     let mut checker = Checker::new(CheckOptions {
-        to_uri: ToUriOptions::default().host(HostMode::Idna2003),
+        to_uri: ToUriOptions::default().host(HostMode::IDNA2003),
         uri_only: false,
     });
     let mut out = Vec::new();
@@ -51,13 +52,18 @@ fn intl_cldr_bidi_and_joiners() {
             Err(_) => continue,
         };
         reached += 1;
-        if let Some(k) = kind {
+        let s = std::str::from_utf8(line).expect("passed the grammar check");
+        let c = iribulk::grammar::components::split(line);
+        if let Some(k) = old_rule(s, &c) {
             *old.entry(k).or_default() += 1;
         }
-        let s = std::str::from_utf8(line).expect("passed the grammar check");
-        let c = iribulk::components::split(line);
         let fast = bidi::check_line(s, &c, &mut scratch);
         assert_eq!(fast, bidi::check_line_slow(s), "twin disagrees on {s}");
+        assert_eq!(
+            kind,
+            fast.err().map(|v| v.kind().code()),
+            "check does not report what bidi::check_line finds on {s}"
+        );
         if let Err(v) = fast {
             let name = match v.rule {
                 BidiRule::Mixed => "bidi-mixed",
@@ -87,7 +93,7 @@ fn intl_cldr_bidi_and_joiners() {
     println!(
         "intl_cldr.txt: {lines} lines, {reached} reach the bidi step of check --host idna2003"
     );
-    println!("today's check (whole query, no extension split): {old:?}");
+    println!("the old rule (whole query, no extension split): {old:?}");
     for (k, v) in &new {
         println!("RFC 3987 §4.2 components: {k}: {} lines; e.g.", v.len());
         for e in v.iter().take(3) {
@@ -109,11 +115,43 @@ fn intl_cldr_bidi_and_joiners() {
     assert!(lines >= 90_000, "only {lines} lines: wrong file?");
     assert!(
         old_total > 1000,
-        "today's check flags {old_total}: the baseline moved"
+        "the old rule flags {old_total}: the baseline moved"
     );
     assert!(
         new_total * 4 < old_total,
         "the §4.2 components flag {new_total} lines of {old_total}"
     );
     assert!(new_joiner < old_joiner, "{new_joiner} >= {old_joiner}");
+}
+
+/// The rule `check` had before issue #10: userinfo, host labels, path segments split at `/`
+/// only, the query whole, the fragment whole.
+fn old_rule(s: &str, c: &iribulk::grammar::components::Components) -> Option<&'static str> {
+    let line = s.as_bytes();
+    let mut comps = Vec::new();
+    let split = |r: std::ops::Range<usize>, sep: u8, v: &mut Vec<std::ops::Range<usize>>| {
+        let mut start = r.start;
+        for i in r.clone() {
+            if line[i] == sep {
+                v.push(start..i);
+                start = i + 1;
+            }
+        }
+        v.push(start..r.end);
+    };
+    if let Some(ar) = c.authority.clone() {
+        if let Ok(a) = iribulk::grammar::components::split_authority(line, ar) {
+            comps.extend(a.userinfo.clone());
+            if line.get(a.host.start) != Some(&b'[') {
+                split(a.host.clone(), b'.', &mut comps);
+            }
+        }
+    }
+    split(c.path.clone(), b'/', &mut comps);
+    comps.extend(c.query.clone());
+    comps.extend(c.fragment.clone());
+    comps
+        .into_iter()
+        .find_map(|r| bidi::check_component(s, r).err())
+        .map(|v| v.kind().code())
 }

@@ -3,9 +3,9 @@
 //! lines, `--field`, keep / skip; the output and the error report must be byte-identical to a
 //! one-line-at-a-time reference (the naive twin on the whole input).
 
+use iribulk::engine::pipeline::{self, RunOptions};
+use iribulk::engine::report::ReportFormat;
 use iribulk::engine::{ChunkOut, EngineOptions, OnError, Worker};
-use iribulk::pipeline::{self, RunOptions};
-use iribulk::report::ReportFormat;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -45,10 +45,10 @@ fn reference(input: &[u8], opts: EngineOptions, file: &str) -> (Vec<u8>, Vec<u8>
     let mut w = Worker::new(opts);
     let mut out = ChunkOut::default();
     w.convert_chunk_naive(data, &mut out);
-    let mut report = iribulk::report::HEADER.as_bytes().to_vec();
+    let mut report = iribulk::engine::report::HEADER.as_bytes().to_vec();
     let mut scratch = String::new();
     for is in &out.issues {
-        let row = iribulk::report::Row {
+        let row = iribulk::engine::report::Row {
             file,
             line: is.line + 1,
             column: is.err.offset as u64 + 1,
@@ -56,7 +56,8 @@ fn reference(input: &[u8], opts: EngineOptions, file: &str) -> (Vec<u8>, Vec<u8>
             warning: is.warning,
             input: &data[is.start..is.start + is.len],
         };
-        iribulk::report::write_row(&mut report, ReportFormat::Tsv, &row, &mut scratch).unwrap();
+        iribulk::engine::report::write_row(&mut report, ReportFormat::Tsv, &row, &mut scratch)
+            .unwrap();
     }
     (out.render(data), report)
 }
@@ -98,7 +99,7 @@ fn run_once(
     threads: usize,
     chunk: usize,
     engine: EngineOptions,
-) -> (Vec<u8>, Vec<u8>, iribulk::report::Summary) {
+) -> (Vec<u8>, Vec<u8>, iribulk::engine::report::Summary) {
     let dir = tempfile::tempdir().unwrap();
     let input = write_input(dir.path(), data, via);
     let output = dir.path().join("out.txt");
@@ -113,8 +114,7 @@ fn run_once(
         chunk_size: chunk,
         window: 0,
         no_mmap: matches!(via, Via::Stream),
-        progress: false,
-        base: None,
+        base: Default::default(),
     };
     let summary = pipeline::run(&opts).unwrap();
     let leftovers: Vec<_> = std::fs::read_dir(dir.path())

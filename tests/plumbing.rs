@@ -517,11 +517,7 @@ fn several_inputs_in_order_with_per_file_line_numbers() {
     all.extend_from_slice(&std::fs::read(&c).unwrap());
     same(&o.stdout, &piped(&all), "cat a b - c | iribulk");
     let report = std::fs::read_to_string(&rep).unwrap();
-    let rows: Vec<Vec<&str>> = report
-        .lines()
-        .skip(1)
-        .map(|l| l.split('\t').collect())
-        .collect();
+    let rows: Vec<Vec<&str>> = common::report_rows(&report);
     let where_: Vec<(String, &str)> = rows.iter().map(|r| (r[0].to_string(), r[1])).collect();
     let name = |p: &Path| p.display().to_string();
     assert_eq!(
@@ -573,11 +569,7 @@ fn jsonl_report_has_the_fields_of_the_tsv_report() {
     }
     let tsv = std::fs::read_to_string(&tsv).unwrap();
     let jsonl = std::fs::read_to_string(&jsonl).unwrap();
-    let trows: Vec<Vec<&str>> = tsv
-        .lines()
-        .skip(1)
-        .map(|l| l.split('\t').collect())
-        .collect();
+    let trows: Vec<Vec<&str>> = common::report_rows(&tsv);
     let jrows: Vec<serde_json::Value> = jsonl
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())

@@ -6,7 +6,7 @@
 
 mod common;
 use common::*;
-use iribulk::resolve::{remove_dot_segments, resolve_into};
+use iribulk::grammar::resolve::{remove_dot_segments, resolve_into};
 use iribulk::ErrorKind;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
@@ -344,7 +344,7 @@ const EXPECTED_MATCHED: usize = 9607;
 /// and the classes that changed it.
 fn emulate_urljoin(base: &str, r: &str, ours: &str) -> (String, Vec<&'static str>) {
     let mut classes = Vec::new();
-    let rc = iribulk::components::split(r.as_bytes());
+    let rc = iribulk::grammar::components::split(r.as_bytes());
     let relative_path = rc.scheme.is_none() && rc.authority.is_none() && !rc.path.is_empty();
     let mut t = ours.to_string();
     // network-path-dots: the reference as it is, after the base scheme.
@@ -356,7 +356,7 @@ fn emulate_urljoin(base: &str, r: &str, ours: &str) -> (String, Vec<&'static str
             classes.push("network-path-dots");
         }
     }
-    let c = iribulk::components::split(t.as_bytes());
+    let c = iribulk::grammar::components::split(t.as_bytes());
     let (path, query, fragment) = (
         t[c.path.clone()].to_string(),
         c.query.clone().map(|q| t[q].to_string()),

@@ -179,7 +179,7 @@ fn host_naive(
     let idna = match o.host {
         HostMode::Percent => None,
         HostMode::Uts46 => Some(Idna::Uts46),
-        HostMode::Idna2003 => Some(Idna::Idna2003(o.idna2003_flags)),
+        HostMode::Idna2003(flags) => Some(Idna::Idna2003(flags)),
         HostMode::Auto => scheme
             .filter(|s| iribulk::config::is_dns_scheme(s.as_bytes()))
             .map(|_| Idna::Uts46),
@@ -276,6 +276,20 @@ fn naive(s: &[u8], o: &ToUriOptions) -> R<String> {
         };
         path = p;
         out.push_str("//");
+        // Host confusion: a `\` in the authority of a scheme that browsers treat as special
+        // (WHATWG URL §4.4) is an error, whatever else the line holds.
+        let special = scheme.as_deref().is_some_and(|sc| {
+            ["http", "https", "ws", "wss", "ftp", "file"]
+                .iter()
+                .any(|x| x.eq_ignore_ascii_case(sc))
+        });
+        if let Some(x) = auth
+            .iter()
+            .find(|x| matches!(x, Tok::C('\\', _)))
+            .filter(|_| special)
+        {
+            return Err((ErrorKind::BackslashAuthority, off(x)));
+        }
         let (ui, hp) = match find(auth, '@') {
             Some(k) => {
                 if let Some(k2) = find(&auth[k + 1..], '@') {
@@ -370,7 +384,7 @@ fn options_strategy() -> impl Strategy<Value = ToUriOptions> {
                     [
                         HostMode::Auto,
                         HostMode::Uts46,
-                        HostMode::Idna2003,
+                        HostMode::IDNA2003,
                         HostMode::Percent,
                     ][h as usize],
                 )

@@ -229,7 +229,7 @@ pub fn configs() -> Vec<Config> {
         ),
         c(
             "to-uri/idna2003",
-            e(Mode::ToUri, to_uri(HostMode::Idna2003)),
+            e(Mode::ToUri, to_uri(HostMode::IDNA2003)),
             false,
         ),
         c(
@@ -314,7 +314,8 @@ impl Runner {
     pub fn run(&mut self, line: &[u8], k: usize) -> Option<(Vec<u8>, Option<Url>)> {
         let base = if self.config.resolve {
             let (raw, url) = &self.bases[k % self.bases.len()];
-            self.worker.set_base(Some(raw.clone()));
+            self.worker
+                .set_base(iribulk::engine::Base::Fixed(raw.clone()));
             Some(url.clone())
         } else {
             None
@@ -435,10 +436,10 @@ pub fn cause(input: &[u8], v: &Violation) -> &'static str {
     "other"
 }
 
-/// The causes still open today (the causes of `KNOWN_VIOLATIONS` in
-/// `tests/host_integrity.rs`, which checks that both lists agree): the fuzz target tolerates
-/// them, so that it finds new causes now and every violation once phase 2 empties the list.
-pub const OPEN_CAUSES: &[&str] = &["backslash"];
+/// The causes still open (the causes of `KNOWN_VIOLATIONS` in `tests/host_integrity.rs`,
+/// which checks that both lists agree): the fuzz target tolerates them. Empty since issue 16's
+/// phase 2 and the `blob:` inner-authority `\` case: every violation is a finding.
+pub const OPEN_CAUSES: &[&str] = &[];
 
 /// The fuzz target `host_integrity`: the first byte picks the config and the base, the rest up
 /// to the first LF is the line. Panics on a violation whose cause is not in `tolerated` (the

@@ -34,8 +34,8 @@
 //! code point by the tests — skips lines and components that cannot hold one, and Bidi_Class
 //! is looked up only in the rest.
 
-use crate::components::{self, Components};
 use crate::error::{ErrorKind, LineError};
+use crate::grammar::components::{self, Components};
 use std::ops::Range;
 use unicode_bidi::BidiClass;
 
@@ -250,7 +250,7 @@ fn push_labels(s: &str, r: Range<usize>, out: &mut Vec<Range<usize>>) {
 ///
 /// ```
 /// use iribulk::convert::bidi::{check_line, BidiRule};
-/// use iribulk::components::split;
+/// use iribulk::grammar::components::split;
 /// let ok = "http://אב.גד.ef/gh/טי/ךכ.html"; // RFC 3987 §4.4 example 4
 /// assert!(check_line(ok, &split(ok.as_bytes()), &mut Vec::new()).is_ok());
 /// let bad = "http://ab.cd.ef/זח1/2טי/ךכ.html"; // example 8
@@ -277,6 +277,7 @@ pub fn check_line(
 
 /// The slow, obviously correct twin of [`check_line`]: its own split of the line with `str`
 /// methods, no prefilter, every character's Bidi_Class looked up.
+#[cfg(any(test, feature = "twins"))]
 pub fn check_line_slow(s: &str) -> Result<(), BidiViolation> {
     // Each component as (offset, text).
     let mut comps: Vec<(usize, &str)> = Vec::new();

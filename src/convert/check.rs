@@ -7,28 +7,36 @@
 //!    characters (§4.1). This is the strict to-uri conversion run for its errors only.
 //! 2. its host passes the chosen IDNA (RFC 3987 §3.1; 3987bis §3.4.2 decodes `%HH` first);
 //!    an all-ASCII host of a DNS scheme must be a DNS name (contract item 2);
-//! 3. each component — userinfo, each host label, each path segment, query, fragment — does
-//!    not mix right-to-left and left-to-right characters, and one with right-to-left
-//!    characters starts and ends with one (§4.2; the RFC says SHOULD, and §4.4 shows the
-//!    violations as "not allowed": iribulk reports them as errors).
+//! 3. each component follows RFC 3987 §4.2 (see [`crate::convert::bidi`] for the rules and
+//!    the components, contract item 13): the userinfo; each host label; each path segment,
+//!    the last one split at its last `.` (a file extension is a component of its own); in the
+//!    query each name and each value (split at `&` and `;`, then at the first `=`); the
+//!    fragment whole. A component does not mix right-to-left and left-to-right characters,
+//!    and one with right-to-left characters starts and ends with one (the RFC says SHOULD,
+//!    and §4.4 shows the violations as "not allowed": iribulk reports them as errors).
 //!
 //! Warnings (the line stays valid): compatibility characters (§6.1 b), a combining mark at
-//! the start of a component, ZWJ/ZWNJ outside their RFC 5892 context (3987bis §5.1).
+//! the start of a component, ZWJ/ZWNJ outside their RFC 5892 Appendix A context (3987bis §5.1;
+//! see [`crate::grammar::joiner`]), all on the same components.
 //!
 //! Host integrity (issue 16): an `xn--` label that is not a valid A-label is the error
 //! `bad-ace` (RFC 5891 §5.4: the Punycode decodes to a valid U-label that encodes back to the
-//! same label); a host name browsers read as IPv4 (WHATWG URL §3.5 "ends in a number", not an
-//! RFC 3986 `IPv4address`) warns `ambiguous-ipv4`; an `xn--` label that to-iri keeps in ACE
-//! form for display safety (UTS #39; [`crate::host::display::check_label`]) warns
-//! `display-unsafe`.
+//! same label); a port above 65535 or an `IPvFuture` literal in a special scheme is an error
+//! (browsers refuse them); a host name browsers read as IPv4 (WHATWG URL §3.5 "ends in a
+//! number", not an RFC 3986 `IPv4address`) warns `ambiguous-ipv4`; an `xn--` label that to-iri
+//! keeps in ACE form for display safety (UTS #39; [`crate::host::display::check_label`]) warns
+//! `display-unsafe`. The engine adds the checks of [`crate::convert::integrity`]
+//! (`missing-host`, `browser-stripped`, ...) around every mode, `check` included.
 
-use crate::components;
 use crate::config::{InvalidUtf8, ToUriOptions};
-use crate::convert::to_uri::{Outcome, ToUri};
+use crate::convert::bidi;
+use crate::convert::to_uri::ToUri;
+use crate::convert::Outcome;
 use crate::error::{ErrorKind, IdnaReason, LineError};
+use crate::grammar::components;
+use crate::grammar::joiner;
 use crate::host;
 use std::ops::Range;
-use unicode_bidi::BidiClass;
 use unicode_normalization::UnicodeNormalization;
 
 /// Options of `check`.
@@ -85,7 +93,7 @@ impl Checker {
         }
         // The grammar: the strict conversion's errors. An ASCII line that is already a valid
         // URI reference needs no conversion to know it (the engine's twin-tested shortcut).
-        if !(line.is_ascii() && crate::engine::is_valid_ascii_uri(line)) {
+        if !(line.is_ascii() && crate::grammar::validate::is_valid_ascii_uri(line)) {
             self.scratch.clear();
             self.conv.convert_into(line, &mut self.scratch)?;
         }
@@ -109,24 +117,43 @@ impl Checker {
         comps: &mut Vec<Range<usize>>,
         o: &mut Outcome,
     ) -> Result<(), LineError> {
+        let mut host = None;
         if let Some(ar) = c.authority.clone() {
             let a = components::split_authority(line, ar).expect("validated by the conversion");
-            comps.extend(a.userinfo.clone());
             special_authority(line, c, &a)?;
             if line.get(a.host.start) != Some(&b'[') {
                 self.check_host(s, a.host.clone(), c.scheme.clone().map(|r| &line[r]))?;
-                host_integrity(s, a.host.clone(), o)?;
-                push_split(comps, line, a.host.clone(), b'.');
+                bad_ace(s, a.host.clone())?;
+                host = Some(a.host);
             }
         }
-        push_split(comps, line, c.path.clone(), b'/');
-        comps.extend(c.query.clone());
-        comps.extend(c.fragment.clone());
         if !line.is_ascii() {
+            // RFC 3987 §4.2 with the components of contract item 13 (see `bidi`).
+            bidi::check_line(s, c, comps)?;
+            if comps.is_empty() {
+                // `check_line` skipped the split (no right-to-left character): the warnings
+                // still need the components.
+                bidi::push_components(s, c, comps);
+            }
             for r in comps.iter() {
-                check_bidi(s, r.clone())?;
                 warn_chars(s, r.clone(), o);
             }
+            // The label dots between the host's components: U+FF0E and U+FF61 are
+            // compatibility characters too (NFKC gives '.'), warned in line order.
+            if let Some(h) = host.clone() {
+                for (i, ch) in s[h.clone()].char_indices() {
+                    if !ch.is_ascii() && crate::host::is_label_dot(ch) && is_compat(ch) {
+                        let w = LineError::new(ErrorKind::CompatChar, h.start + i);
+                        o.warnings += 1;
+                        if o.first_warning.is_none_or(|f| f.offset > w.offset) {
+                            o.first_warning = Some(w);
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(h) = host {
+            host_warnings(s, h, o);
         }
         Ok(())
     }
@@ -138,7 +165,7 @@ impl Checker {
             return Ok(());
         }
         let t = &self.opts.to_uri;
-        let Some(idna) = t.host.idna_for(scheme, t.idna2003_flags) else {
+        let Some(idna) = host::idna_for(t.host, scheme) else {
             return Ok(());
         };
         let err = |reason| LineError::new(ErrorKind::Idna(reason), r.start);
@@ -173,7 +200,7 @@ fn special_authority(
     if !c
         .scheme
         .clone()
-        .is_some_and(|r| crate::integrity::is_special(&line[r]))
+        .is_some_and(|r| components::is_special_scheme(&line[r]))
     {
         return Ok(());
     }
@@ -197,17 +224,26 @@ fn special_authority(
     Ok(())
 }
 
-/// The host-integrity part of `check` (module docs): `bad-ace` is an error; `ambiguous-ipv4`
-/// and `display-unsafe` are warnings.
-fn host_integrity(s: &str, r: Range<usize>, o: &mut Outcome) -> Result<(), LineError> {
+/// `bad-ace` (module docs): the first `xn--` label of the host that is not a valid A-label
+/// (RFC 5891 §5.4), an error at the label's start.
+fn bad_ace(s: &str, r: Range<usize>) -> Result<(), LineError> {
     let host = &s[r.clone()];
     if let Some((i, _)) = crate::host::ace::first_bad_ace(host) {
         let at: usize = host.split('.').take(i).map(|l| l.len() + 1).sum();
         return Err(LineError::new(ErrorKind::BadAce, r.start + at));
     }
+    Ok(())
+}
+
+/// The host-integrity warnings of `check` (module docs): `ambiguous-ipv4` and
+/// `display-unsafe`, merged with the component warnings in line order.
+fn host_warnings(s: &str, r: Range<usize>, o: &mut Outcome) {
+    let host = &s[r.clone()];
     let mut warn = |k, at| {
         o.warnings += 1;
-        o.first_warning.get_or_insert(LineError::new(k, at));
+        if o.first_warning.is_none_or(|f| f.offset > at) {
+            o.first_warning = Some(LineError::new(k, at));
+        }
     };
     // What a browser reads: percent-decoded, UTS #46-mapped (or at least with the label
     // separators of RFC 3490 §3.1 as dots) before the IPv4 parser runs (WHATWG URL §3.5).
@@ -216,7 +252,7 @@ fn host_integrity(s: &str, r: Range<usize>, o: &mut Outcome) -> Result<(), LineE
     if crate::host::to_ascii(&decoded, crate::host::Idna::Uts46, &mut mapped).is_err() {
         mapped = decoded.replace(crate::host::is_label_dot, ".");
     }
-    if crate::integrity::ends_in_number(mapped.as_bytes())
+    if crate::convert::integrity::ends_in_number(mapped.as_bytes())
         && !components::is_ipv4(mapped.as_bytes())
     {
         warn(ErrorKind::AmbiguousIpv4, r.start);
@@ -238,7 +274,6 @@ fn host_integrity(s: &str, r: Range<usize>, o: &mut Outcome) -> Result<(), LineE
         }
         at += l.len() + 1;
     }
-    Ok(())
 }
 
 /// An ASCII DNS name: labels of letters, digits and hyphens (STD3, RFC 1123 §2.1), not
@@ -256,44 +291,6 @@ pub fn is_dns_name(name: &str) -> bool {
         })
 }
 
-fn push_split(v: &mut Vec<Range<usize>>, line: &[u8], r: Range<usize>, sep: u8) {
-    let mut start = r.start;
-    for (i, &b) in line[r.clone()].iter().enumerate() {
-        if b == sep {
-            v.push(start..r.start + i);
-            start = r.start + i + 1;
-        }
-    }
-    v.push(start..r.end);
-}
-
-fn is_rtl(c: char) -> bool {
-    matches!(unicode_bidi::bidi_class(c), BidiClass::R | BidiClass::AL)
-}
-
-/// RFC 3987 §4.2 on one component.
-fn check_bidi(s: &str, r: Range<usize>) -> Result<(), LineError> {
-    let comp = &s[r.clone()];
-    if comp.is_ascii() || !comp.chars().any(is_rtl) {
-        return Ok(());
-    }
-    if let Some((i, _)) = comp
-        .char_indices()
-        .find(|&(_, c)| unicode_bidi::bidi_class(c) == BidiClass::L)
-    {
-        return Err(LineError::new(ErrorKind::BidiMixed, r.start + i));
-    }
-    let first = comp.chars().next().expect("non-empty");
-    let (last_i, last) = comp.char_indices().next_back().expect("non-empty");
-    if !is_rtl(first) {
-        return Err(LineError::new(ErrorKind::BidiBoundary, r.start));
-    }
-    if !is_rtl(last) {
-        return Err(LineError::new(ErrorKind::BidiBoundary, r.start + last_i));
-    }
-    Ok(())
-}
-
 /// True if NFKC changes `c` (a compatibility character). The quick-check table answers for
 /// most characters; only "maybe" computes NFKC.
 fn is_compat(c: char) -> bool {
@@ -309,17 +306,13 @@ fn is_compat(c: char) -> bool {
 /// RFC 3987 §6.1 / 3987bis §5.1 warnings on one component.
 fn warn_chars(s: &str, r: Range<usize>, o: &mut Outcome) {
     let comp = &s[r.clone()];
-    let mut prev: Option<char> = None;
     for (i, c) in comp.char_indices() {
         if c.is_ascii() {
-            prev = Some(c);
             continue;
         }
         let kind = if i == 0 && unicode_normalization::char::is_combining_mark(c) {
             Some(ErrorKind::LeadingCombining)
-        } else if matches!(c, '\u{200C}' | '\u{200D}')
-            && prev.is_none_or(|p| unicode_normalization::char::canonical_combining_class(p) != 9)
-        {
+        } else if matches!(c, joiner::ZWNJ | joiner::ZWJ) && !joiner::in_context(comp, i) {
             Some(ErrorKind::JoinerContext)
         } else if is_compat(c) {
             Some(ErrorKind::CompatChar)
@@ -331,6 +324,5 @@ fn warn_chars(s: &str, r: Range<usize>, o: &mut Outcome) {
             o.first_warning
                 .get_or_insert(LineError::new(k, r.start + i));
         }
-        prev = Some(c);
     }
 }

@@ -1,10 +1,10 @@
 //! LEIRI → IRI (3987bis §6.2): percent-encode exactly the characters that a Legacy Extended
 //! IRI allows and an IRI does not (the list of 3987bis §6.3), leaving everything else as it is.
 
-use crate::components;
-use crate::convert::to_uri::Outcome;
+use crate::convert::Outcome;
 use crate::error::{ErrorKind, LineError};
-use crate::pct::push_pct_all;
+use crate::grammar::components;
+use crate::grammar::pct::push_pct_all;
 
 /// True for the characters of 3987bis §6.3 (allowed in LEIRIs, not in IRIs), with
 /// `in_query` telling whether private use is allowed (IRIs allow it only in the query):
@@ -36,6 +36,10 @@ impl LeiriToIri {
             Ok(s) => s,
             Err(e) => return Err(LineError::new(ErrorKind::InvalidUtf8, e.valid_up_to())),
         };
+        // Host confusion (WHATWG URL §4.4 against RFC 3986 §3.2): never passed on.
+        if let Some(p) = components::backslash_in_special_authority(line) {
+            return Err(LineError::new(ErrorKind::BackslashAuthority, p));
+        }
         let c = components::split(line);
         let q = c.query.unwrap_or(0..0);
         let mut o = Outcome::default();

@@ -10,7 +10,7 @@
 //!
 //! 0. **Validation.** The line is validated by [`ToUri`] (not strict, percent-encoded hosts: no
 //!    IDNA). Its error, if any, is returned as it is (offsets are in the line).
-//! 1. **Parse** into components (RFC 3986 Appendix B, [`crate::components`]).
+//! 1. **Parse** into components (RFC 3986 Appendix B, [`crate::grammar::components`]).
 //! 2. **Scheme**: lower case if [`Rungs::case`] (§5.3.2.1).
 //! 3. **Per component** (userinfo, host, path, query, fragment), never across delimiters:
 //!    * [`Rungs::percent`] (§5.3.2.3): `%HH` of an unreserved character (RFC 3986 §2.3:
@@ -28,9 +28,10 @@
 //!    upper case), then NFC/NFKC for hosts that IDN processing did not handle.
 //!    * IP literals: lower case with [`Rungs::case`] (RFC 3986 §3.2.2: "the host subcomponent is
 //!      case-insensitive"; RFC 5952 §4.3 recommends lower case for IPv6), nothing else.
-//!    * ASCII letters of a reg-name are lowered also when the host has non-ASCII characters:
-//!      RFC 3987 §5.3.2.1 names "US-ASCII only" hosts, but ASCII case is insignificant in every
-//!      host (RFC 3986 §3.2.2) and IDNA maps it the same way, so this adds no false positive.
+//!    * ASCII letters of a reg-name are lowered only when the host is US-ASCII only
+//!      (RFC 3987 §5.3.2.1): a host with non-ASCII characters, raw or as `%HH` of octets
+//!      80–FF (3987bis §3.4.2), keeps its case at the syntax level (`http://RÉSUMÉ.example.org/`,
+//!      `http://α.CoM/`); IDN equivalence belongs to [`Rungs::idn`] (issue #10).
 //! 5. **Port**, with [`Rungs::scheme`] (§5.3.3): an empty port and its `:` are removed for
 //!    every scheme (RFC 3986 §3.2.3: "should omit the port component and its ':' delimiter if
 //!    port is empty"); for the schemes of [`DEFAULT_PORTS`], leading zeros are removed and the
@@ -114,15 +115,16 @@
 //! # Ok::<(), iribulk::LineError>(())
 //! ```
 
-use crate::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar, HEX_UPPER};
-use crate::components;
 use crate::config::{is_dns_scheme, HostMode, ToUriOptions};
 use crate::convert::to_iri::{is_displayable, ToIri, ToIriOptions};
-use crate::convert::to_uri::{Outcome, ToUri};
+use crate::convert::to_uri::ToUri;
+use crate::convert::Outcome;
 use crate::error::{ErrorKind, LineError};
-use crate::host::{idna2003, HostCache, Idna};
-use crate::pct::{decode_utf8, push_pct, push_pct_all};
-use crate::resolve::remove_dot_segments_in_place;
+use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar, HEX_UPPER};
+use crate::grammar::components;
+use crate::grammar::pct::{decode_utf8, push_pct, push_pct_all};
+use crate::grammar::resolve::remove_dot_segments_in_place;
+use crate::host::{self, HostCache, Idna};
 use std::ops::Range;
 use unicode_normalization::UnicodeNormalization;
 
@@ -130,7 +132,7 @@ use unicode_normalization::UnicodeNormalization;
 /// (simple string comparison, §5.3.1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Rungs {
-    /// §5.3.2.1: scheme and host ASCII letters to lower case; hex digits of `%HH` to upper case.
+    /// §5.3.2.1: scheme and US-ASCII-only host to lower case; hex digits of `%HH` to upper case.
     pub case: bool,
     /// §5.3.2.3: decode `%HH` of unreserved characters (RFC 3986 §2.3) only.
     pub percent: bool,
@@ -280,7 +282,6 @@ impl Normalizer {
             finisher: ToUri::new(percent_hosts),
             presenter: ToIri::new(ToIriOptions {
                 host: HostMode::Percent,
-                ..ToIriOptions::default()
             }),
             cache: HostCache::default(),
             scratch: Vec::new(),
@@ -461,6 +462,34 @@ impl Normalizer {
         }
     }
 
+    /// Issue #10: the IRI form (step 9) percent-decodes a host of `%HH` of UTF-8
+    /// (`http://%c3%a9_x.com/` would be written `http://é_x.com/`), and to-uri then runs IDNA
+    /// on it (RFC 3987 §3.1). A host that IDNA refuses once decoded is reported here (`idna`,
+    /// at the host) instead of written in a form that to-uri and a second normalize reject.
+    fn check_decoded_host(
+        &mut self,
+        h: &[u8],
+        at: usize,
+        scheme: Option<&[u8]>,
+    ) -> Result<(), LineError> {
+        let iri_form = self.opts.rungs.percent && !self.opts.as_uri;
+        if !iri_form || !scheme.is_some_and(is_dns_scheme) || !h.is_ascii() || !h.contains(&b'%') {
+            return Ok(());
+        }
+        let text = std::str::from_utf8(h).expect("ASCII");
+        let Some(decoded) = crate::host::decode_host_percent(text) else {
+            return Ok(()); // not UTF-8: to-iri keeps it encoded
+        };
+        if decoded.is_ascii() {
+            return Ok(());
+        }
+        self.ace.clear();
+        match self.cache.to_ascii(&decoded, self.opts.idna, &mut self.ace) {
+            Ok(()) => Ok(()),
+            Err(reason) => Err(LineError::new(ErrorKind::Idna(reason), at)),
+        }
+    }
+
     /// Step 4: the host at `hr` of `line`.
     fn host(
         &mut self,
@@ -482,13 +511,14 @@ impl Normalizer {
         }
         let start = dst.len();
         byte_steps(h, Part::Host, rungs, dst);
+        self.check_decoded_host(&dst[start..], hr.start, scheme)?;
         let mut idn_done = false;
         if let Some((mode, ascii_too)) = self.idn_for(scheme) {
             let text = std::str::from_utf8(&dst[start..]).expect("UTF-8 validated, ASCII edits");
             let non_ascii = !text.is_ascii();
             let convert = non_ascii
                 || (ascii_too
-                    && (text.contains('%') || (mode == Idn::Unicode && has_ace_label(text))));
+                    && (text.contains('%') || (mode == Idn::Unicode && host::has_ace_label(text))));
             if convert {
                 self.ace.clear();
                 match self.cache.to_ascii(text, self.opts.idna, &mut self.ace) {
@@ -508,7 +538,17 @@ impl Normalizer {
             }
         }
         if rungs.case {
-            lower_host(&mut dst[start..]);
+            // §5.3.2.1: only a host of US-ASCII characters is case-normalized
+            // (`http://RÉSUMÉ.example.org/` keeps its host; IDN equivalence is `--idn`'s).
+            // A host whose `%HH` encode non-ASCII octets stands for non-ASCII characters
+            // (3987bis §3.4.2), so `B%C3%9CCHER` is kept like `BÜCHER` (idempotent with
+            // `--as-uri`).
+            let h = &dst[start..];
+            let ascii_only = h.is_ascii()
+                && !h.windows(3).any(|w| {
+                    w[0] == b'%' && matches!(w[1], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
+                });
+            lower_host(&mut dst[start..], ascii_only);
         }
         if let (Some(form), false) = (self.form(), idn_done) {
             self.comp.clear();
@@ -527,48 +567,26 @@ impl Normalizer {
         // (RFC 3492 Appendix A), so `XN--BCHER-KVA` would decode to `BüCHER`.
         self.ace.make_ascii_lowercase();
         let ace = std::str::from_utf8(&self.ace).expect("ACE is ASCII");
-        if has_ace_label(ace) && ace.len() <= crate::host::MAX_RAW_HOST {
-            let unicode = match self.opts.idna {
-                Idna::Uts46 => {
-                    let (u, r) = idna::uts46::Uts46::new().to_unicode(
-                        ace.as_bytes(),
-                        idna::uts46::AsciiDenyList::STD3,
-                        idna::uts46::Hyphens::Check,
-                    );
-                    r.ok().map(|()| u.into_owned())
-                }
-                Idna::Idna2003(flags) => {
-                    let mut u = String::new();
-                    idna2003::domain_to_unicode(ace, flags, &mut u);
-                    Some(u)
-                }
-            };
-            // Display safety (issue 16, UTS #39): unsafe labels stay in their xn-- form.
-            let unicode = unicode.and_then(|u| crate::host::display::display_host(ace, &u));
-            if let Some(u) = unicode.filter(|u| u != ace) {
-                let displayable = u.chars().all(|c| c.is_ascii() || is_displayable(c, false));
-                let mark = dst.len();
-                if displayable && self.cache.to_ascii(&u, self.opts.idna, dst).is_ok() {
-                    // IDNA2003 keeps the case of ASCII labels (RFC 3490 §4.1 step 8); ASCII
-                    // case is not significant in a host (RFC 3986 §3.2.2).
-                    let back_ok = dst[mark..].eq_ignore_ascii_case(ace.as_bytes());
-                    dst.truncate(mark);
-                    if back_ok {
-                        dst.extend_from_slice(u.as_bytes());
-                        return;
-                    }
-                }
+        // Display safety (issue 16, UTS #39): unsafe labels stay in their xn-- form.
+        let unicode = host::to_unicode(ace, self.opts.idna)
+            .and_then(|u| host::display::display_host(ace, &u));
+        if let Some(u) = unicode.filter(|u| u != ace) {
+            let displayable = u.chars().all(|c| c.is_ascii() || is_displayable(c, false));
+            let mark = dst.len();
+            if displayable && self.cache.to_ascii(&u, self.opts.idna, dst).is_ok() {
+                // IDNA2003 keeps the case of ASCII labels (RFC 3490 §4.1 step 8); ASCII
+                // case is not significant in a host (RFC 3986 §3.2.2).
+                let back_ok = dst[mark..].eq_ignore_ascii_case(ace.as_bytes());
                 dst.truncate(mark);
+                if back_ok {
+                    dst.extend_from_slice(u.as_bytes());
+                    return;
+                }
             }
+            dst.truncate(mark);
         }
         dst.extend_from_slice(&self.ace);
     }
-}
-
-/// True if a label of `host` starts with `xn--` (ASCII case-insensitive).
-fn has_ace_label(host: &str) -> bool {
-    host.split('.')
-        .any(|l| l.len() >= 4 && l.as_bytes()[..4].eq_ignore_ascii_case(b"xn--"))
 }
 
 /// True if `c` may appear raw in an IRI (RFC 3987 §2.2 `ucschar`, `iprivate` in the query; no
@@ -629,8 +647,9 @@ fn byte_steps(s: &[u8], part: Part, rungs: Rungs, dst: &mut Vec<u8>) {
     dst.extend_from_slice(&s[run..]);
 }
 
-/// ASCII letters of a reg-name host to lower case, hex digits of its `%HH` to upper case.
-fn lower_host(h: &mut [u8]) {
+/// Hex digits of a reg-name host's `%HH` to upper case and, if `letters` (a US-ASCII-only
+/// host, RFC 3987 §5.3.2.1), its ASCII letters to lower case.
+fn lower_host(h: &mut [u8], letters: bool) {
     let mut i = 0;
     while i < h.len() {
         if h[i] == b'%' && i + 2 < h.len() {
@@ -638,7 +657,9 @@ fn lower_host(h: &mut [u8]) {
             h[i + 2].make_ascii_uppercase();
             i += 3;
         } else {
-            h[i].make_ascii_lowercase();
+            if letters {
+                h[i].make_ascii_lowercase();
+            }
             i += 1;
         }
     }

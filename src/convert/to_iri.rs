@@ -11,18 +11,20 @@
 //!    §5.1): see [`is_displayable`].
 //! 5. Hosts whose scheme (or `--host` mode) makes them DNS names are not percent-decoded; their
 //!    `xn--` labels go through ToUnicode (3987bis §4.2 step 7) of the same IDNA version as the
-//!    host mode, and the result is kept only if ToASCII of it gives back exactly the host.
+//!    host mode, and the result is kept only if ToASCII of it gives back the host, compared
+//!    ASCII-case-insensitively (RFC 3490 §5: the ACE prefix is case-insensitive; §4.2: so is
+//!    the ASCII form). Labels that were not ACE labels are written as they came.
 //!
 //! The result maps back to the input with [`crate::ToUri`] (same host mode), except for the
 //! case of hex digits and decoded unreserved characters (RFC 3987 §3.2).
 
-use crate::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar};
-use crate::components;
 use crate::config::HostMode;
-use crate::convert::to_uri::Outcome;
+use crate::convert::Outcome;
 use crate::error::{ErrorKind, LineError};
-use crate::host::{self, idna2003, Idna};
-use crate::pct::{decode_utf8, is_pct_triplet};
+use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar};
+use crate::grammar::components;
+use crate::grammar::pct::{decode_utf8, is_pct_triplet};
+use crate::host::{self, Idna};
 use unicode_normalization::UnicodeNormalization;
 
 /// Options of URI→IRI conversion.
@@ -31,15 +33,12 @@ pub struct ToIriOptions {
     /// Which hosts are DNS names and which IDNA version decodes their `xn--` labels; the same
     /// meaning as for [`crate::ToUriOptions::host`]. Default [`HostMode::Auto`].
     pub host: HostMode,
-    /// IDNA2003 flags for [`HostMode::Idna2003`]. Default [`idna2003::Flags::CONVERT`].
-    pub idna2003_flags: idna2003::Flags,
 }
 
 impl Default for ToIriOptions {
     fn default() -> Self {
         ToIriOptions {
             host: HostMode::Auto,
-            idna2003_flags: idna2003::Flags::CONVERT,
         }
     }
 }
@@ -59,13 +58,50 @@ enum Comp {
 /// compatibility look-alikes of URI delimiters (§6.1 b: NFKC gives `/ ? # @ : [ ] %`, space,
 /// or a control).
 pub fn is_displayable(c: char, in_query: bool) -> bool {
+    let u = c as u32;
+    if u < 0x10000 {
+        // One bit per BMP code point, computed at first use from the rules below.
+        let map = &displayable_bmp()[in_query as usize];
+        return map[(u >> 6) as usize] >> (u & 63) & 1 != 0;
+    }
+    displayable_by_rules(c, in_query)
+}
+
+/// [`is_displayable`] evaluated rule by rule.
+fn displayable_by_rules(c: char, in_query: bool) -> bool {
+    displayable_without_nfkc(c, in_query) && !nfkc_has_delimiter(c)
+}
+
+/// [`displayable_by_rules`] for every BMP code point, as bitmaps (outside the query, in the
+/// query); surrogates are not displayable. 16 KiB, built once per process (~65,536 rule
+/// evaluations) on the first call.
+fn displayable_bmp() -> &'static [[u64; 1024]; 2] {
+    static MAP: std::sync::OnceLock<Box<[[u64; 1024]; 2]>> = std::sync::OnceLock::new();
+    MAP.get_or_init(|| {
+        let mut m = Box::new([[0u64; 1024]; 2]);
+        for (q, map) in m.iter_mut().enumerate() {
+            for u in 0..0x10000u32 {
+                if char::from_u32(u).is_some_and(|c| displayable_by_rules(c, q == 1)) {
+                    map[(u >> 6) as usize] |= 1 << (u & 63);
+                }
+            }
+        }
+        m
+    })
+}
+
+/// The naive twin of [`is_displayable`] (full NFKC per character).
+fn is_displayable_naive(c: char, in_query: bool) -> bool {
+    displayable_without_nfkc(c, in_query) && !nfkc_has_delimiter_naive(c)
+}
+
+/// Every rule of [`is_displayable`] except the NFKC one.
+#[inline]
+fn displayable_without_nfkc(c: char, in_query: bool) -> bool {
     if is_c1(c) || is_bidi_format(c) || is_invisible_or_space(c) {
         return false;
     }
-    if !(is_ucschar(c) || (in_query && is_iprivate(c))) {
-        return false;
-    }
-    !nfkc_has_delimiter(c)
+    is_ucschar(c) || (in_query && is_iprivate(c))
 }
 
 /// White space and characters that render invisibly (Unicode White_Space and
@@ -79,7 +115,77 @@ fn is_invisible_or_space(c: char) -> bool {
         | 0xE0000..=0xE0FFF)
 }
 
+/// The code points (≥ U+00A0) whose NFKC (UAX #15) holds a URI delimiter `/ ? # @ : [ ] %`,
+/// a space or an ASCII control, as inclusive ranges in ascending order. Derived from
+/// [`nfkc_has_delimiter_naive`] over every code point (the test
+/// `nfkc_delimiter_table_matches_nfkc` recomputes it), for the Unicode version of
+/// unicode-normalization 0.1.26.
+static NFKC_DELIMITER: [(u32, u32); 49] = [
+    (0x00A0, 0x00A0),
+    (0x00A8, 0x00A8),
+    (0x00AF, 0x00AF),
+    (0x00B4, 0x00B4),
+    (0x00B8, 0x00B8),
+    (0x02D8, 0x02DD),
+    (0x037A, 0x037A),
+    (0x0384, 0x0385),
+    (0x1FBD, 0x1FBD),
+    (0x1FBF, 0x1FC1),
+    (0x1FCD, 0x1FCF),
+    (0x1FDD, 0x1FDF),
+    (0x1FED, 0x1FEE),
+    (0x1FFD, 0x1FFE),
+    (0x2000, 0x200A),
+    (0x2017, 0x2017),
+    (0x202F, 0x202F),
+    (0x203E, 0x203E),
+    (0x2047, 0x2049),
+    (0x205F, 0x205F),
+    (0x2100, 0x2101),
+    (0x2105, 0x2106),
+    (0x2A74, 0x2A74),
+    (0x3000, 0x3000),
+    (0x309B, 0x309C),
+    (0xFC5E, 0xFC63),
+    (0xFDFA, 0xFDFB),
+    (0xFE13, 0xFE13),
+    (0xFE16, 0xFE16),
+    (0xFE47, 0xFE4C),
+    (0xFE55, 0xFE56),
+    (0xFE5F, 0xFE5F),
+    (0xFE6A, 0xFE6B),
+    (0xFE70, 0xFE70),
+    (0xFE72, 0xFE72),
+    (0xFE74, 0xFE74),
+    (0xFE76, 0xFE76),
+    (0xFE78, 0xFE78),
+    (0xFE7A, 0xFE7A),
+    (0xFE7C, 0xFE7C),
+    (0xFE7E, 0xFE7E),
+    (0xFF03, 0xFF03),
+    (0xFF05, 0xFF05),
+    (0xFF0F, 0xFF0F),
+    (0xFF1A, 0xFF1A),
+    (0xFF1F, 0xFF20),
+    (0xFF3B, 0xFF3B),
+    (0xFF3D, 0xFF3D),
+    (0xFFE3, 0xFFE3),
+];
+
+/// Whether NFKC of `c` holds a URI delimiter, a space or a control (RFC 3987 §6.1 b):
+/// a lookup in [`NFKC_DELIMITER`], with the large gaps of the table answered first.
+#[inline]
 fn nfkc_has_delimiter(c: char) -> bool {
+    let u = c as u32;
+    if matches!(u, 0..=0x9F | 0x0386..=0x1FBC | 0x309D..=0xFC5D | 0xFFE4..) {
+        return false;
+    }
+    let i = NFKC_DELIMITER.partition_point(|&(_, hi)| hi < u);
+    NFKC_DELIMITER.get(i).is_some_and(|&(lo, _)| lo <= u)
+}
+
+/// The naive twin of [`nfkc_has_delimiter`]: full NFKC of the character.
+fn nfkc_has_delimiter_naive(c: char) -> bool {
     if (c as u32) < 0xA0 {
         return false;
     }
@@ -103,8 +209,11 @@ fn nfkc_has_delimiter(c: char) -> bool {
 pub struct ToIri {
     opts: ToIriOptions,
     octets: Vec<u8>,
-    /// Ranges of the current component's output produced by percent-decoding.
+    /// Ranges of the current component's output produced by percent-decoding (display
+    /// safety, [`ToIri::reencode_lookalikes`]).
     decoded: Vec<std::ops::Range<usize>>,
+    /// Run the scalar reference path only (the naive twin, for tests).
+    naive: bool,
 }
 
 impl ToIri {
@@ -114,6 +223,17 @@ impl ToIri {
             opts,
             octets: Vec::new(),
             decoded: Vec::new(),
+            naive: false,
+        }
+    }
+
+    /// The naive twin: the same conversion by the scalar reference loops (per-character
+    /// NFKC, byte-wise scans). For tests that compare both; not meant for production use.
+    #[doc(hidden)]
+    pub fn new_naive(opts: ToIriOptions) -> Self {
+        ToIri {
+            naive: true,
+            ..ToIri::new(opts)
         }
     }
 
@@ -129,15 +249,32 @@ impl ToIri {
     }
 
     fn convert_inner(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
-        if let Err(e) = simdutf8::compat::from_utf8(line) {
-            return Err(LineError::new(ErrorKind::InvalidUtf8, e.valid_up_to()));
+        // Host confusion (WHATWG URL §4.4 against RFC 3986 §3.2): never passed on.
+        if let Some(p) = components::backslash_in_special_authority(line) {
+            return Err(LineError::new(ErrorKind::BackslashAuthority, p));
+        }
+        let valid = if self.naive {
+            simdutf8::compat::from_utf8(line)
+                .map(|_| ())
+                .map_err(|e| e.valid_up_to())
+        } else {
+            crate::simd::utf8::validate(line)
+        };
+        if let Err(at) = valid {
+            return Err(LineError::new(ErrorKind::InvalidUtf8, at));
         }
         // Raw controls would reach the display (and NUL, CR, LF must never be produced).
-        if let Some(p) = line.iter().position(|&b| classes::is(b, classes::CONTROL)) {
-            return Err(LineError::new(ErrorKind::ControlChar, p));
-        }
-        let s = std::str::from_utf8(line).expect("checked");
-        if let Some((p, _)) = s.char_indices().find(|&(_, c)| is_c1(c)) {
+        let control = if self.naive {
+            line.iter()
+                .position(|&b| classes::is(b, classes::CONTROL))
+                .or_else(|| {
+                    let s = std::str::from_utf8(line).expect("checked");
+                    s.char_indices().find(|&(_, c)| is_c1(c)).map(|(p, _)| p)
+                })
+        } else {
+            find_control(line).or_else(|| find_c1(line))
+        };
+        if let Some(p) = control {
             return Err(LineError::new(ErrorKind::ControlChar, p));
         }
         let mut o = Outcome::default();
@@ -156,9 +293,10 @@ impl ToIri {
                 let h = a.host.clone();
                 if line.get(h.start) != Some(&b'[') {
                     let scheme = c.scheme.clone().map(|r| &line[r]);
-                    match self.idna_for(scheme) {
-                        Some(idna) => self.host_to_unicode(&s[h.clone()], idna, out, &mut o),
-                        None => self.decode(line, h.clone(), Comp::Host, out, &mut o)?,
+                    // The host lies between ASCII delimiters of a valid UTF-8 line.
+                    match (self.idna_for(scheme), std::str::from_utf8(&line[h.clone()])) {
+                        (Some(idna), Ok(host)) => self.host_to_unicode(host, idna, out, &mut o),
+                        _ => self.decode(line, h.clone(), Comp::Host, out, &mut o)?,
                     }
                     pos = h.end;
                 }
@@ -178,50 +316,123 @@ impl ToIri {
     }
 
     fn idna_for(&self, scheme: Option<&[u8]>) -> Option<Idna> {
-        self.opts.host.idna_for(scheme, self.opts.idna2003_flags)
+        crate::host::idna_for(self.opts.host, scheme)
     }
 
-    /// 3987bis §4.2 step 7: ToUnicode of `xn--` labels, kept only if ToASCII gives back
-    /// exactly this host (so that to-uri maps the result back to the input) and every
-    /// character is displayable.
+    /// 3987bis §4.2 step 7: ToUnicode of `xn--` labels (the prefix in any case), kept only if
+    /// ToASCII gives back this host up to ASCII case (RFC 3490 §5, §4.2; so that to-uri maps
+    /// the result back to the input, a host being case-insensitive, RFC 3986 §3.2.2) and
+    /// every character is displayable.
     fn host_to_unicode(&self, host: &str, idna: Idna, out: &mut Vec<u8>, o: &mut Outcome) {
-        let has_ace = host
-            .as_bytes()
-            .windows(4)
-            .any(|w| w.eq_ignore_ascii_case(b"xn--"));
-        if has_ace && host.len() <= host::MAX_RAW_HOST {
-            let unicode = match idna {
-                Idna::Uts46 => {
-                    let (u, r) = idna::uts46::Uts46::new().to_unicode(
-                        host.as_bytes(),
-                        idna::uts46::AsciiDenyList::STD3,
-                        idna::uts46::Hyphens::Check,
-                    );
-                    r.ok().map(|()| u.into_owned())
-                }
-                Idna::Idna2003(flags) => {
-                    let mut u = String::new();
-                    idna2003::domain_to_unicode(host, flags, &mut u);
-                    Some(u)
-                }
+        if let Some(u) = host::to_unicode(host, idna).filter(|u| u != host) {
+            let mut back = String::new();
+            let shown = if self.naive {
+                is_displayable_naive
+            } else {
+                is_displayable
             };
             // Display safety (issue 16, UTS #39): unsafe labels stay in their xn-- form.
-            let unicode = unicode.and_then(|u| host::display::display_host(host, &u));
-            if let Some(u) = unicode.filter(|u| u != host) {
-                let mut back = String::new();
-                let displayable = u.chars().all(|c| c.is_ascii() || is_displayable(c, false));
-                if displayable && host::to_ascii(&u, idna, &mut back).is_ok() && back == host {
-                    out.extend_from_slice(u.as_bytes());
-                    o.changed = true;
-                    return;
-                }
+            let Some(u) = host::display::display_host(host, &keep_ascii_labels(host, u)) else {
+                out.extend_from_slice(host.as_bytes());
+                return;
+            };
+            let displayable = u.chars().all(|c| c.is_ascii() || shown(c, false));
+            // RFC 3490 §5 and §4.2: the ACE prefix and the result of ToASCII are
+            // ASCII-case-insensitive, so `XN--P1AI` and `Xn--P1ai` decode like `xn--p1ai`.
+            if displayable
+                && host::to_ascii(&u, idna, &mut back).is_ok()
+                && back.eq_ignore_ascii_case(host)
+            {
+                out.extend_from_slice(u.as_bytes());
+                o.changed = true;
+                return;
             }
         }
         out.extend_from_slice(host.as_bytes());
     }
 
-    /// Steps 2–4 on one component.
+    /// Steps 2–4 on one component (RFC 3987 §3.2): each run of `%HH` triplets decoded into
+    /// octets and written by [`emit_octets`] ([`ToIri::decode_fast`], or its naive twin), then
+    /// the display-safety pass of [`ToIri::reencode_lookalikes`] (issue 16).
     fn decode(
+        &mut self,
+        line: &[u8],
+        r: std::ops::Range<usize>,
+        comp: Comp,
+        out: &mut Vec<u8>,
+        o: &mut Outcome,
+    ) -> Result<(), LineError> {
+        let mark = out.len();
+        self.decoded.clear();
+        if self.naive {
+            self.decode_naive(line, r, comp, out, o)?;
+        } else {
+            self.decode_fast(line, r, comp, out, o)?;
+        }
+        self.reencode_lookalikes(out, mark, o);
+        Ok(())
+    }
+
+    /// Display safety (issue 16, UTS #39 skeletons): a character that percent-decoding
+    /// produced in `out[mark..]` and that looks like a delimiter (`∕` U+2215 for `/`) goes
+    /// back to its `%HH` form, so the IRI does not read as another host or path. Characters
+    /// written literally in the input stay as they are.
+    fn reencode_lookalikes(&mut self, out: &mut Vec<u8>, mark: usize, o: &mut Outcome) {
+        let decoded = std::mem::take(&mut self.decoded);
+        if !decoded.is_empty()
+            && host::display::reencode_lookalikes_in(out, mark, |at| {
+                decoded.iter().any(|r| r.contains(&at))
+            })
+        {
+            o.changed = true;
+        }
+        self.decoded = decoded;
+        self.decoded.clear();
+    }
+
+    /// The fast path of [`ToIri::decode`]: `%` found by `memchr`; each run of triplets' output
+    /// range is recorded for [`ToIri::reencode_lookalikes`].
+    fn decode_fast(
+        &mut self,
+        line: &[u8],
+        r: std::ops::Range<usize>,
+        comp: Comp,
+        out: &mut Vec<u8>,
+        o: &mut Outcome,
+    ) -> Result<(), LineError> {
+        let mark = out.len();
+        let s = &line[r.clone()];
+        let n = s.len();
+        let mut run = 0;
+        let mut i = 0;
+        while let Some(p) = find_percent(&s[i..]) {
+            i += p;
+            out.extend_from_slice(&s[run..i]);
+            let mut j = i;
+            self.octets.clear();
+            while j < n && s[j] == b'%' {
+                let (hi, lo) = match s.get(j + 1..j + 3) {
+                    Some(&[h, l]) => (HEX_VALUE[h as usize], HEX_VALUE[l as usize]),
+                    _ => (0xFF, 0xFF),
+                };
+                if (hi | lo) & 0xF0 != 0 {
+                    return Err(LineError::new(ErrorKind::BadPercent, r.start + j));
+                }
+                self.octets.push(hi << 4 | lo);
+                j += 3;
+            }
+            let at = out.len() - mark;
+            emit_octets(&s[i..j], &self.octets, comp, out, o);
+            self.decoded.push(at..out.len() - mark);
+            i = j;
+            run = j;
+        }
+        out.extend_from_slice(&s[run..]);
+        Ok(())
+    }
+
+    /// The naive twin of [`ToIri::decode`]: steps 2–4 on one component, byte by byte.
+    fn decode_naive(
         &mut self,
         line: &[u8],
         r: std::ops::Range<usize>,
@@ -232,7 +443,6 @@ impl ToIri {
         let s = &line[r.clone()];
         let n = s.len();
         let mark = out.len();
-        self.decoded.clear();
         let mut run = 0;
         let mut i = 0;
         while i < n {
@@ -256,29 +466,39 @@ impl ToIri {
                 j += 3;
             }
             let at = out.len() - mark;
-            emit_octets(&s[i..j], &self.octets, comp, out, o);
+            emit_octets_naive(&s[i..j], &self.octets, comp, out, o);
             self.decoded.push(at..out.len() - mark);
             i = j;
             run = j;
         }
         out.extend_from_slice(&s[run..]);
-        // Display safety (issue 16, UTS #39 skeletons): a decoded character that looks like a
-        // delimiter goes back to its %HH form.
-        let decoded = std::mem::take(&mut self.decoded);
-        if !decoded.is_empty()
-            && host::display::reencode_lookalikes_in(out, mark, |at| {
-                decoded.iter().any(|r| r.contains(&at))
-            })
-        {
-            o.changed = true;
-        }
-        self.decoded = decoded;
-        self.decoded.clear();
         Ok(())
     }
 }
 
-/// Writes the decoded form of a run of `%HH` triplets (`text`, whose octets are `octets`).
+/// The display form of a host after ToUnicode `u`: each label that was not an ACE label
+/// (`xn--` in any case) is kept as written in `host` (UTS #46 ToUnicode lower-cases ASCII
+/// labels; RFC 3490 §4.2 ToUnicode of a label that does not start with the ACE prefix is
+/// that label). When the labels do not pair up (only possible with raw non-ASCII label
+/// dots), `u` as it is.
+fn keep_ascii_labels(host: &str, u: String) -> String {
+    if host.split('.').count() != u.split('.').count() {
+        return u;
+    }
+    let mut r = String::with_capacity(u.len());
+    for (i, (h, d)) in host.split('.').zip(u.split('.')).enumerate() {
+        if i > 0 {
+            r.push('.');
+        }
+        let ace = h.len() >= 4 && h.as_bytes()[..4].eq_ignore_ascii_case(b"xn--");
+        r.push_str(if ace { d } else { h });
+    }
+    r
+}
+
+/// Writes the decoded form of a run of `%HH` triplets (`text`, whose octets are `octets`),
+/// RFC 3987 §3.2 steps 2–4: runs of displayable characters are copied as octets, the rest
+/// stays encoded with uppercase hex.
 fn emit_octets(text: &[u8], octets: &[u8], comp: Comp, out: &mut Vec<u8>, o: &mut Outcome) {
     let mut k = 0;
     while k < octets.len() {
@@ -296,6 +516,41 @@ fn emit_octets(text: &[u8], octets: &[u8], comp: Comp, out: &mut Vec<u8>, o: &mu
         }
         match decode_utf8(&octets[k..]) {
             Some((c, len)) if is_displayable(c, comp == Comp::Query) => {
+                out.extend_from_slice(&octets[k..k + len]);
+                o.changed = true;
+                k += len;
+            }
+            Some((_, len)) => {
+                push_upper(&text[3 * k..3 * (k + len)], out, o);
+                k += len;
+            }
+            None => {
+                push_upper(&text[3 * k..3 * k + 3], out, o);
+                k += 1;
+            }
+        }
+    }
+}
+
+/// The naive twin of [`emit_octets`] (decodes and re-encodes each character, full NFKC).
+/// Writes the decoded form of a run of `%HH` triplets (`text`, whose octets are `octets`).
+fn emit_octets_naive(text: &[u8], octets: &[u8], comp: Comp, out: &mut Vec<u8>, o: &mut Outcome) {
+    let mut k = 0;
+    while k < octets.len() {
+        let b = octets[k];
+        if b < 0x80 {
+            if classes::is(b, classes::UNRESERVED) {
+                out.push(b);
+                o.changed = true;
+            } else {
+                // '%', reserved and disallowed ASCII stay encoded as written (step 2).
+                out.extend_from_slice(&text[3 * k..3 * k + 3]);
+            }
+            k += 1;
+            continue;
+        }
+        match decode_utf8(&octets[k..]) {
+            Some((c, len)) if is_displayable_naive(c, comp == Comp::Query) => {
                 let mut buf = [0u8; 4];
                 out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
                 o.changed = true;
@@ -321,5 +576,151 @@ fn push_upper(text: &[u8], out: &mut Vec<u8>, o: &mut Outcome) {
             o.changed = true;
         }
         out.push(u);
+    }
+}
+
+/// The value of each hex digit (RFC 3986 §2.1, either case), 0xFF for other bytes.
+static HEX_VALUE: [u8; 256] = {
+    let mut t = [0xFFu8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = match b as u8 {
+            c @ b'0'..=b'9' => c - b'0',
+            c @ b'a'..=b'f' => c - b'a' + 10,
+            c @ b'A'..=b'F' => c - b'A' + 10,
+            _ => 0xFF,
+        };
+        b += 1;
+    }
+    t
+};
+
+/// The next `%`: percent-encoded runs are close together in encoded IRIs, so the first 16
+/// bytes are looked at one by one before `memchr` (whose set-up costs more than that).
+#[inline]
+fn find_percent(s: &[u8]) -> Option<usize> {
+    let head = s.len().min(16);
+    if let Some(p) = s[..head].iter().position(|&b| b == b'%') {
+        return Some(p);
+    }
+    memchr::memchr(b'%', &s[head..]).map(|p| p + head)
+}
+
+/// Position of the first C0 control or DEL (`%x00-1F / %x7F`), eight bytes at a time: a
+/// byte `x` of a word is below 0x20 iff `x - 0x20` borrows into its high bit while `x` has
+/// it clear, and is DEL iff `x ^ 0x7F` is zero (the same test against 1).
+fn find_control(line: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = line.chunks_exact(8);
+    let mut base = 0;
+    for c in &mut chunks {
+        let x = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+        let below = x.wrapping_sub(0x20 * ONES) & !x;
+        let d = x ^ (0x7F * ONES);
+        let del = d.wrapping_sub(ONES) & !d;
+        if (below | del) & HIGH != 0 {
+            // The borrow can flag a byte after the first hit, never one before it.
+            return c
+                .iter()
+                .position(|&b| classes::is(b, classes::CONTROL))
+                .map(|p| base + p);
+        }
+        base += 8;
+    }
+    let rest = chunks.remainder();
+    rest.iter()
+        .position(|&b| classes::is(b, classes::CONTROL))
+        .map(|p| base + p)
+}
+
+/// Position of the first C1 control (U+0080–U+009F, `C2 80`–`C2 9F` in UTF-8) of a valid
+/// UTF-8 line, where C2 is always a lead byte.
+fn find_c1(line: &[u8]) -> Option<usize> {
+    memchr::memchr_iter(0xC2, line).find(|&p| line.get(p + 1).is_some_and(|&b| b < 0xA0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nfkc_delimiter_table_matches_nfkc() {
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            assert_eq!(
+                nfkc_has_delimiter(c),
+                nfkc_has_delimiter_naive(c),
+                "U+{:04X}",
+                c as u32
+            );
+        }
+    }
+
+    #[test]
+    fn hex_table_and_percent_search_match_twins() {
+        for b in 0..=255u8 {
+            assert_eq!(
+                HEX_VALUE[b as usize],
+                classes::hex_value(b).unwrap_or(0xFF),
+                "{b:02X}"
+            );
+        }
+        for len in 0..40usize {
+            for p in 0..=len {
+                let mut v = vec![b'a'; len];
+                if p < len {
+                    v[p] = b'%';
+                }
+                assert_eq!(find_percent(&v), v.iter().position(|&b| b == b'%'));
+            }
+        }
+    }
+
+    #[test]
+    fn displayable_matches_twin_on_every_code_point() {
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            for q in [false, true] {
+                assert_eq!(
+                    is_displayable(c, q),
+                    is_displayable_naive(c, q),
+                    "U+{:04X}",
+                    c as u32
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn control_scans_match_twins() {
+        let naive_ctl = |s: &[u8]| s.iter().position(|&b| classes::is(b, classes::CONTROL));
+        let naive_c1 = |s: &[u8]| {
+            std::str::from_utf8(s)
+                .unwrap()
+                .char_indices()
+                .find(|&(_, c)| is_c1(c))
+                .map(|(p, _)| p)
+        };
+        let fills: [&[u8]; 3] = [b"abc/%20~", "é日ß".as_bytes(), "x~\u{7E}\u{A0}".as_bytes()];
+        for len in 0..=70usize {
+            for fill in fills {
+                let base: Vec<u8> = fill.iter().copied().cycle().take(len).collect();
+                for p in 0..len {
+                    for b in 0..0x80u8 {
+                        let mut v = base.clone();
+                        v[p] = b;
+                        assert_eq!(find_control(&v), naive_ctl(&v), "{v:02X?}");
+                    }
+                    for ins in ['\u{80}', '\u{9F}', '\u{A0}', '\u{85}', 'é'] {
+                        let mut v = base[..p].to_vec();
+                        v.extend_from_slice(ins.to_string().as_bytes());
+                        v.extend_from_slice(&base[p..]);
+                        if std::str::from_utf8(&v).is_err() {
+                            continue;
+                        }
+                        assert_eq!(find_c1(&v), naive_c1(&v), "{v:02X?}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! The steps, in order, each citing its section:
 //! 1. The line must be UTF-8 (RFC 3987 §3.1 step 1c; [`InvalidUtf8`] chooses what to do).
 //!    No normalization is applied (§3.1 step 1c), existing `%HH` stay as they are.
-//! 2. Parse into components (3987bis §3.2; RFC 3986 Appendix B): [`crate::components`].
+//! 2. Parse into components (3987bis §3.2; RFC 3986 Appendix B): [`crate::grammar::components`].
 //! 3. Map the host (`ireg-name`) by IDNA or percent-encoding (RFC 3987 §3.1, 3987bis §3.4);
 //!    IP literals are validated and never changed (RFC 3986 §3.2.2).
 //! 4. Percent-encode, as `%HH` of its UTF-8 octets with uppercase hex, every character not
@@ -12,31 +12,20 @@
 //!
 //! The mapping is the identity on valid URIs and idempotent (RFC 3987 §3.1).
 
-use crate::classes::{
-    self, is_bidi_format, is_c1, is_iprivate, is_ucschar, CONTROL, DISALLOWED_ASCII,
-};
-use crate::components::{self, Components};
 use crate::config::{InvalidUtf8, ToUriOptions};
 use crate::error::{ErrorKind, LineError};
+use crate::grammar::classes::{
+    self, is_bidi_format, is_c1, is_iprivate, is_ucschar, CONTROL, DISALLOWED_ASCII,
+};
+use crate::grammar::components::{self, Components};
+use crate::grammar::pct::{
+    decode_utf8, is_pct_triplet, push_pct, push_pct2, push_pct3, push_pct_all,
+};
 use crate::host::HostCache;
-use crate::pct::{decode_utf8, is_pct_triplet, push_pct, push_pct2, push_pct3, push_pct_all};
+use crate::simd::pct::PctEncoder;
 use std::borrow::Cow;
 
-/// What a successful conversion did to a line.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Outcome {
-    /// True if the output differs from the input.
-    pub changed: bool,
-    /// Number of repairs: disallowed printable ASCII (and, in LEIRI mode, controls; with
-    /// [`InvalidUtf8::Percent`], invalid bytes) that were percent-encoded.
-    pub repairs: u32,
-    /// Number of hosts that fell back to percent-encoding after IDNA failed.
-    pub host_fallbacks: u32,
-    /// Number of warnings (bidi formatting, private use outside the query, non-`ucschar`).
-    pub warnings: u32,
-    /// The first warning, with its byte offset.
-    pub first_warning: Option<LineError>,
-}
+pub use super::Outcome;
 
 /// Which component a run of bytes belongs to: decides which characters are allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +50,12 @@ enum Comp {
 pub struct ToUri {
     opts: ToUriOptions,
     cache: HostCache,
+    /// The block kernel of step 4 for these options' stop set.
+    enc: PctEncoder,
+    /// The line being converted is valid UTF-8 (then the kernel may skip quiet characters).
+    valid_utf8: bool,
+    /// Run the scalar reference path only (the naive twin, for tests).
+    naive: bool,
 }
 
 impl ToUri {
@@ -69,6 +64,19 @@ impl ToUri {
         ToUri {
             opts,
             cache: HostCache::default(),
+            enc: PctEncoder::new(opts.leiri),
+            valid_utf8: false,
+            naive: false,
+        }
+    }
+
+    /// The naive twin: the same conversion by the scalar per-byte reference loops, without
+    /// the block kernels. For tests that compare both; not meant for production use.
+    #[doc(hidden)]
+    pub fn new_naive(opts: ToUriOptions) -> Self {
+        ToUri {
+            naive: true,
+            ..ToUri::new(opts)
         }
     }
 
@@ -113,14 +121,26 @@ impl ToUri {
     fn convert_inner(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
         let mut o = Outcome::default();
         // Step 1: UTF-8 (RFC 3987 §3.1 step 1c).
-        if let Err(e) = simdutf8::compat::from_utf8(line) {
+        let valid = if self.naive {
+            simdutf8::compat::from_utf8(line)
+                .map(|_| ())
+                .map_err(|e| e.valid_up_to())
+        } else {
+            crate::simd::utf8::validate(line)
+        };
+        self.valid_utf8 = valid.is_ok();
+        if let Err(at) = valid {
             if self.opts.invalid_utf8 == InvalidUtf8::Error {
-                return Err(LineError::new(ErrorKind::InvalidUtf8, e.valid_up_to()));
+                return Err(LineError::new(ErrorKind::InvalidUtf8, at));
             }
         }
         // Step 2: components (3987bis §3.2, RFC 3986 Appendix B).
         let c: Components = components::split(line);
         components::check_scheme(line, &c)?;
+        // Host confusion (WHATWG URL §4.4 against RFC 3986 §3.2): never repaired.
+        if let Some(p) = components::backslash_in_special_authority(line) {
+            return Err(LineError::new(ErrorKind::BackslashAuthority, p));
+        }
         // Everything before `pos` has been written; the scheme and its ':' are copied with
         // whatever follows them up to the first component that is mapped.
         let mut pos = 0;
@@ -167,6 +187,7 @@ impl ToUri {
     /// Maps a reg-name host (RFC 3987 §3.1, 3987bis §3.4). All-ASCII hosts and hosts that are
     /// not UTF-8 go through the general percent-encoding of §3.3 (which leaves a valid ASCII
     /// host unchanged); non-ASCII hosts go through the mode's IDNA, or percent-encoding.
+    /// The scheme lookup and the host's UTF-8 check run only for non-ASCII hosts.
     fn map_host(
         &mut self,
         line: &[u8],
@@ -175,8 +196,67 @@ impl ToUri {
         out: &mut Vec<u8>,
         o: &mut Outcome,
     ) -> Result<(), LineError> {
+        if self.naive {
+            return self.map_host_naive(line, r, scheme, out, o);
+        }
         let host = &line[r.clone()];
-        let idna = self.opts.host.idna_for(scheme, self.opts.idna2003_flags);
+        if host.is_ascii() {
+            return self.encode(line, r, Comp::Host, out, o);
+        }
+        let Some(idna) = crate::host::idna_for(self.opts.host, scheme) else {
+            return self.encode(line, r, Comp::Host, out, o);
+        };
+        let Ok(s) = std::str::from_utf8(host) else {
+            return self.encode(line, r, Comp::Host, out, o);
+        };
+        // Problems that are not IDNA's to report: controls, brackets, malformed '%'.
+        for (i, &b) in host.iter().enumerate() {
+            let at = r.start + i;
+            if classes::is(b, CONTROL) && !self.opts.leiri {
+                return Err(LineError::new(ErrorKind::ControlChar, at));
+            }
+            match b {
+                b'[' | b']' => return Err(LineError::new(ErrorKind::BadBracket, at)),
+                b'%' if !is_pct_triplet(host, i) => {
+                    return Err(LineError::new(ErrorKind::BadPercent, at))
+                }
+                _ => {}
+            }
+        }
+        if !self.opts.leiri {
+            // C1 controls are C2 80..C2 9F in UTF-8 (`s` is valid, so C2 is a lead byte).
+            if let Some(i) = host.windows(2).position(|w| w[0] == 0xC2 && w[1] < 0xA0) {
+                return Err(LineError::new(ErrorKind::ControlChar, r.start + i));
+            }
+        }
+        match self.cache.to_ascii(s, idna, out) {
+            Ok(()) => {
+                o.changed = true;
+                Ok(())
+            }
+            Err(reason) if self.opts.host_fallback_percent => {
+                let _ = reason;
+                o.host_fallbacks += 1;
+                self.encode(line, r, Comp::Host, out, o)
+            }
+            Err(reason) => Err(LineError::new(ErrorKind::Idna(reason), r.start)),
+        }
+    }
+
+    /// The naive twin of [`ToUri::map_host`]: the same answers, checking in the order that
+    /// is easiest to read. Maps a reg-name host (RFC 3987 §3.1, 3987bis §3.4). All-ASCII hosts and hosts that are
+    /// not UTF-8 go through the general percent-encoding of §3.3 (which leaves a valid ASCII
+    /// host unchanged); non-ASCII hosts go through the mode's IDNA, or percent-encoding.
+    fn map_host_naive(
+        &mut self,
+        line: &[u8],
+        r: std::ops::Range<usize>,
+        scheme: Option<&[u8]>,
+        out: &mut Vec<u8>,
+        o: &mut Outcome,
+    ) -> Result<(), LineError> {
+        let host = &line[r.clone()];
+        let idna = crate::host::idna_for(self.opts.host, scheme);
         // IDNA for a non-ASCII UTF-8 host; percent-encoding for the rest.
         let (Some(idna), false, Ok(s)) = (idna, host.is_ascii(), std::str::from_utf8(host)) else {
             return self.encode(line, r, Comp::Host, out, o);
@@ -216,7 +296,94 @@ impl ToUri {
 
     /// The general percent-encoding of one component (RFC 3987 §3.1 step 2, 3987bis §3.3),
     /// with the checks of contract item 4 (output must be a valid RFC 3986 URI-reference).
+    ///
+    /// On a valid UTF-8 line the block kernel ([`PctEncoder::encode_prefix`]) copies plain
+    /// ASCII and writes `%HH` for every byte of quiet characters (those the per-character check
+    /// has nothing to say about); this loop handles only the bytes it stops at. Other lines
+    /// take [`ToUri::encode_naive`], which decides byte by byte.
     fn encode(
+        &self,
+        line: &[u8],
+        r: std::ops::Range<usize>,
+        comp: Comp,
+        out: &mut Vec<u8>,
+        o: &mut Outcome,
+    ) -> Result<(), LineError> {
+        if self.naive || !self.valid_utf8 {
+            return self.encode_naive(line, r, comp, out, o);
+        }
+        let s = &line[r.clone()];
+        let n = s.len();
+        let mut i = 0;
+        loop {
+            let before = out.len();
+            let k = self.enc.encode_prefix(&s[i..], out);
+            // Only non-ASCII bytes grow the output.
+            if out.len() - before != k {
+                o.changed = true;
+            }
+            i += k;
+            if i == n {
+                return Ok(());
+            }
+            let b = s[i];
+            let at = r.start + i;
+            if b < 0x80 {
+                match b {
+                    b'%' => {
+                        if !is_pct_triplet(s, i) {
+                            return Err(LineError::new(ErrorKind::BadPercent, at));
+                        }
+                        out.extend_from_slice(&s[i..i + 3]);
+                        i += 3;
+                        continue;
+                    }
+                    b'[' | b']' => return Err(LineError::new(ErrorKind::BadBracket, at)),
+                    b'#' => return Err(LineError::new(ErrorKind::ExtraHash, at)),
+                    _ if classes::is(b, DISALLOWED_ASCII) => {
+                        if self.opts.strict {
+                            return Err(LineError::new(ErrorKind::DisallowedAscii, at));
+                        }
+                    }
+                    _ => {
+                        // C0 control or DEL.
+                        debug_assert!(classes::is(b, CONTROL));
+                        if !self.opts.leiri {
+                            return Err(LineError::new(ErrorKind::ControlChar, at));
+                        }
+                    }
+                }
+                push_pct(out, b);
+                o.repairs += 1;
+                o.changed = true;
+                i += 1;
+                continue;
+            }
+            // A lead byte whose character needs the per-character check (RFC 3987 §2.2, §4.1).
+            o.changed = true;
+            match decode_utf8(&s[i..]) {
+                Some((c, len)) => {
+                    self.check_char(c, comp, at, o)?;
+                    push_pct_all(out, &s[i..i + len]);
+                    i += len;
+                }
+                None => {
+                    // Not reached on a valid line; answer as the naive loop would.
+                    if self.opts.invalid_utf8 == InvalidUtf8::Error {
+                        return Err(LineError::new(ErrorKind::InvalidUtf8, at));
+                    }
+                    push_pct(out, b);
+                    o.repairs += 1;
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    /// The naive twin of [`ToUri::encode`], and its path for lines that are not valid UTF-8:
+    /// the general percent-encoding of one component (RFC 3987 §3.1 step 2, 3987bis §3.3),
+    /// byte by byte.
+    fn encode_naive(
         &self,
         line: &[u8],
         r: std::ops::Range<usize>,
@@ -356,19 +523,49 @@ impl ToUri {
     }
 }
 
-/// Converts an IRI reference to a URI reference with the default options.
-///
-/// ```
-/// assert_eq!(
-///     iribulk::iri_to_uri("http://example.com/𐌀𐌁𐌂").unwrap(),
-///     "http://example.com/%F0%90%8C%80%F0%90%8C%81%F0%90%8C%82" // RFC 3987 §3.1
-/// );
-/// ```
-pub fn iri_to_uri(s: &str) -> Result<Cow<'_, str>, LineError> {
-    ToUri::new(ToUriOptions::default()).convert(s)
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simd::pct::kernel_stops_at;
 
-/// Converts with the given options (a fresh converter: no cache reuse between calls).
-pub fn iri_to_uri_with(s: &str, opts: ToUriOptions) -> Result<Cow<'_, str>, LineError> {
-    ToUri::new(opts).convert(s)
+    /// The kernel skips the per-character check for every character it does not stop at (its
+    /// lead byte is not a stop byte, and it is not a loud byte pair): prove, over every code point, every component and every option that the
+    /// check reads, that the check has nothing to say about those characters.
+    #[test]
+    fn quiet_lead_bytes_start_only_quiet_characters() {
+        let comps = [
+            Comp::Userinfo,
+            Comp::Host,
+            Comp::Path,
+            Comp::Query,
+            Comp::Fragment,
+        ];
+        for leiri in [false, true] {
+            for strict in [false, true] {
+                let conv = ToUri::new(ToUriOptions::default().leiri(leiri).strict(strict));
+                let mut checked = 0u32;
+                for c in (0x80..=0x10FFFFu32).filter_map(char::from_u32) {
+                    let mut buf = [0u8; 4];
+                    let bytes = c.encode_utf8(&mut buf).as_bytes();
+                    let lead = bytes[0];
+                    if kernel_stops_at(leiri, bytes, 0) {
+                        continue;
+                    }
+                    checked += 1;
+                    for comp in comps {
+                        let mut o = Outcome::default();
+                        let r = conv.check_char(c, comp, 7, &mut o);
+                        assert!(
+                            r.is_ok() && o == Outcome::default(),
+                            "U+{:04X} (lead {lead:02X}) in {comp:?}, leiri {leiri}, strict {strict}: \
+                             {r:?} {o:?}; make its lead byte a stop byte in src/simd/pct.rs",
+                            c as u32
+                        );
+                    }
+                }
+                // The block path is not empty: most of the BMP's scripts take it.
+                assert!(checked > 40_000, "{checked}");
+            }
+        }
+    }
 }

@@ -1,6 +1,12 @@
 //! Host mapping: IDNA (UTS #46 through the `idna` crate, IDNA2003 through [`idna2003`]),
 //! percent-encoded hosts (3987bis §3.4.2), and the per-worker host cache.
 //!
+//! This module is the only path to IDNA: [`to_ascii`] (and its cached form
+//! [`HostCache::to_ascii`]), [`to_unicode`], and the ACE-prefix detector
+//! ([`has_ace_label`], exact, and its conservative superset [`contains_ace_prefix`] for
+//! pre-filters). The converters never call the `idna` crate or [`idna2003`] for a
+//! whole host themselves.
+//!
 //! Crawl dumps repeat hosts heavily and IDNA costs hundreds of nanoseconds a host, so each
 //! converter keeps a bounded cache of converted hosts ([`HostCache`]).
 
@@ -9,8 +15,9 @@ pub mod display;
 pub mod idna2003;
 pub mod uts46_reason;
 
-use crate::classes::hex_value;
+use crate::config::HostMode;
 use crate::error::IdnaReason;
+use crate::grammar::classes::{self, hex_value};
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 use std::collections::HashMap;
 
@@ -21,6 +28,16 @@ pub const MAX_RAW_HOST: usize = 1024;
 /// Cap on one raw label, in bytes, checked before Nameprep or UTS #46 mapping.
 pub const MAX_RAW_LABEL: usize = 255;
 
+/// The Unicode version of the UTS #46 tables (mapping and validity, UTS #46 §5) that the
+/// `idna` crate 1.1 uses: ICU4X's `icu_normalizer_data` 2.4, "generated with ... Unicode
+/// version 18.0.0" (its README). Issue 16 asks `--version` and README to name it; the unit
+/// test `idna_table_versions_match_the_lock_file` fails when `Cargo.lock` moves to another
+/// data release, so that this constant is revisited.
+pub const UTS46_UNICODE_VERSION: (u8, u8, u8) = (18, 0, 0);
+/// The Unicode version of IDNA2003's tables: Nameprep (RFC 3491) is a profile of stringprep,
+/// whose tables are those of Unicode 3.2 (RFC 3454 §1.2; contract item 7).
+pub const NAMEPREP_UNICODE_VERSION: (u8, u8, u8) = (3, 2, 0);
+
 /// The IDNA version used for a host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Idna {
@@ -28,6 +45,63 @@ pub enum Idna {
     Uts46,
     /// RFC 3490 ToASCII with these flags.
     Idna2003(idna2003::Flags),
+}
+
+/// The IDNA that maps a host of `scheme` in `mode`, or `None` for percent-encoding: an explicit
+/// IDNA mode applies whatever the scheme (contract item 1), [`HostMode::Auto`] uses UTS #46 for
+/// the DNS schemes ([`crate::config::DNS_SCHEMES`]) only (RFC 3987 §3.1, 3987bis §3.4).
+pub fn idna_for(mode: HostMode, scheme: Option<&[u8]>) -> Option<Idna> {
+    match mode {
+        HostMode::Percent => None,
+        HostMode::Uts46 => Some(Idna::Uts46),
+        HostMode::Idna2003(flags) => Some(Idna::Idna2003(flags)),
+        HostMode::Auto => scheme
+            .filter(|s| crate::config::is_dns_scheme(s))
+            .map(|_| Idna::Uts46),
+    }
+}
+
+/// True if `bytes` holds the ACE prefix `xn--` (RFC 3490 §5) anywhere, in any ASCII case: the
+/// crate's one test for "this host may have a Punycode label". Conservative: a match inside a
+/// label (`axn--b`) or in the userinfo is a false alarm, which [`to_unicode`] and its callers
+/// then leave as it is; `false` is exact.
+#[inline]
+pub fn contains_ace_prefix(bytes: &[u8]) -> bool {
+    bytes.windows(4).any(|w| w.eq_ignore_ascii_case(b"xn--"))
+}
+
+/// True if a label of `host` (split at `.`) begins with the ACE prefix `xn--` (RFC 3490 §5),
+/// in any ASCII case: the exact form of [`contains_ace_prefix`], for deciding whether an ASCII
+/// host is an IDN at all.
+#[inline]
+pub fn has_ace_label(host: &str) -> bool {
+    host.split('.')
+        .any(|l| l.len() >= 4 && l.as_bytes()[..4].eq_ignore_ascii_case(b"xn--"))
+}
+
+/// IDNA ToUnicode of a whole ASCII host: UTS #46 §4.3 with the STD3 deny list and hyphen
+/// checks, or RFC 3490 §4.2 ToUnicode label by label for IDNA2003 (3987bis §4.2 step 7).
+///
+/// `None` when there is nothing to decode (no [`contains_ace_prefix`], or longer than
+/// [`MAX_RAW_HOST`], the cap of [`to_ascii`]) or when UTS #46 reports an error. IDNA2003
+/// ToUnicode never fails: a label it cannot decode stays as it is. The caller decides whether
+/// to keep the result (the round trip through [`to_ascii`], displayability).
+pub fn to_unicode(host: &str, idna: Idna) -> Option<String> {
+    if !contains_ace_prefix(host.as_bytes()) || host.len() > MAX_RAW_HOST {
+        return None;
+    }
+    match idna {
+        Idna::Uts46 => {
+            let (u, r) =
+                Uts46::new().to_unicode(host.as_bytes(), AsciiDenyList::STD3, Hyphens::Check);
+            r.ok().map(|()| u.into_owned())
+        }
+        Idna::Idna2003(flags) => {
+            let mut u = String::new();
+            idna2003::domain_to_unicode(host, flags, &mut u);
+            Some(u)
+        }
+    }
 }
 
 /// True for the label separators of RFC 3490 §3.1: U+002E, U+3002, U+FF0E, U+FF61.
@@ -89,9 +163,9 @@ pub fn to_ascii(host: &str, idna: Idna, out: &mut String) -> Result<(), IdnaReas
         let produced = &out.as_bytes()[mark..];
         let dots_in = host.chars().filter(|&c| is_label_dot(c)).count();
         let dots_out = produced.iter().filter(|&&b| b == b'.').count();
-        let reg_name = produced.iter().all(|&b| {
-            crate::classes::is(b, crate::classes::UNRESERVED | crate::classes::SUB_DELIMS)
-        });
+        let reg_name = produced
+            .iter()
+            .all(|&b| classes::is(b, classes::UNRESERVED | classes::SUB_DELIMS));
         if !reg_name || dots_in != dots_out {
             out.truncate(mark);
             return Err(IdnaReason::NotRegName);
@@ -114,7 +188,8 @@ fn ace(host: &str, idna: Idna, out: &mut String) -> Result<(), IdnaReason> {
                     out.push_str(&s);
                     Ok(())
                 }
-                Err(_) => Err(IdnaReason::Uts46),
+                // Cold path: name the rule and the label (issue #10).
+                Err(_) => Err(IdnaReason::Uts46(uts46_reason::diagnose(host))),
             }
         }
         Idna::Idna2003(flags) => idna2003::domain_to_ascii(host, flags, out).map_err(|e| {
@@ -183,6 +258,57 @@ mod tests {
     use super::*;
 
     #[test]
+    fn idna_table_versions_match_the_lock_file() {
+        // UTS46_UNICODE_VERSION was read from icu_normalizer_data 2.4's README (Unicode
+        // 18.0.0): another data release may carry another Unicode version.
+        let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock"))
+            .expect("Cargo.lock");
+        let data = lock
+            .split("[[package]]")
+            .find(|p| p.contains("name = \"icu_normalizer_data\""))
+            .expect("icu_normalizer_data in Cargo.lock");
+        assert!(data.contains("version = \"2.4."), "{data}");
+        assert_eq!(UTS46_UNICODE_VERSION, (18, 0, 0));
+        assert_eq!(NAMEPREP_UNICODE_VERSION, (3, 2, 0));
+        // A character of Unicode 3.2 that Nameprep and UTS #46 both map: the tables answer.
+        let mut out = String::new();
+        assert!(to_ascii("b\u{FC}cher.de", Idna::Uts46, &mut out).is_ok());
+        assert_eq!(out, "xn--bcher-kva.de");
+    }
+
+    #[test]
+    fn ace_detectors_agree() {
+        for (h, label, anywhere) in [
+            ("xn--bcher-kva.de", true, true),
+            ("www.XN--bcher-kva.de", true, true),
+            ("axn--b.com", false, true),
+            ("user@xn--b", false, true),
+            ("xn-.de", false, false),
+            ("example.org", false, false),
+            ("", false, false),
+        ] {
+            assert_eq!(has_ace_label(h), label, "{h}");
+            assert_eq!(contains_ace_prefix(h.as_bytes()), anywhere, "{h}");
+        }
+    }
+
+    #[test]
+    fn to_unicode_decodes_ace_only() {
+        assert_eq!(
+            to_unicode("xn--bcher-kva.de", Idna::Uts46).as_deref(),
+            Some("bücher.de")
+        );
+        let i3 = Idna::Idna2003(idna2003::Flags::CONVERT);
+        assert_eq!(
+            to_unicode("xn--bcher-kva.de", i3).as_deref(),
+            Some("bücher.de")
+        );
+        assert_eq!(to_unicode("example.org", Idna::Uts46), None);
+        let long = format!("xn--bcher-kva.{}", "a.".repeat(MAX_RAW_HOST));
+        assert_eq!(to_unicode(&long, Idna::Uts46), None, "over the raw cap");
+    }
+
+    #[test]
     fn percent_decoding_of_hosts() {
         assert_eq!(decode_host_percent("r%C3%A9sum%C3%A9").unwrap(), "résumé");
         assert_eq!(decode_host_percent("a%2Eb").unwrap(), "a.b");
@@ -211,7 +337,10 @@ mod tests {
         );
         assert_eq!(
             to_ascii("a_b.bücher.de", Idna::Uts46, &mut s),
-            Err(IdnaReason::Uts46)
+            Err(IdnaReason::Uts46(uts46_reason::Uts46Failure {
+                rule: uts46_reason::Uts46Rule::Std3Ascii('_'),
+                label: Some(0)
+            }))
         );
     }
 

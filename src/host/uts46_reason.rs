@@ -26,116 +26,10 @@
 //! If none fails, the answer is [`Uts46Rule::Unknown`] (the tests assert that no refused host
 //! of the shared IDNA data sets gets it).
 
-use crate::convert::joiner;
-use std::fmt;
+use crate::grammar::joiner;
 use unicode_bidi::BidiClass;
 
-/// The rule of UTS #46 (and the RFCs it cites) that a host breaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Uts46Rule {
-    /// A code point that UTS #46 maps to `disallowed` (§4 step 1, §4.1 V7), or a code point of
-    /// a Punycode label that is not `valid`.
-    Disallowed(char),
-    /// An ASCII character outside letters, digits and `-`, or a character that maps to one
-    /// (U+00A0 maps to a space, U+FF3F to `_`): the STD3 ASCII deny list, §4.1 V7 with
-    /// UseSTD3ASCIIRules; RFC 1123 §2.1. The character as written in the host.
-    Std3Ascii(char),
-    /// An `xn--` label that is not valid Punycode (RFC 3492), holds non-ASCII, or decodes to
-    /// nothing or to ASCII only (§4 step 4.1).
-    InvalidPunycode,
-    /// A Punycode label that decodes to a string not in NFC (§4.1 V1).
-    NotNfc,
-    /// `-` in both the 3rd and 4th positions (§4.1 V2, CheckHyphens).
-    HyphenThirdFourth,
-    /// A label that starts or ends with `-` (§4.1 V3, CheckHyphens).
-    HyphenStartEnd,
-    /// A label that starts with a combining mark (§4.1 V6).
-    LeadingMark(char),
-    /// ZWNJ or ZWJ outside its context (CheckJoiners: RFC 5892 Appendix A.1, A.2).
-    ContextJ(char),
-    /// The Bidi Rule of RFC 5893 §2 (CheckBidi), with the number of the condition (1–6).
-    Bidi(u8),
-    /// An empty label other than the root (VerifyDnsLength, §4.2 step 4).
-    EmptyLabel,
-    /// A label longer than 63 octets in its ASCII form (VerifyDnsLength; RFC 1034 §3.1).
-    LabelTooLong(usize),
-    /// A name longer than 253 octets in its ASCII form, root dot excluded (VerifyDnsLength).
-    NameTooLong(usize),
-    /// No rule could be named (should not happen; kept so that a new `idna` rule degrades
-    /// to the old message instead of a wrong one).
-    Unknown,
-}
-
-/// A diagnosed UTS #46 failure: the rule and the label (0-based index among the labels of the
-/// mapped host; `None` for a rule of the whole name).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Uts46Failure {
-    /// The rule broken.
-    pub rule: Uts46Rule,
-    /// The label, counted from 0 (`None`: the whole name).
-    pub label: Option<usize>,
-}
-
-impl Uts46Rule {
-    /// A stable short name, for tallies and machine-readable reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Uts46Rule::Disallowed(_) => "disallowed",
-            Uts46Rule::Std3Ascii(_) => "std3-ascii",
-            Uts46Rule::InvalidPunycode => "punycode",
-            Uts46Rule::NotNfc => "not-nfc",
-            Uts46Rule::HyphenThirdFourth => "hyphen-3-4",
-            Uts46Rule::HyphenStartEnd => "hyphen-start-end",
-            Uts46Rule::LeadingMark(_) => "leading-mark",
-            Uts46Rule::ContextJ(_) => "contextj",
-            Uts46Rule::Bidi(_) => "bidi",
-            Uts46Rule::EmptyLabel => "empty-label",
-            Uts46Rule::LabelTooLong(_) => "label-too-long",
-            Uts46Rule::NameTooLong(_) => "name-too-long",
-            Uts46Rule::Unknown => "unknown",
-        }
-    }
-}
-
-impl fmt::Display for Uts46Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("UTS #46 ToASCII: ")?;
-        if let Some(i) = self.label {
-            write!(f, "label {}: ", i + 1)?;
-        }
-        match self.rule {
-            Uts46Rule::Disallowed(c) => write!(f, "disallowed code point U+{:04X}", c as u32),
-            Uts46Rule::Std3Ascii(c) => write!(
-                f,
-                "U+{:04X} is or maps to ASCII not allowed in a host name (STD3 rules: letters, \
-                 digits, hyphen)",
-                c as u32
-            ),
-            Uts46Rule::InvalidPunycode => {
-                f.write_str("invalid Punycode in an xn-- label (RFC 3492)")
-            }
-            Uts46Rule::NotNfc => f.write_str("Punycode label does not decode to NFC"),
-            Uts46Rule::HyphenThirdFourth => f.write_str("hyphens in the 3rd and 4th positions"),
-            Uts46Rule::HyphenStartEnd => f.write_str("leading or trailing hyphen"),
-            Uts46Rule::LeadingMark(c) => {
-                write!(f, "starts with the combining mark U+{:04X}", c as u32)
-            }
-            Uts46Rule::ContextJ(c) => write!(
-                f,
-                "U+{:04X} outside its joining context (CONTEXTJ, RFC 5892 A.1/A.2)",
-                c as u32
-            ),
-            Uts46Rule::Bidi(n) => write!(f, "breaks rule {n} of the bidi rule (RFC 5893 §2)"),
-            Uts46Rule::EmptyLabel => f.write_str("empty label"),
-            Uts46Rule::LabelTooLong(n) => write!(f, "label of {n} octets (DNS limit 63)"),
-            Uts46Rule::NameTooLong(n) => write!(f, "name of {n} octets (DNS limit 253)"),
-            Uts46Rule::Unknown => f.write_str(
-                "failed (disallowed character, invalid punycode, bidi, CONTEXTJ, hyphen, STD3 \
-                 or DNS length rule)",
-            ),
-        }
-    }
-}
+pub use crate::error::{Uts46Failure, Uts46Rule};
 
 /// Names the first rule of UTS #46 ToASCII that `host` breaks (see the module documentation
 /// for the order). `host` is what [`crate::host::to_ascii`] gives UTS #46: the host after
@@ -329,12 +223,13 @@ mod tests {
 
     fn refused(host: &str) -> Uts46Failure {
         let mut s = String::new();
+        let d = diagnose(host);
         assert_eq!(
             to_ascii(host, Idna::Uts46, &mut s),
-            Err(IdnaReason::Uts46),
-            "{host} must be refused by UTS #46"
+            Err(IdnaReason::Uts46(d)),
+            "{host} must be refused by UTS #46, with this reason"
         );
-        diagnose(host)
+        d
     }
 
     /// Each rule, tripped by a host that breaks only it.
@@ -433,7 +328,10 @@ mod tests {
             let mut s = String::new();
             let d = diagnose(&host);
             match to_ascii(&host, Idna::Uts46, &mut s) {
-                Err(IdnaReason::Uts46) => proptest::prop_assert_ne!(d.rule, Uts46Rule::Unknown, "{:?}", host),
+                Err(IdnaReason::Uts46(r)) => {
+                    proptest::prop_assert_ne!(d.rule, Uts46Rule::Unknown, "{:?}", host);
+                    proptest::prop_assert_eq!(r, d);
+                }
                 Ok(()) => proptest::prop_assert_eq!(d.rule, Uts46Rule::Unknown, "{:?}: {}", host, d),
                 Err(_) => {}
             }

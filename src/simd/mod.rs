@@ -8,9 +8,14 @@
 //!
 //! A [`Classifier`] picks its implementation once, at construction: AVX2 when
 //! the CPU has it, otherwise SSE2 on x86_64, and a portable table-driven
-//! version elsewhere. [`classify_naive`] is the obviously correct reference.
+//! version elsewhere. `classify_naive` (with the `twins` feature) is the obviously correct reference.
 
+pub mod delims;
+pub(crate) mod pct;
+#[doc(hidden)]
+pub use pct::pct_twin_check;
 mod scalar;
+pub(crate) mod utf8;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
@@ -317,12 +322,13 @@ impl Classifier {
     }
 }
 
-/// Reference: a naive byte loop, obviously correct (kept for tests and as the
-/// tail path).
+/// Reference: a naive byte loop, obviously correct (the twin of [`Classifier::classify`]; built for the
+/// crate's tests and with the `twins` feature).
 ///
 /// # Panics
 ///
 /// If `bytes.len() > 64`.
+#[cfg(any(test, feature = "twins"))]
 pub fn classify_naive(set: &ByteSet, bytes: &[u8]) -> BlockMasks {
     assert!(bytes.len() <= 64, "classify_naive: more than 64 bytes");
     let mut m = BlockMasks::default();
@@ -339,8 +345,9 @@ pub fn classify_naive(set: &ByteSet, bytes: &[u8]) -> BlockMasks {
     m
 }
 
-/// [`classify_naive`] of every 64-byte block of `buf`, from its start; the
+/// `classify_naive` of every 64-byte block of `buf`, from its start; the
 /// last block may be partial.
+#[cfg(any(test, feature = "twins"))]
 pub fn scan_naive(set: &ByteSet, buf: &[u8]) -> Vec<BlockMasks> {
     buf.chunks(64).map(|b| classify_naive(set, b)).collect()
 }

@@ -1,5 +1,5 @@
 //! Shared helpers of the integration tests: escapes of the data files, the location of
-//! `../shared`, and option strings.
+//! `../shared`, option strings, TSV and report readers, and a deterministic generator.
 #![allow(dead_code)]
 
 use iribulk::host::idna2003;
@@ -88,27 +88,32 @@ pub fn parse_options(s: &str) -> ToUriOptions {
     if s == "-" {
         return o;
     }
+    // The IDNA2003 flags go with `host=idna2003`, in whatever order the keys come.
+    let mut flags = idna2003::Flags::CONVERT;
     for kv in s.split(',') {
         o = match kv {
             "host=auto" => o.host(HostMode::Auto),
             "host=uts46" => o.host(HostMode::Uts46),
-            "host=idna2003" => o.host(HostMode::Idna2003),
+            "host=idna2003" => o.host(HostMode::IDNA2003),
             "host=percent" => o.host(HostMode::Percent),
             "strict" => o.strict(true),
             "leiri" => o.leiri(true),
             "trim" => o.trim(true),
             "utf8=percent" => o.invalid_utf8(InvalidUtf8::Percent),
             "fallback" => o.host_fallback_percent(true),
-            "no-std3" => o.idna2003_flags(idna2003::Flags {
-                use_std3_ascii_rules: false,
-                ..o.idna2003_flags
-            }),
-            "no-unassigned" => o.idna2003_flags(idna2003::Flags {
-                allow_unassigned: false,
-                ..o.idna2003_flags
-            }),
+            "no-std3" => {
+                flags.use_std3_ascii_rules = false;
+                o
+            }
+            "no-unassigned" => {
+                flags.allow_unassigned = false;
+                o
+            }
             other => panic!("unknown option {other}"),
         };
+    }
+    if let HostMode::Idna2003(_) = o.host {
+        o = o.host(HostMode::Idna2003(flags));
     }
     o
 }
@@ -236,4 +241,37 @@ pub fn run_stdin<S: AsRef<std::ffi::OsStr>>(args: &[S], input: &[u8]) -> std::pr
     let o = child.wait_with_output().unwrap();
     t.join().unwrap();
     o
+}
+
+/// A small deterministic generator (xorshift64*), so the generated inputs never change.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next() >> 11) % n as u64) as usize
+    }
+
+    /// One element of `v`.
+    pub fn pick<T: Copy>(&mut self, v: &[T]) -> T {
+        v[self.below(v.len())]
+    }
+}
+
+/// The rows of an error report in TSV (`--errors`): the header skipped, each row split at tabs
+/// (file, line, column, code, message, input).
+pub fn report_rows(report: &str) -> Vec<Vec<&str>> {
+    report
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect()
 }

@@ -1,0 +1,153 @@
+"""Type stubs of iribulk. Option names and defaults are the CLI's (``iribulk --help``)."""
+
+
+import pyarrow as pa
+
+DEFAULT_MAX_LINE_BYTES: int
+
+Host = Literal["auto", "uts46", "idna2003", "percent"]
+OnError = Literal["keep", "null", "fail"]
+Level = Literal["string", "syntax", "scheme"]
+Idn = Literal["ascii", "unicode"]
+StrOrBytes = Union[str, bytes]
+#: Anything with the Arrow PyCapsule interface (``__arrow_c_array__``/``__arrow_c_stream__``):
+#: pyarrow Array/ChunkedArray, polars Series, ...
+ArrowStrings = Any
+#: A pyarrow Array for array input, a pyarrow ChunkedArray for stream input.
+ArrowResult = Union[pa.Array, pa.ChunkedArray]
+
+class IriError(ValueError):
+    code: str
+    column: int
+    message: str
+    row: Optional[int]
+    def __init__(self, code: str, column: int, message: str, row: Optional[int] = ...) -> None: ...
+
+def to_uri(
+    s: StrOrBytes,
+    *,
+    host: Host = "auto",
+    strict: bool = False,
+    leiri: bool = False,
+    host_fallback: Optional[Literal["percent"]] = None,
+    invalid_utf8: Literal["error", "percent"] = "error",
+    idna2003_no_unassigned: bool = False,
+    idna2003_no_std3: bool = False,
+    base: Optional[str] = None,
+    max_line_bytes: int = ...,
+) -> str: ...
+def to_iri(
+    s: StrOrBytes,
+    *,
+    host: Host = "auto",
+    idna2003_no_unassigned: bool = False,
+    idna2003_no_std3: bool = False,
+    base: Optional[str] = None,
+    max_line_bytes: int = ...,
+) -> str: ...
+def check(
+    s: StrOrBytes,
+    *,
+    uri: bool = False,
+    host: Host = "auto",
+    idna2003_no_unassigned: bool = False,
+    idna2003_no_std3: bool = False,
+    base: Optional[str] = None,
+    max_line_bytes: int = ...,
+) -> str: ...
+def normalize(
+    s: StrOrBytes,
+    *,
+    level: Level = "syntax",
+    case: bool = False,
+    percent: bool = False,
+    nfc: bool = False,
+    nfkc: bool = False,
+    path: bool = False,
+    scheme_rules: bool = False,
+    idn: Optional[Idn] = None,
+    as_uri: bool = False,
+    host: Host = "auto",
+    idna2003_no_unassigned: bool = False,
+    idna2003_no_std3: bool = False,
+    base: Optional[str] = None,
+    max_line_bytes: int = ...,
+) -> str: ...
+def leiri_to_iri(
+    s: StrOrBytes, *, base: Optional[str] = None, max_line_bytes: int = ...
+) -> str: ...
+def resolve(base: str, ref: str) -> str: ...
+
+# Batch functions: with errors=True they return (result, errors), errors being a struct array
+# {code: string, column: int64, message: string, warning: bool}, null where a row is fine.
+def to_uri_batch(
+    array: ArrowStrings,
+    *,
+    host: Host = "auto",
+    strict: bool = False,
+    leiri: bool = False,
+    host_fallback: Optional[Literal["percent"]] = None,
+    invalid_utf8: Literal["error", "percent"] = "error",
+    idna2003_no_unassigned: bool = False,
+    idna2003_no_std3: bool = False,
+    base: Optional[str] = None,
+    max_line_bytes: int = ...,
+    errors: bool = False,
+    on_error: OnError = "keep",
+    threads: int = 0,
+) -> Any: ...
+def to_iri_batch(
+    array: ArrowStrings,
+    *,
+    host: Host = "auto",
+    idna2003_no_unassigned: bool = False,
+    idna2003_no_std3: bool = False,
+    base: Optional[str] = None,
+    max_line_bytes: int = ...,
+    errors: bool = False,
+    on_error: OnError = "keep",
+    threads: int = 0,
+) -> Any: ...
+def check_batch(
+    array: ArrowStrings,
+    *,
+    uri: bool = False,
+    host: Host = "auto",
+    idna2003_no_unassigned: bool = False,
+    idna2003_no_std3: bool = False,
+    base: Optional[str] = None,
+    max_line_bytes: int = ...,
+    errors: bool = False,
+    on_error: OnError = "keep",
+    threads: int = 0,
+) -> Any: ...
+def normalize_batch(
+    array: ArrowStrings,
+    *,
+    level: Level = "syntax",
+    case: bool = False,
+    percent: bool = False,
+    nfc: bool = False,
+    nfkc: bool = False,
+    path: bool = False,
+    scheme_rules: bool = False,
+    idn: Optional[Idn] = None,
+    as_uri: bool = False,
+    host: Host = "auto",
+    idna2003_no_unassigned: bool = False,
+    idna2003_no_std3: bool = False,
+    base: Optional[str] = None,
+    max_line_bytes: int = ...,
+    errors: bool = False,
+    on_error: OnError = "keep",
+    threads: int = 0,
+) -> Any: ...
+def leiri_to_iri_batch(
+    array: ArrowStrings,
+    *,
+    base: Optional[str] = None,
+    max_line_bytes: int = ...,
+    errors: bool = False,
+    on_error: OnError = "keep",
+    threads: int = 0,
+) -> Any: ...

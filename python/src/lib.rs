@@ -1,0 +1,840 @@
+//! `iribulk._iribulk`: the native part of the `iribulk` Python package.
+//!
+//! Scalar functions convert one `str` (or `bytes`); batch functions convert an Arrow array
+//! without the GIL, on rayon's threads. Every conversion is the library's (see [`lib_api`]);
+//! option names, defaults and error codes are the CLI's (contract item 16).
+
+mod batch;
+mod lib_api;
+
+use arrow_array::ArrayRef;
+use arrow_schema::{DataType, Field};
+use batch::{OnError, RowIssue};
+use lib_api::{
+    HostMode, Idn, Idna2003Flags, InvalidUtf8, Level, LineError, Mode, Options, Rungs,
+    ToUriOptions, DEFAULT_MAX_LINE_BYTES,
+};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyString, PyTuple};
+use pyo3_arrow::input::AnyArray;
+use pyo3_arrow::{PyArray, PyChunkedArray};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Testing hook: when set, batch functions run the converter on every row (the slow twin of
+/// the pass-through of clean rows).
+static NAIVE: AtomicBool = AtomicBool::new(false);
+
+static IRI_ERROR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// `iribulk.IriError(code, column, message, row)` for a library error.
+fn iri_error(py: Python<'_>, e: &LineError, row: Option<usize>) -> PyErr {
+    let cls = match IRI_ERROR.get_or_try_init(py, || {
+        py.import("iribulk._errors")?
+            .getattr("IriError")
+            .map(Bound::unbind)
+    }) {
+        Ok(c) => c.bind(py),
+        Err(err) => return err,
+    };
+    match cls.call1((
+        lib_api::code(e),
+        lib_api::column(e),
+        lib_api::message(e),
+        row,
+    )) {
+        Ok(v) => PyErr::from_value(v),
+        Err(err) => err,
+    }
+}
+
+fn choice_error(arg: &str, got: &str, choices: &[&str]) -> PyErr {
+    PyValueError::new_err(format!(
+        "{arg}={got:?} is not one of {}",
+        choices
+            .iter()
+            .map(|c| format!("{c:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}
+
+fn host_mode(s: &str) -> PyResult<HostMode> {
+    match s {
+        "auto" => Ok(HostMode::Auto),
+        "uts46" => Ok(HostMode::Uts46),
+        "idna2003" => Ok(HostMode::IDNA2003),
+        "percent" => Ok(HostMode::Percent),
+        _ => Err(choice_error(
+            "host",
+            s,
+            &["auto", "uts46", "idna2003", "percent"],
+        )),
+    }
+}
+
+/// The IDNA2003 flags go inside the host mode (`HostMode::Idna2003(flags)`); other modes
+/// have none.
+fn with_flags(h: HostMode, f: Idna2003Flags) -> HostMode {
+    match h {
+        HostMode::Idna2003(_) => HostMode::Idna2003(f),
+        h => h,
+    }
+}
+
+fn flags(no_unassigned: bool, no_std3: bool) -> Idna2003Flags {
+    Idna2003Flags {
+        allow_unassigned: !no_unassigned,
+        use_std3_ascii_rules: !no_std3,
+    }
+}
+
+fn max_line(n: usize) -> PyResult<usize> {
+    if n == 0 {
+        return Err(PyValueError::new_err("max_line_bytes must be at least 1"));
+    }
+    Ok(n)
+}
+
+fn base_of(base: Option<&str>) -> Option<Arc<[u8]>> {
+    base.map(|b| Arc::from(b.as_bytes()))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn to_uri_options(
+    host: &str,
+    strict: bool,
+    leiri: bool,
+    host_fallback: Option<&str>,
+    invalid_utf8: &str,
+    idna2003_no_unassigned: bool,
+    idna2003_no_std3: bool,
+) -> PyResult<ToUriOptions> {
+    let fallback = match host_fallback {
+        None => false,
+        Some("percent") => true,
+        Some(s) => return Err(choice_error("host_fallback", s, &["percent"])),
+    };
+    let utf8 = match invalid_utf8 {
+        "error" => InvalidUtf8::Error,
+        "percent" => InvalidUtf8::Percent,
+        s => return Err(choice_error("invalid_utf8", s, &["error", "percent"])),
+    };
+    Ok(ToUriOptions::default()
+        .host(with_flags(
+            host_mode(host)?,
+            flags(idna2003_no_unassigned, idna2003_no_std3),
+        ))
+        .strict(strict)
+        .leiri(leiri)
+        .host_fallback_percent(fallback)
+        .invalid_utf8(utf8))
+}
+
+fn host_options(
+    host: &str,
+    idna2003_no_unassigned: bool,
+    idna2003_no_std3: bool,
+) -> PyResult<ToUriOptions> {
+    Ok(ToUriOptions::default().host(with_flags(
+        host_mode(host)?,
+        flags(idna2003_no_unassigned, idna2003_no_std3),
+    )))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn normalize_mode(
+    level: &str,
+    case: bool,
+    percent: bool,
+    nfc: bool,
+    nfkc: bool,
+    path: bool,
+    scheme_rules: bool,
+    idn: Option<&str>,
+    as_uri: bool,
+) -> PyResult<Mode> {
+    let mut rungs = Rungs::level(match level {
+        "string" => Level::String,
+        "syntax" => Level::Syntax,
+        "scheme" => Level::Scheme,
+        s => return Err(choice_error("level", s, &["string", "syntax", "scheme"])),
+    });
+    rungs.case |= case;
+    rungs.percent |= percent;
+    rungs.nfc |= nfc;
+    rungs.nfkc |= nfkc;
+    rungs.path |= path;
+    rungs.scheme |= scheme_rules;
+    match idn {
+        None => {}
+        Some("ascii") => rungs.idn = Some(Idn::Ascii),
+        Some("unicode") => rungs.idn = Some(Idn::Unicode),
+        Some(s) => return Err(choice_error("idn", s, &["ascii", "unicode"])),
+    }
+    Ok(Mode::Normalize { rungs, as_uri })
+}
+
+fn on_error_of(s: &str) -> PyResult<OnError> {
+    match s {
+        "keep" => Ok(OnError::Keep),
+        "null" => Ok(OnError::Null),
+        "fail" => Ok(OnError::Fail),
+        _ => Err(choice_error("on_error", s, &["keep", "null", "fail"])),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scalar functions
+
+/// Converts one `str` or `bytes`. A `str` that needs no work is returned as the same object.
+fn scalar(py: Python<'_>, s: &Bound<'_, PyAny>, opts: &Options) -> PyResult<Py<PyAny>> {
+    if let Ok(ps) = s.cast::<PyString>() {
+        let text = ps.to_cow()?;
+        return scalar_bytes(py, text.as_bytes(), Some(s), opts);
+    }
+    if let Ok(pb) = s.cast::<PyBytes>() {
+        return scalar_bytes(py, pb.as_bytes(), None, opts);
+    }
+    Err(PyTypeError::new_err(format!(
+        "expected str or bytes, got {}",
+        s.get_type().name()?
+    )))
+}
+
+fn scalar_bytes(
+    py: Python<'_>,
+    v: &[u8],
+    same: Option<&Bound<'_, PyAny>>,
+    opts: &Options,
+) -> PyResult<Py<PyAny>> {
+    let r = batch::with_converter(opts, |c| {
+        if same.is_some() && c.passes(v) {
+            return Ok(None);
+        }
+        let mut out = Vec::with_capacity(v.len() + 16);
+        c.convert_slow(v, &mut out).map(|_| Some(out))
+    });
+    match r {
+        Ok(None) => Ok(same.expect("checked").clone().unbind()),
+        Ok(Some(out)) => {
+            let s = match std::str::from_utf8(&out) {
+                Ok(s) => PyString::new(py, s),
+                // Every mode writes UTF-8; a kept non-UTF-8 input never reaches here.
+                Err(_) => PyString::new(py, &String::from_utf8_lossy(&out)),
+            };
+            Ok(s.into_any().unbind())
+        }
+        Err(e) => Err(iri_error(py, &e, None)),
+    }
+}
+
+/// Converts an IRI reference to a URI reference (RFC 3987 §3.1).
+///
+/// Non-ASCII characters are percent-encoded as UTF-8, hosts of DNS schemes go through IDNA,
+/// printable ASCII that URIs do not allow (space, `"`, `<`, `>`, ...) is percent-encoded (a
+/// repair). A string that needs no change is returned as it is.
+///
+/// Options are the CLI's flags (`iribulk --help`) with `_` for `-`:
+///
+/// * `host`: `"auto"` (IDNA UTS #46 for DNS schemes such as http, percent-encoding otherwise),
+///   `"uts46"`, `"idna2003"` (RFC 3490) or `"percent"` (3987bis §3.4.1).
+/// * `strict`: every repair and warning is an error with its own code.
+/// * `leiri`: LEIRI input (3987bis §6): percent-encode controls instead of failing.
+/// * `host_fallback`: `"percent"` to percent-encode a host that IDNA refuses.
+/// * `invalid_utf8`: for `bytes` input, `"error"` or `"percent"` (encode each bad byte).
+/// * `idna2003_no_unassigned`, `idna2003_no_std3`: IDNA2003 flags.
+/// * `base`: resolve `s` against this IRI first (RFC 3986 §5.2, RFC 3987 §6.5).
+/// * `max_line_bytes`: a longer input is the error `line-too-long` (default 8 MiB).
+///
+/// Raises `iribulk.IriError` (`.code`, `.column`, `.message`) when the input cannot be
+/// converted.
+///
+/// >>> import iribulk
+/// >>> iribulk.to_uri("http://résumé.example.org/ros%C3%A9#red")
+/// 'http://xn--rsum-bpad.example.org/ros%C3%A9#red'
+/// >>> iribulk.to_uri("http://bücher.de/straße?q=ü")
+/// 'http://xn--bcher-kva.de/stra%C3%9Fe?q=%C3%BC'
+/// >>> iribulk.to_uri("http://example.org/a b", strict=True)
+/// Traceback (most recent call last):
+/// ...
+/// iribulk.IriError: disallowed-ascii at column 21: ASCII character not allowed in URIs (strict mode: not repaired)
+#[pyfunction]
+#[pyo3(signature = (s, *, host="auto", strict=false, leiri=false, host_fallback=None,
+    invalid_utf8="error", idna2003_no_unassigned=false, idna2003_no_std3=false, base=None,
+    max_line_bytes=8388608))]
+#[allow(clippy::too_many_arguments)]
+fn to_uri(
+    py: Python<'_>,
+    s: &Bound<'_, PyAny>,
+    host: &str,
+    strict: bool,
+    leiri: bool,
+    host_fallback: Option<&str>,
+    invalid_utf8: &str,
+    idna2003_no_unassigned: bool,
+    idna2003_no_std3: bool,
+    base: Option<&str>,
+    max_line_bytes: usize,
+) -> PyResult<Py<PyAny>> {
+    let opts = Options {
+        mode: Mode::ToUri,
+        to_uri: to_uri_options(
+            host,
+            strict,
+            leiri,
+            host_fallback,
+            invalid_utf8,
+            idna2003_no_unassigned,
+            idna2003_no_std3,
+        )?,
+        max_line_bytes: max_line(max_line_bytes)?,
+        base: base_of(base),
+    };
+    scalar(py, s, &opts)
+}
+
+/// Converts a URI reference to an IRI reference for display (RFC 3987 §3.2, 3987bis §4.2).
+///
+/// Percent-encoded UTF-8 is decoded where the character may appear as itself, `xn--` labels
+/// of DNS hosts are decoded to Unicode where that is safe to show; everything else stays
+/// encoded. Options as `to_uri` (`host`, the IDNA2003 flags, `base`, `max_line_bytes`).
+///
+/// >>> import iribulk
+/// >>> iribulk.to_iri("http://xn--rsum-bpad.example.org/ros%C3%A9")
+/// 'http://résumé.example.org/rosé'
+#[pyfunction]
+#[pyo3(signature = (s, *, host="auto", idna2003_no_unassigned=false, idna2003_no_std3=false,
+    base=None, max_line_bytes=8388608))]
+fn to_iri(
+    py: Python<'_>,
+    s: &Bound<'_, PyAny>,
+    host: &str,
+    idna2003_no_unassigned: bool,
+    idna2003_no_std3: bool,
+    base: Option<&str>,
+    max_line_bytes: usize,
+) -> PyResult<Py<PyAny>> {
+    let opts = Options {
+        mode: Mode::ToIri,
+        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
+        max_line_bytes: max_line(max_line_bytes)?,
+        base: base_of(base),
+    };
+    scalar(py, s, &opts)
+}
+
+/// Validates an IRI reference (RFC 3987 §2.2, bidi rules of §4.2, §6.1); with `uri=True`, a
+/// URI reference (RFC 3986). Returns the input unchanged when it is valid, raises
+/// `iribulk.IriError` when it is not. Options: `uri`, `host` and the IDNA2003 flags (which IDNA
+/// rules hosts must follow), `base`, `max_line_bytes`.
+///
+/// >>> import iribulk
+/// >>> iribulk.check("http://bücher.de/ü")
+/// 'http://bücher.de/ü'
+/// >>> iribulk.check("http://bücher.de/ü", uri=True)
+/// Traceback (most recent call last):
+/// ...
+/// iribulk.IriError: non-ascii at column 9: ...
+#[pyfunction]
+#[pyo3(signature = (s, *, uri=false, host="auto", idna2003_no_unassigned=false,
+    idna2003_no_std3=false, base=None, max_line_bytes=8388608))]
+#[allow(clippy::too_many_arguments)]
+fn check(
+    py: Python<'_>,
+    s: &Bound<'_, PyAny>,
+    uri: bool,
+    host: &str,
+    idna2003_no_unassigned: bool,
+    idna2003_no_std3: bool,
+    base: Option<&str>,
+    max_line_bytes: usize,
+) -> PyResult<Py<PyAny>> {
+    let opts = Options {
+        mode: Mode::Check { uri },
+        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
+        max_line_bytes: max_line(max_line_bytes)?,
+        base: base_of(base),
+    };
+    scalar(py, s, &opts)
+}
+
+/// Normalizes an IRI for comparison (RFC 3987 §5.3).
+///
+/// `level`: `"string"` (no change), `"syntax"` (default: case §5.3.2.1, percent-encoding
+/// §5.3.2.3, dot segments §5.3.2.4) or `"scheme"` (syntax + scheme rules + IDN to ACE,
+/// §5.3.3). The rung flags add to the level: `case`, `percent`, `nfc`, `nfkc`, `path`,
+/// `scheme_rules`, `idn` (`"ascii"` or `"unicode"`); `as_uri` writes a URI. `host="idna2003"`
+/// picks IDNA2003 for IDN rungs (UTS #46 otherwise).
+///
+/// >>> import iribulk
+/// >>> iribulk.normalize("HTTP://Example.ORG/a/./b/../c/%7euser")
+/// 'http://example.org/a/c/~user'
+/// >>> iribulk.normalize("http://example.org:80", level="scheme")
+/// 'http://example.org/'
+#[pyfunction]
+#[pyo3(signature = (s, *, level="syntax", case=false, percent=false, nfc=false, nfkc=false,
+    path=false, scheme_rules=false, idn=None, as_uri=false, host="auto",
+    idna2003_no_unassigned=false, idna2003_no_std3=false, base=None,
+    max_line_bytes=8388608))]
+#[allow(clippy::too_many_arguments)]
+fn normalize(
+    py: Python<'_>,
+    s: &Bound<'_, PyAny>,
+    level: &str,
+    case: bool,
+    percent: bool,
+    nfc: bool,
+    nfkc: bool,
+    path: bool,
+    scheme_rules: bool,
+    idn: Option<&str>,
+    as_uri: bool,
+    host: &str,
+    idna2003_no_unassigned: bool,
+    idna2003_no_std3: bool,
+    base: Option<&str>,
+    max_line_bytes: usize,
+) -> PyResult<Py<PyAny>> {
+    let opts = Options {
+        mode: normalize_mode(
+            level,
+            case,
+            percent,
+            nfc,
+            nfkc,
+            path,
+            scheme_rules,
+            idn,
+            as_uri,
+        )?,
+        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
+        max_line_bytes: max_line(max_line_bytes)?,
+        base: base_of(base),
+    };
+    scalar(py, s, &opts)
+}
+
+/// Converts a LEIRI to an IRI (3987bis §6.3): percent-encodes what LEIRIs allow and IRIs do
+/// not (controls, space, `"`, `<`, `>`, ...). Options: `base`, `max_line_bytes`.
+///
+/// >>> import iribulk
+/// >>> iribulk.leiri_to_iri("http://example.org/a b")
+/// 'http://example.org/a%20b'
+#[pyfunction]
+#[pyo3(signature = (s, *, base=None, max_line_bytes=8388608))]
+fn leiri_to_iri(
+    py: Python<'_>,
+    s: &Bound<'_, PyAny>,
+    base: Option<&str>,
+    max_line_bytes: usize,
+) -> PyResult<Py<PyAny>> {
+    let opts = Options {
+        mode: Mode::LeiriToIri,
+        to_uri: ToUriOptions::default(),
+        max_line_bytes: max_line(max_line_bytes)?,
+        base: base_of(base),
+    };
+    scalar(py, s, &opts)
+}
+
+/// Resolves the reference `ref` against the absolute IRI `base` (RFC 3986 §5.2, RFC 3987
+/// §6.5), without converting either. Raises `iribulk.IriError` when `base` has no scheme or
+/// a scheme is invalid.
+///
+/// >>> import iribulk
+/// >>> iribulk.resolve("http://a/b/c/d;p?q", "../g")
+/// 'http://a/b/g'
+#[pyfunction]
+#[pyo3(signature = (base, r#ref))]
+fn resolve(py: Python<'_>, base: &str, r#ref: &str) -> PyResult<String> {
+    let mut out = Vec::new();
+    lib_api::resolve_into(base.as_bytes(), r#ref.as_bytes(), &mut out)
+        .map_err(|e| iri_error(py, &e, None))?;
+    String::from_utf8(out).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Batch functions
+
+fn run_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R, String> {
+    if threads == 0 {
+        return Ok(f());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| e.to_string())?;
+    Ok(pool.install(f))
+}
+
+fn first_error(issues: &[RowIssue]) -> Option<&RowIssue> {
+    issues.iter().find(|r| !r.warning)
+}
+
+/// Converts each array with `opts` without the GIL; the output chunks share one type.
+fn convert_chunks(
+    py: Python<'_>,
+    chunks: &[ArrayRef],
+    opts: &Options,
+    on_error: OnError,
+    threads: usize,
+    want_errors: bool,
+) -> PyResult<(Vec<ArrayRef>, Vec<ArrayRef>)> {
+    let naive = NAIVE.load(Ordering::Relaxed);
+    let res = py.detach(|| {
+        run_pool(threads, || {
+            let mut out = Vec::with_capacity(chunks.len());
+            let mut errs = Vec::with_capacity(chunks.len());
+            let mut offset = 0usize;
+            for a in chunks {
+                let c = batch::convert_array(a, opts, on_error, naive).map_err(Ok)?;
+                if on_error == OnError::Fail {
+                    if let Some(r) = first_error(&c.issues) {
+                        return Err(Err((r.err, offset + r.row)));
+                    }
+                }
+                if want_errors {
+                    errs.push(batch::errors_array(&c.issues, a.len()));
+                }
+                out.push(c.array);
+                offset += a.len();
+            }
+            Ok((out, errs))
+        })
+    });
+    let (mut out, errs) = match res {
+        Ok(Ok(v)) => v,
+        Ok(Err(Ok(msg))) | Err(msg) => return Err(PyValueError::new_err(msg)),
+        Ok(Err(Err((e, row)))) => return Err(iri_error(py, &e, Some(row))),
+    };
+    // A chunk past 2 GiB of results is large_*: give every chunk that type.
+    let large = out
+        .iter()
+        .any(|a| matches!(a.data_type(), DataType::LargeUtf8 | DataType::LargeBinary));
+    if large {
+        for a in out.iter_mut() {
+            let target = match a.data_type() {
+                DataType::Utf8 => DataType::LargeUtf8,
+                DataType::Binary => DataType::LargeBinary,
+                _ => continue,
+            };
+            *a = arrow_cast::cast(a, &target).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        }
+    }
+    Ok((out, errs))
+}
+
+/// Result type for an input type with no chunk to look at.
+fn empty_type(dt: &DataType) -> DataType {
+    match dt {
+        DataType::LargeUtf8 => DataType::LargeUtf8,
+        DataType::Binary | DataType::BinaryView => DataType::Binary,
+        DataType::LargeBinary => DataType::LargeBinary,
+        _ => DataType::Utf8,
+    }
+}
+
+fn run_batch(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    opts: Options,
+    errors: bool,
+    on_error: &str,
+    threads: usize,
+) -> PyResult<Py<PyAny>> {
+    let on_error = on_error_of(on_error)?;
+    let array: AnyArray = array.extract().map_err(|e| {
+        PyTypeError::new_err(format!(
+            "expected an Arrow array of strings (pyarrow Array or ChunkedArray, polars Series, \
+             or an object with __arrow_c_array__ or __arrow_c_stream__), got {}: {e}",
+            array
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".to_string(), |n| n.to_string())
+        ))
+    })?;
+    let (chunks, field, single) = match array {
+        AnyArray::Array(a) => {
+            let (a, f) = a.into_inner();
+            (vec![a], f, true)
+        }
+        AnyArray::Stream(s) => {
+            let reader = s.into_reader()?;
+            let f = reader.field();
+            let chunks = reader
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            (chunks, f, false)
+        }
+    };
+    batch::check_type(field.data_type()).map_err(PyTypeError::new_err)?;
+    let (out, errs) = convert_chunks(py, &chunks, &opts, on_error, threads, errors)?;
+    let dt = out
+        .first()
+        .map_or_else(|| empty_type(field.data_type()), |a| a.data_type().clone());
+    let out_field = Arc::new(Field::new(field.name(), dt, true));
+    let err_field = Arc::new(Field::new(
+        "errors",
+        DataType::Struct(batch::error_fields()),
+        true,
+    ));
+    let export = |chunks: Vec<ArrayRef>, field| -> PyResult<Py<PyAny>> {
+        Ok(if single {
+            let a = chunks.into_iter().next().expect("one chunk");
+            PyArray::new(a, field).to_pyarrow(py)?.unbind()
+        } else {
+            PyChunkedArray::try_new(chunks, field)?
+                .into_pyarrow(py)?
+                .unbind()
+        })
+    };
+    let result = export(out, out_field)?;
+    if !errors {
+        return Ok(result);
+    }
+    let err_obj = export(errs, err_field)?;
+    Ok(PyTuple::new(py, [result, err_obj])?.into_any().unbind())
+}
+
+/// Converts every string of an Arrow array from IRI to URI (RFC 3987 §3.1): the batch form of
+/// `to_uri`, with the same options.
+///
+/// `array`: a pyarrow `Array` or `ChunkedArray`, a Polars `Series`, or any object with the
+/// Arrow PyCapsule interface (`__arrow_c_array__` / `__arrow_c_stream__`), of type string,
+/// large_string, string_view, binary, large_binary or binary_view. The buffers are read in
+/// place; the GIL is released while rayon converts ranges of rows in parallel (`threads=0`:
+/// all cores).
+///
+/// Returns a pyarrow `Array` (for an array input) or `ChunkedArray` (for a stream, such as a
+/// ChunkedArray or a Polars Series) of the same length: strings for string input (`string`,
+/// or `large_string` for large input or past 2 GiB), binary for binary input. Null gives null.
+///
+/// `on_error`: what a row with an error becomes: `"keep"` (unchanged, the default, as the
+/// CLI), `"null"`, or `"fail"` (raise `IriError` for the first one; `.row` is its index).
+///
+/// `errors=True` returns `(result, errors)`, where `errors` is a struct array
+/// `{code, column, message, warning}` with the CLI's codes and 1-based byte columns, null for
+/// rows without a problem; warnings (the row was converted) have `warning=True`.
+///
+/// >>> import pyarrow as pa, iribulk
+/// >>> iribulk.to_uri_batch(pa.array(["http://bücher.de/ü", None, "http://a/%zz"])).to_pylist()
+/// ['http://xn--bcher-kva.de/%C3%BC', None, 'http://a/%zz']
+/// >>> out, err = iribulk.to_uri_batch(pa.array(["http://a/%zz"]), errors=True)
+/// >>> err.to_pylist()[0]["code"]
+/// 'bad-percent'
+#[pyfunction]
+#[pyo3(signature = (array, *, host="auto", strict=false, leiri=false, host_fallback=None,
+    invalid_utf8="error", idna2003_no_unassigned=false, idna2003_no_std3=false, base=None,
+    max_line_bytes=8388608, errors=false, on_error="keep", threads=0))]
+#[allow(clippy::too_many_arguments)]
+fn to_uri_batch(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    host: &str,
+    strict: bool,
+    leiri: bool,
+    host_fallback: Option<&str>,
+    invalid_utf8: &str,
+    idna2003_no_unassigned: bool,
+    idna2003_no_std3: bool,
+    base: Option<&str>,
+    max_line_bytes: usize,
+    errors: bool,
+    on_error: &str,
+    threads: usize,
+) -> PyResult<Py<PyAny>> {
+    let opts = Options {
+        mode: Mode::ToUri,
+        to_uri: to_uri_options(
+            host,
+            strict,
+            leiri,
+            host_fallback,
+            invalid_utf8,
+            idna2003_no_unassigned,
+            idna2003_no_std3,
+        )?,
+        max_line_bytes: max_line(max_line_bytes)?,
+        base: base_of(base),
+    };
+    run_batch(py, array, opts, errors, on_error, threads)
+}
+
+/// The batch form of `to_iri` (URI → IRI, RFC 3987 §3.2); arrays, results, `errors`,
+/// `on_error` and `threads` as `to_uri_batch`.
+///
+/// >>> import pyarrow as pa, iribulk
+/// >>> iribulk.to_iri_batch(pa.array(["http://xn--bcher-kva.de/%C3%BC"])).to_pylist()
+/// ['http://bücher.de/ü']
+#[pyfunction]
+#[pyo3(signature = (array, *, host="auto", idna2003_no_unassigned=false,
+    idna2003_no_std3=false, base=None, max_line_bytes=8388608, errors=false,
+    on_error="keep", threads=0))]
+#[allow(clippy::too_many_arguments)]
+fn to_iri_batch(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    host: &str,
+    idna2003_no_unassigned: bool,
+    idna2003_no_std3: bool,
+    base: Option<&str>,
+    max_line_bytes: usize,
+    errors: bool,
+    on_error: &str,
+    threads: usize,
+) -> PyResult<Py<PyAny>> {
+    let opts = Options {
+        mode: Mode::ToIri,
+        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
+        max_line_bytes: max_line(max_line_bytes)?,
+        base: base_of(base),
+    };
+    run_batch(py, array, opts, errors, on_error, threads)
+}
+
+/// The batch form of `check`: valid rows come back unchanged; `errors=True` says which rows
+/// are invalid and why (`errors.is_null()` is the mask of valid rows). Arrays, results,
+/// `on_error` and `threads` as `to_uri_batch`.
+///
+/// >>> import pyarrow as pa, iribulk
+/// >>> _, err = iribulk.check_batch(pa.array(["http://a/b", "http://a/%zz"]), errors=True)
+/// >>> err.is_null().to_pylist()
+/// [True, False]
+#[pyfunction]
+#[pyo3(signature = (array, *, uri=false, host="auto", idna2003_no_unassigned=false,
+    idna2003_no_std3=false, base=None, max_line_bytes=8388608, errors=false,
+    on_error="keep", threads=0))]
+#[allow(clippy::too_many_arguments)]
+fn check_batch(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    uri: bool,
+    host: &str,
+    idna2003_no_unassigned: bool,
+    idna2003_no_std3: bool,
+    base: Option<&str>,
+    max_line_bytes: usize,
+    errors: bool,
+    on_error: &str,
+    threads: usize,
+) -> PyResult<Py<PyAny>> {
+    let opts = Options {
+        mode: Mode::Check { uri },
+        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
+        max_line_bytes: max_line(max_line_bytes)?,
+        base: base_of(base),
+    };
+    run_batch(py, array, opts, errors, on_error, threads)
+}
+
+/// The batch form of `normalize` (RFC 3987 §5.3), with its options; arrays, results,
+/// `errors`, `on_error` and `threads` as `to_uri_batch`.
+///
+/// >>> import pyarrow as pa, iribulk
+/// >>> iribulk.normalize_batch(pa.array(["HTTP://A.org/./x"])).to_pylist()
+/// ['http://a.org/x']
+#[pyfunction]
+#[pyo3(signature = (array, *, level="syntax", case=false, percent=false, nfc=false,
+    nfkc=false, path=false, scheme_rules=false, idn=None, as_uri=false, host="auto",
+    idna2003_no_unassigned=false, idna2003_no_std3=false, base=None,
+    max_line_bytes=8388608, errors=false, on_error="keep", threads=0))]
+#[allow(clippy::too_many_arguments)]
+fn normalize_batch(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    level: &str,
+    case: bool,
+    percent: bool,
+    nfc: bool,
+    nfkc: bool,
+    path: bool,
+    scheme_rules: bool,
+    idn: Option<&str>,
+    as_uri: bool,
+    host: &str,
+    idna2003_no_unassigned: bool,
+    idna2003_no_std3: bool,
+    base: Option<&str>,
+    max_line_bytes: usize,
+    errors: bool,
+    on_error: &str,
+    threads: usize,
+) -> PyResult<Py<PyAny>> {
+    let opts = Options {
+        mode: normalize_mode(
+            level,
+            case,
+            percent,
+            nfc,
+            nfkc,
+            path,
+            scheme_rules,
+            idn,
+            as_uri,
+        )?,
+        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
+        max_line_bytes: max_line(max_line_bytes)?,
+        base: base_of(base),
+    };
+    run_batch(py, array, opts, errors, on_error, threads)
+}
+
+/// The batch form of `leiri_to_iri` (3987bis §6.3); arrays, results, `errors`, `on_error`
+/// and `threads` as `to_uri_batch`.
+///
+/// >>> import pyarrow as pa, iribulk
+/// >>> iribulk.leiri_to_iri_batch(pa.array(["http://a/b c"])).to_pylist()
+/// ['http://a/b%20c']
+#[pyfunction]
+#[pyo3(signature = (array, *, base=None, max_line_bytes=8388608, errors=false,
+    on_error="keep", threads=0))]
+fn leiri_to_iri_batch(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    base: Option<&str>,
+    max_line_bytes: usize,
+    errors: bool,
+    on_error: &str,
+    threads: usize,
+) -> PyResult<Py<PyAny>> {
+    let opts = Options {
+        mode: Mode::LeiriToIri,
+        to_uri: ToUriOptions::default(),
+        max_line_bytes: max_line(max_line_bytes)?,
+        base: base_of(base),
+    };
+    run_batch(py, array, opts, errors, on_error, threads)
+}
+
+/// Testing hook: `_set_naive(True)` makes the batch functions run the converter on every row
+/// (the slow twin of the pass-through of rows that need no work); returns the previous value.
+#[pyfunction]
+fn _set_naive(on: bool) -> bool {
+    NAIVE.swap(on, Ordering::Relaxed)
+}
+
+/// The native module.
+#[pymodule]
+fn _iribulk(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(to_uri, m)?)?;
+    m.add_function(wrap_pyfunction!(to_iri, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(normalize, m)?)?;
+    m.add_function(wrap_pyfunction!(leiri_to_iri, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(to_uri_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(to_iri_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(check_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(normalize_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(leiri_to_iri_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(_set_naive, m)?)?;
+    m.add("DEFAULT_MAX_LINE_BYTES", DEFAULT_MAX_LINE_BYTES)?;
+    Ok(())
+}
+
+// The signatures above write the default of `max_line_bytes` as a literal (so that help()
+// shows it); it must stay the library's default.
+const _: () = assert!(DEFAULT_MAX_LINE_BYTES == 8388608);

@@ -1,0 +1,242 @@
+"""The batch functions on Arrow: types, nulls, chunks, slices, errors, Polars, size, threads,
+and equality with the CLI on the same lines."""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+import time
+
+import pyarrow as pa
+import pytest
+
+import iribulk
+from conftest import REPO, cli_binary, skip
+
+GOOD = "http://bücher.de/straße?q=ü#é"
+GOOD_URI = "http://xn--bcher-kva.de/stra%C3%9Fe?q=%C3%BC#%C3%A9"
+BAD = "http://a/%zz"  # bad-percent at column 10
+PLAIN = "http://example.org/a/b?c=d#e"
+
+
+def test_nulls_in_nulls_out():
+    out, err = iribulk.to_uri_batch(pa.array([None, GOOD, None, BAD, PLAIN]), errors=True)
+    assert out.to_pylist() == [None, GOOD_URI, None, BAD, PLAIN]
+    assert err.is_null().to_pylist() == [True, True, True, False, True]
+
+
+def test_all_null_and_null_type():
+    assert iribulk.to_uri_batch(pa.array([None, None], pa.string())).to_pylist() == [None, None]
+    out = iribulk.to_uri_batch(pa.array([None, None]))  # type null
+    assert out.type == pa.string() and out.to_pylist() == [None, None]
+
+
+def test_empty_arrays():
+    for t in (pa.string(), pa.large_string(), pa.binary()):
+        out, err = iribulk.to_uri_batch(pa.array([], t), errors=True)
+        assert len(out) == 0 and len(err) == 0
+    out = iribulk.to_uri_batch(pa.chunked_array([], pa.string()))
+    assert isinstance(out, pa.ChunkedArray) and len(out) == 0 and out.type == pa.string()
+    assert iribulk.to_uri_batch(pa.array([""])).to_pylist() == [""]
+
+
+def test_chunked_arrays_keep_their_chunks():
+    ca = pa.chunked_array([[GOOD, None], [], [BAD, PLAIN, GOOD]])
+    out, err = iribulk.to_uri_batch(ca, errors=True)
+    assert isinstance(out, pa.ChunkedArray) and isinstance(err, pa.ChunkedArray)
+    assert [len(c) for c in out.chunks] == [2, 0, 3]
+    assert out.to_pylist() == [GOOD_URI, None, BAD, PLAIN, GOOD_URI]
+    assert err.is_null().to_pylist() == [True, True, False, True, True]
+
+
+def test_sliced_arrays_non_zero_offset():
+    base = pa.array([BAD, GOOD, None, PLAIN, "http://ü/", BAD] * 3)
+    for off in range(0, 7):
+        for length in (0, 1, 5, 11):
+            s = base.slice(off, length)
+            out, err = iribulk.to_uri_batch(s, errors=True)
+            want = [None if v is None else _scalar_or_keep(v) for v in s.to_pylist()]
+            assert out.to_pylist() == want, (off, length)
+            assert err.is_null().to_pylist() == [
+                v is None or v != BAD for v in s.to_pylist()
+            ]
+
+
+def _scalar_or_keep(v):
+    try:
+        return iribulk.to_uri(v)
+    except iribulk.IriError:
+        return v
+
+
+def test_large_string_stays_large():
+    out = iribulk.to_uri_batch(pa.array([GOOD, None], pa.large_string()))
+    assert out.type == pa.large_string()
+    assert out.to_pylist() == [GOOD_URI, None]
+
+
+def test_string_view():
+    arr = pa.array([GOOD, None, PLAIN], pa.string_view())
+    out = iribulk.to_uri_batch(arr)
+    assert out.type == pa.string() and out.to_pylist() == [GOOD_URI, None, PLAIN]
+
+
+def test_binary_with_invalid_utf8():
+    arr = pa.array([b"http://a/\xff", GOOD.encode(), b"http://a/\xc3", None], pa.binary())
+    out, err = iribulk.to_uri_batch(arr, errors=True)
+    assert out.type == pa.binary()
+    # keep: the bad rows unchanged, reported as invalid-utf8 with the byte column of the byte.
+    assert out.to_pylist() == [b"http://a/\xff", GOOD_URI.encode(), b"http://a/\xc3", None]
+    e = err.to_pylist()
+    assert e[0]["code"] == "invalid-utf8" and e[0]["column"] == 10
+    assert e[2]["code"] == "invalid-utf8" and e[1] is None and e[3] is None
+    out = iribulk.to_uri_batch(arr, invalid_utf8="percent")
+    assert out.to_pylist()[0] == b"http://a/%FF"
+    assert iribulk.to_uri_batch(pa.array([b"\xff"], pa.large_binary())).type == pa.large_binary()
+
+
+def test_errors_struct():
+    out, err = iribulk.to_uri_batch(pa.array([PLAIN, BAD, "http://a/\u202e"]), errors=True)
+    assert err.type == pa.struct(
+        [("code", pa.string()), ("column", pa.int64()), ("message", pa.string()),
+         ("warning", pa.bool_())]
+    )
+    e = err.to_pylist()
+    assert e[0] is None
+    assert e[1] == {
+        "code": "bad-percent",
+        "column": 10,
+        "message": "'%' not followed by two hex digits",
+        "warning": False,
+    }
+    # A warning: the row is converted, and reported.
+    assert e[2]["code"] == "bidi-format" and e[2]["warning"] is True
+    assert out.to_pylist()[2] == "http://a/%E2%80%AE"
+    # strict: the same warning is an error and the row is kept.
+    out, err = iribulk.to_uri_batch(pa.array(["http://a/\u202e"]), errors=True, strict=True)
+    assert err.to_pylist()[0]["warning"] is False and out.to_pylist() == ["http://a/\u202e"]
+
+
+def test_on_error_modes():
+    arr = pa.array([PLAIN, BAD, GOOD])
+    assert iribulk.to_uri_batch(arr).to_pylist() == [PLAIN, BAD, GOOD_URI]
+    assert iribulk.to_uri_batch(arr, on_error="null").to_pylist() == [PLAIN, None, GOOD_URI]
+    with pytest.raises(iribulk.IriError) as ei:
+        iribulk.to_uri_batch(arr, on_error="fail")
+    assert (ei.value.code, ei.value.column, ei.value.row) == ("bad-percent", 10, 1)
+    with pytest.raises(ValueError, match="on_error"):
+        iribulk.to_uri_batch(arr, on_error="skip")
+    with pytest.raises(iribulk.IriError) as ei:
+        iribulk.to_uri_batch(pa.chunked_array([[PLAIN], [PLAIN, BAD]]), on_error="fail")
+    assert ei.value.row == 2
+
+
+def test_wrong_types_are_refused():
+    with pytest.raises(TypeError, match="string"):
+        iribulk.to_uri_batch(pa.array([1, 2]))
+    with pytest.raises(TypeError):
+        iribulk.to_uri_batch(["not", "arrow"])
+    with pytest.raises(ValueError, match="host"):
+        iribulk.to_uri_batch(pa.array([PLAIN]), host="idna2008")
+
+
+def test_polars_series():
+    try:
+        import polars as pl
+    except ImportError:
+        skip("polars is not installed (pip install polars)")
+    s = pl.Series("url", [GOOD, None, BAD, PLAIN])
+    out, err = iribulk.to_uri_batch(s, errors=True)
+    assert out.to_pylist() == [GOOD_URI, None, BAD, PLAIN]
+    assert err.is_null().to_pylist() == [True, True, False, True]
+    back = pl.Series("uri", out)
+    assert back.to_list() == [GOOD_URI, None, BAD, PLAIN]
+    # Polars DataFrame column, as the README shows.
+    df = pl.DataFrame({"url": [GOOD, PLAIN]})
+    df = df.with_columns(uri=pl.Series(iribulk.to_uri_batch(df["url"])))
+    assert df["uri"].to_list() == [GOOD_URI, PLAIN]
+
+
+def test_million_rows_linear():
+    """10^6 rows, a tenth with work to do: no quadratic behaviour (10× the rows within 30× the
+    time of 10^5 rows), every row right."""
+    unit = [PLAIN, GOOD, "http://example.org/x?y=1", BAD, "https://a.b/c"] * 2
+    small = pa.array(unit * 10_000)
+    big = pa.array(unit * 100_000)
+    iribulk.to_uri_batch(small)  # warm up
+    t0 = time.perf_counter()
+    iribulk.to_uri_batch(small)
+    t1 = time.perf_counter()
+    out, err = iribulk.to_uri_batch(big, errors=True)
+    t2 = time.perf_counter()
+    assert len(out) == 1_000_000 and len(err) == 1_000_000
+    assert out[1].as_py() == GOOD_URI and out[999_996].as_py() == GOOD_URI
+    assert err.null_count == 1_000_000 - 200_000
+    assert (t2 - t1) < 30 * max(t1 - t0, 1e-3), (t1 - t0, t2 - t1)
+
+
+def test_two_python_threads_at_once():
+    arr = pa.array([GOOD, PLAIN, BAD, "http://ü.example/é"] * 50_000)
+    arr2 = pa.array(["http://xn--bcher-kva.de/%C3%BC", PLAIN] * 50_000)
+    want1 = iribulk.to_uri_batch(arr, errors=True)
+    want2 = iribulk.to_iri_batch(arr2)
+    results, failures = {}, []
+
+    def work(k):
+        try:
+            for _ in range(3):
+                if k % 2:
+                    got = iribulk.to_uri_batch(arr, errors=True)
+                    assert got[0].equals(want1[0]) and got[1].equals(want1[1])
+                else:
+                    assert iribulk.to_iri_batch(arr2).equals(want2)
+                assert iribulk.to_uri(GOOD) == GOOD_URI
+            results[k] = True
+        except BaseException as e:  # reported below
+            failures.append(e)
+
+    ts = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not failures, failures
+    assert results == {0: True, 1: True}
+
+
+def test_threads_option():
+    arr = pa.array([GOOD, BAD] * 10_000)
+    assert iribulk.to_uri_batch(arr, threads=1).equals(iribulk.to_uri_batch(arr, threads=2))
+
+
+def test_same_as_the_cli_on_the_sample():
+    """Each line of datasets/sample.txt through to_uri_batch equals the CLI's output line, and
+    the rows with errors are the lines the CLI reports (line, column, code)."""
+    cli = cli_binary()
+    if cli is None:
+        skip("no iribulk CLI (build it with cargo build, or set IRIBULK_CLI)")
+    sample = REPO / "datasets" / "sample.txt"
+    data = sample.read_bytes()
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    lines = [l[:-1] if l.endswith(b"\r") else l for l in lines]
+    p = subprocess.run(
+        [str(cli), "--in", str(sample), "--errors", "/dev/stderr", "--quiet"],
+        capture_output=True,
+    )
+    assert p.returncode in (0, 3), p.stderr[-2000:]
+    cli_lines = p.stdout.split(b"\n")
+    assert cli_lines[-1] == b""
+    cli_lines = cli_lines[:-1]
+    arr = pa.array(lines, pa.binary())
+    out, err = iribulk.to_uri_batch(arr, errors=True)
+    assert len(out) == len(lines) == len(cli_lines)
+    for i, (a, b) in enumerate(zip(out.to_pylist(), cli_lines)):
+        assert a == b.rstrip(b"\r"), (i + 1, a, b)
+    report = [r.split(b"\t") for r in p.stderr.split(b"\n")[1:] if r]
+    cli_rows = {(int(r[0]), int(r[1]), r[2].decode()) for r in report}
+    ours = {
+        (i + 1, e["column"], e["code"]) for i, e in enumerate(err.to_pylist()) if e is not None
+    }
+    assert ours == cli_rows

@@ -1,0 +1,153 @@
+"""The scalar functions: results, errors, options named as the CLI's flags, docs."""
+
+from __future__ import annotations
+
+import doctest
+import inspect
+import pickle
+import re
+import subprocess
+
+import pytest
+
+import iribulk
+from conftest import REPO, cli_binary, skip
+
+
+def test_to_uri_basics():
+    assert iribulk.to_uri("http://résumé.example.org/ros%C3%A9#red") == (
+        "http://xn--rsum-bpad.example.org/ros%C3%A9#red"
+    )
+    assert iribulk.to_uri("http://résumé.example.org/", host="percent") == (
+        "http://r%C3%A9sum%C3%A9.example.org/"
+    )
+    assert iribulk.to_uri(b"http://a/\xff", invalid_utf8="percent") == "http://a/%FF"
+    assert iribulk.to_uri("http://a/b c") == "http://a/b%20c"
+
+
+def test_unchanged_str_is_the_same_object():
+    s = "http://example.org/" + "x" * 10
+    assert iribulk.to_uri(s) is s
+
+
+def test_iri_error_attributes():
+    with pytest.raises(iribulk.IriError) as ei:
+        iribulk.to_uri("http://a/b c", strict=True)
+    e = ei.value
+    assert (e.code, e.column) == ("disallowed-ascii", 11)
+    assert "not allowed" in e.message and e.row is None
+    assert str(e).startswith("disallowed-ascii at column 11: ")
+    assert isinstance(e, ValueError)
+    e2 = pickle.loads(pickle.dumps(e))
+    assert (e2.code, e2.column, e2.message) == (e.code, e.column, e.message)
+    with pytest.raises(iribulk.IriError) as ei:
+        iribulk.to_uri(b"http://a/\xff")
+    assert ei.value.code == "invalid-utf8" and ei.value.column == 10
+
+
+def test_host_fallback_and_idna():
+    bad_host = "http://a\u0300b.com/"  # leading combining mark inside a label fails IDNA
+    with pytest.raises(iribulk.IriError) as ei:
+        iribulk.to_uri("http://xn--a.\u00fc/")
+    assert ei.value.code == "idna"
+    assert iribulk.to_uri("http://xn--a.\u00fc/", host_fallback="percent") == (
+        "http://xn--a.%C3%BC/"
+    )
+    assert iribulk.to_uri(bad_host, host="percent").startswith("http://a%CC%80b.com")
+
+
+def test_other_modes():
+    assert iribulk.to_iri("http://xn--rsum-bpad.example.org/ros%C3%A9") == (
+        "http://résumé.example.org/rosé"
+    )
+    assert iribulk.check("http://bücher.de/ü") == "http://bücher.de/ü"
+    with pytest.raises(iribulk.IriError) as ei:
+        iribulk.check("http://bücher.de/ü", uri=True)
+    assert ei.value.code == "non-ascii"
+    assert iribulk.normalize("HTTP://Example.ORG/a/./b/../c/%7euser") == (
+        "http://example.org/a/c/~user"
+    )
+    assert iribulk.normalize("http://example.org:80", level="scheme") == "http://example.org/"
+    assert iribulk.normalize("http://a/rosé", as_uri=True) == "http://a/ros%C3%A9"
+    assert iribulk.leiri_to_iri("http://example.org/a b") == "http://example.org/a%20b"
+    assert iribulk.resolve("http://a/b/c/d;p?q", "../g") == "http://a/b/g"
+    assert iribulk.to_uri("ü", base="http://bücher.de/a/") == "http://xn--bcher-kva.de/a/%C3%BC"
+    with pytest.raises(iribulk.IriError) as ei:
+        iribulk.resolve("no-scheme", "g")
+    assert ei.value.code == "bad-scheme"
+
+
+def test_max_line_bytes():
+    with pytest.raises(iribulk.IriError) as ei:
+        iribulk.to_uri("http://a/" + "b" * 100, max_line_bytes=64)
+    assert ei.value.code == "line-too-long"
+    with pytest.raises(ValueError):
+        iribulk.to_uri("x", max_line_bytes=0)
+
+
+def test_bad_option_values_and_types():
+    with pytest.raises(ValueError, match="host"):
+        iribulk.to_uri("x", host="idna2008")
+    with pytest.raises(ValueError, match="host_fallback"):
+        iribulk.to_uri("x", host_fallback="drop")
+    with pytest.raises(ValueError, match="level"):
+        iribulk.normalize("x", level="max")
+    with pytest.raises(TypeError):
+        iribulk.to_uri(42)
+    with pytest.raises(TypeError):
+        iribulk.to_iri("x", strict=True)  # means nothing in to-iri: refused, not ignored
+
+
+def test_options_are_the_cli_flags():
+    """Every keyword of to_uri is a CLI flag (with - for _), and every conversion flag of the
+    CLI that means something for one string is a keyword."""
+    cli = cli_binary()
+    if cli is None:
+        skip("no iribulk CLI (cargo build, or set IRIBULK_CLI)")
+    text = subprocess.run([str(cli), "--help"], capture_output=True, text=True).stdout
+    flags = set(re.findall(r"--([a-z0-9-]+)", text))
+    for f in (iribulk.to_uri, iribulk.to_iri, iribulk.check, iribulk.normalize):
+        for name in inspect.signature(f).parameters:
+            if name in ("s", "max_line_bytes"):
+                continue
+            flag = name.replace("_", "-")
+            assert flag in flags or name == "scheme_rules" and "scheme-rules" in flags, name
+
+
+def test_cli_source_names():
+    src = (REPO / "src" / "cli.rs").read_text()
+    for name in ("host-fallback", "invalid-utf8", "idna2003_no_unassigned", "max-line-bytes"):
+        assert name in src, name
+
+
+def test_help_reads_well():
+    doc = iribulk.to_uri.__doc__
+    assert "RFC 3987" in doc and ">>> iribulk.to_uri(" in doc
+    sig = str(inspect.signature(iribulk.to_uri))
+    assert "host='auto'" in sig and "strict=False" in sig and "host_fallback=None" in sig
+    for name in iribulk.__all__:
+        f = getattr(iribulk, name)
+        if callable(f) and name != "IriError":
+            assert f.__doc__ and len(f.__doc__) > 80, name
+
+
+def test_docstring_examples_run():
+    """The examples in the docstrings (what help() shows) are doctests."""
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    tested = 0
+    for name in iribulk.__all__ + ["__doc__"]:
+        obj = iribulk if name == "__doc__" else getattr(iribulk, name)
+        if not callable(obj) and obj is not iribulk:
+            continue
+        for t in finder.find(obj, name, globs={}, module=False):
+            runner.run(t)
+            tested += len(t.examples)
+    assert tested >= 15
+    assert runner.failures == 0
+
+
+def test_stub_lists_every_name():
+    stub = (REPO / "python" / "iribulk" / "__init__.pyi").read_text()
+    for name in iribulk.__all__:
+        assert re.search(rf"\b{name}\b", stub), name

@@ -1,0 +1,238 @@
+//! The `&str` helpers at the crate root: one call per mode, for callers (and the Python
+//! binding) that convert a string at a time rather than a file.
+//!
+//! Each builds a fresh converter, so a host's IDNA result is not cached from one call to the
+//! next: to convert many lines, keep a converter ([`crate::ToUri`], [`crate::ToIri`],
+//! [`crate::Checker`], [`crate::Normalizer`]) and call its `convert_into`, or use the engine.
+//!
+//! Every helper returns the input borrowed when the result is byte-identical to it, and the
+//! first [`LineError`] otherwise: its [`LineError::code`], its byte offset in the input
+//! ([`LineError::offset`], 0-based) and its [`LineError::message`].
+
+use crate::config::ToUriOptions;
+use crate::convert::check::{CheckOptions, Checker};
+use crate::convert::leiri::LeiriToIri;
+use crate::convert::normalize::{NormalizeOptions, Normalizer};
+use crate::convert::to_iri::{ToIri, ToIriOptions};
+use crate::convert::to_uri::ToUri;
+use crate::convert::Converter;
+use crate::error::{ErrorKind, LineError};
+use crate::grammar::resolve::resolve_into;
+use std::borrow::Cow;
+
+/// What [`check`] found in a valid line: its warnings (the line stays valid).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checked {
+    /// Number of warnings (compatibility characters, a combining mark at the start of a
+    /// component, a joiner outside its context, bidi formatting, private use...).
+    pub warnings: u32,
+    /// The first warning, with its byte offset in the line.
+    pub first_warning: Option<LineError>,
+}
+
+/// Runs `conv` on `s` and returns the input borrowed when the output is the same bytes.
+fn run<'a>(conv: &mut dyn Converter, s: &'a str) -> Result<Cow<'a, str>, LineError> {
+    let mut out = Vec::with_capacity(s.len());
+    conv.convert_into(s.as_bytes(), &mut out)?;
+    owned_or_borrowed(s, out)
+}
+
+/// `out` as a string, or `s` borrowed when they are equal.
+fn owned_or_borrowed(s: &str, out: Vec<u8>) -> Result<Cow<'_, str>, LineError> {
+    if out == s.as_bytes() {
+        return Ok(Cow::Borrowed(s));
+    }
+    // Every converter cuts and decodes only at UTF-8 boundaries of a UTF-8 input, so this
+    // holds; it is checked anyway (no unsafe), and reported rather than unwrapped.
+    String::from_utf8(out)
+        .map(Cow::Owned)
+        .map_err(|e| LineError::new(ErrorKind::InvalidUtf8, e.utf8_error().valid_up_to()))
+}
+
+/// Converts a URI reference to an IRI reference (RFC 3987 §3.2) with the default options:
+/// `%HH` sequences that decode to displayable UTF-8 are decoded, `xn--` labels of DNS hosts
+/// decoded to Unicode (§3.2.1).
+///
+/// ```
+/// assert_eq!(
+///     iribulk::to_iri("http://xn--rsum-bpad.example.org/ros%C3%A9").unwrap(),
+///     "http://résumé.example.org/rosé"
+/// );
+/// ```
+pub fn to_iri(s: &str) -> Result<Cow<'_, str>, LineError> {
+    to_iri_with(s, ToIriOptions::default())
+}
+
+/// [`to_iri`] with the given options.
+pub fn to_iri_with(s: &str, opts: ToIriOptions) -> Result<Cow<'_, str>, LineError> {
+    run(&mut ToIri::new(opts), s)
+}
+
+/// Converts a LEIRI (3987bis §6, the XML/XLink "legacy extended IRI") to an IRI: the
+/// characters only LEIRIs allow (controls, spaces, `<>"{}|\^`` ` ``...) are percent-encoded.
+///
+/// ```
+/// assert_eq!(iribulk::leiri_to_iri("http://a/b c").unwrap(), "http://a/b%20c");
+/// ```
+pub fn leiri_to_iri(s: &str) -> Result<Cow<'_, str>, LineError> {
+    run(&mut LeiriToIri, s)
+}
+
+/// Validates an IRI reference (RFC 3987 §2.2, §4.1, §4.2) with the default options.
+///
+/// `Ok` means valid, with the count of warnings and the first of them; `Err` is the first
+/// error. See [`crate::convert::check`] for what is checked.
+///
+/// ```
+/// let ok = iribulk::check("http://bücher.de/ü").unwrap();
+/// assert_eq!(ok.warnings, 0);
+/// let e = iribulk::check("http://a/\u{202E}").unwrap_err();
+/// assert_eq!((e.code(), e.offset), ("bidi-format", 9));
+/// ```
+pub fn check(s: &str) -> Result<Checked, LineError> {
+    check_with(s, CheckOptions::default())
+}
+
+/// [`check`] with the given options (`uri_only` validates `URI-reference`, RFC 3986 §4.1).
+pub fn check_with(s: &str, opts: CheckOptions) -> Result<Checked, LineError> {
+    let mut out = Vec::with_capacity(s.len());
+    let o = Checker::new(opts).convert_into(s.as_bytes(), &mut out)?;
+    Ok(Checked {
+        warnings: o.warnings,
+        first_warning: o.first_warning,
+    })
+}
+
+/// Normalizes an IRI reference (RFC 3987 §5.3) with the default options (syntax-based
+/// normalization, §5.3.2: case, percent-encoding, dot segments).
+///
+/// ```
+/// assert_eq!(
+///     iribulk::normalize("HTTP://Example.ORG/a/./b/../c/%7e").unwrap(),
+///     "http://example.org/a/c/~"
+/// );
+/// ```
+pub fn normalize(s: &str) -> Result<Cow<'_, str>, LineError> {
+    normalize_with(s, NormalizeOptions::default())
+}
+
+/// [`normalize`] with the given options (the rungs of the ladder, URI or IRI output).
+pub fn normalize_with(s: &str, opts: NormalizeOptions) -> Result<Cow<'_, str>, LineError> {
+    run(&mut Normalizer::new(opts), s)
+}
+
+/// Resolves `reference` against `base`, an absolute IRI (RFC 3986 §5.2, RFC 3987 §6.5).
+///
+/// Errors are `bad-scheme` (see [`crate::grammar::resolve::resolve_into`]): at offset 0 when
+/// the base has no scheme, else at the offset of the bad scheme in the base or the reference.
+/// The reference is returned borrowed when it is its own target.
+///
+/// ```
+/// assert_eq!(iribulk::resolve("http://a/b/c/d;p?q", "../g").unwrap(), "http://a/b/g");
+/// assert_eq!(iribulk::resolve("nobase", "g").unwrap_err().code(), "bad-scheme");
+/// ```
+pub fn resolve<'a>(base: &str, reference: &'a str) -> Result<Cow<'a, str>, LineError> {
+    let mut out = Vec::with_capacity(base.len() + reference.len());
+    resolve_into(base.as_bytes(), reference.as_bytes(), &mut out)?;
+    owned_or_borrowed(reference, out)
+}
+
+/// Converts an IRI reference to a URI reference (RFC 3987 §3.1) with the default options.
+///
+/// ```
+/// assert_eq!(
+///     iribulk::iri_to_uri("http://example.com/𐌀𐌁𐌂").unwrap(),
+///     "http://example.com/%F0%90%8C%80%F0%90%8C%81%F0%90%8C%82" // RFC 3987 §3.1
+/// );
+/// ```
+pub fn iri_to_uri(s: &str) -> Result<Cow<'_, str>, LineError> {
+    iri_to_uri_with(s, ToUriOptions::default())
+}
+
+/// [`iri_to_uri`] with the given options.
+pub fn iri_to_uri_with(s: &str, opts: ToUriOptions) -> Result<Cow<'_, str>, LineError> {
+    ToUri::new(opts).convert(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::HostMode;
+    use crate::convert::normalize::{Level, Rungs};
+
+    /// Borrowed exactly when nothing changed, for every helper.
+    #[test]
+    fn borrowed_when_unchanged_owned_when_changed() {
+        let plain = "http://example.org/a";
+        assert!(matches!(iri_to_uri(plain), Ok(Cow::Borrowed(_))));
+        assert!(matches!(to_iri(plain), Ok(Cow::Borrowed(_))));
+        assert!(matches!(leiri_to_iri(plain), Ok(Cow::Borrowed(_))));
+        assert!(matches!(normalize(plain), Ok(Cow::Borrowed(_))));
+        assert!(matches!(resolve("http://x/y", plain), Ok(Cow::Borrowed(_))));
+        assert!(matches!(iri_to_uri("http://a/é"), Ok(Cow::Owned(s)) if s == "http://a/%C3%A9"));
+        assert!(matches!(to_iri("http://a/%C3%A9"), Ok(Cow::Owned(s)) if s == "http://a/é"));
+        assert!(matches!(resolve("http://x/y", "z"), Ok(Cow::Owned(s)) if s == "http://x/z"));
+    }
+
+    /// The lines of README's "As a library" example, as written there.
+    #[test]
+    fn readme_library_example() -> Result<(), LineError> {
+        assert_eq!(
+            iri_to_uri("http://résumé.example.org/rosé")?,
+            "http://xn--rsum-bpad.example.org/ros%C3%A9"
+        );
+        assert_eq!(to_iri("http://a/ros%C3%A9")?, "http://a/rosé");
+        assert_eq!(check("http://a/%zz").unwrap_err().code(), "bad-percent");
+        assert_eq!(normalize("HTTP://A/./b")?, "http://a/b");
+        assert_eq!(resolve("http://a/b/c", "../g")?, "http://a/g");
+        Ok(())
+    }
+
+    /// Errors carry code, byte offset and a static message; the `_with` variants use their
+    /// options.
+    #[test]
+    fn errors_and_options() {
+        let e = iri_to_uri("http://a/%zz").unwrap_err();
+        assert_eq!((e.code(), e.offset), ("bad-percent", 9));
+        assert!(!e.message().is_empty());
+        let e = to_iri("http://a/\u{1}").unwrap_err();
+        assert_eq!((e.code(), e.offset), ("control-char", 9));
+        assert_eq!(check("http://a/\u{1}").unwrap_err().offset, 9);
+        // check --uri refuses what the IRI grammar accepts.
+        assert!(check("http://a/é").is_ok());
+        let uri_only = CheckOptions {
+            uri_only: true,
+            ..CheckOptions::default()
+        };
+        assert!(check_with("http://a/é", uri_only).is_err());
+        // A warning keeps the line valid and is reported with its offset.
+        let w = check("http://a/\u{FB01}").unwrap();
+        assert_eq!(w.warnings, 1);
+        assert_eq!(w.first_warning.map(|e| e.offset), Some(9));
+        // Options reach the converter.
+        let pct = ToUriOptions::default().host(HostMode::Percent);
+        assert_eq!(
+            iri_to_uri_with("http://é.fr/", pct).unwrap(),
+            "http://%C3%A9.fr/"
+        );
+        let string = NormalizeOptions {
+            rungs: Rungs::level(Level::String),
+            ..NormalizeOptions::default()
+        };
+        assert_eq!(
+            normalize_with("HTTP://A/./b", string).unwrap(),
+            "HTTP://A/./b"
+        );
+        assert_eq!(normalize("HTTP://A/./b").unwrap(), "http://a/b");
+        assert_eq!(
+            to_iri_with(
+                "http://xn--bcher-kva.de/",
+                ToIriOptions {
+                    host: HostMode::Percent
+                }
+            )
+            .unwrap(),
+            "http://xn--bcher-kva.de/"
+        );
+    }
+}

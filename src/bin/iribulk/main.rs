@@ -1,0 +1,148 @@
+//! The `iribulk` command: arguments → options → run; errors → exit codes.
+//!
+//! The binary's own modules: [`cli`] (clap arguments, the options table, exit status),
+//! [`bench`] (`iribulk bench`) and [`progress`] (the indicatif display of the library's
+//! progress callback). clap, indicatif and mimalloc are used here only (the `cli` feature).
+
+mod bench;
+mod cli;
+mod progress;
+
+use cli::{BenchArgs, Cli, Command, FormatArg, StatsArg};
+use iribulk::engine::input::{self, Source};
+use iribulk::engine::pipeline::{self, Fatal};
+use iribulk::engine::report::Summary;
+use std::io::{IsTerminal, Read, Write};
+use std::process::ExitCode;
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() -> ExitCode {
+    // clap exits with status 2 on usage errors and 0 for --help/--version.
+    let (cli, given) = Cli::parse_with_sources();
+    if let Some(Command::Bench(b)) = &cli.command {
+        return bench(b);
+    }
+    let given = |id: &str| given.iter().any(|g| g == id);
+    let opts = match cli.to_options(&given) {
+        Ok(o) => o,
+        Err(msg) => {
+            eprintln!("iribulk: {msg}");
+            return ExitCode::from(2);
+        }
+    };
+    let bar = (!cli.quiet && std::io::stderr().is_terminal()).then(progress::Bar::default);
+    if let Err(msg) = iribulk::engine::output::check_outputs(&opts.output_options()) {
+        eprintln!("iribulk: {msg}");
+        return ExitCode::from(2);
+    }
+    if let Err(e) = iribulk::engine::output::install_signal_cleanup() {
+        eprintln!("iribulk: cannot watch for signals: {e}");
+        return ExitCode::from(1);
+    }
+    match pipeline::run_with_progress(&opts, bar.as_ref().map(|b| b as &dyn pipeline::Progress)) {
+        Ok(summary) => {
+            // An explicit --stats or --stats-file asks for the summary even with --quiet.
+            if !cli.quiet || given("stats") || cli.stats_file.is_some() {
+                if let Err(e) = write_stats(&cli, &summary) {
+                    eprintln!("iribulk: {e}");
+                    return ExitCode::from(1);
+                }
+            }
+            ExitCode::from(cli::exit_status(&summary, &opts.engine, cli.exit_zero))
+        }
+        Err(Fatal::BrokenPipe) => ExitCode::SUCCESS,
+        Err(Fatal::Usage(msg)) => {
+            eprintln!("iribulk: {msg}");
+            ExitCode::from(2)
+        }
+        Err(e) => {
+            eprintln!("iribulk: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Writes the summary where `--stats-file` says (stderr by default).
+fn write_stats(cli: &Cli, summary: &Summary) -> Result<(), String> {
+    let text = match cli.stats {
+        StatsArg::Text => summary.text(),
+        StatsArg::Json => summary.json(),
+    };
+    match &cli.stats_file {
+        None => {
+            eprint!("{text}");
+            Ok(())
+        }
+        Some(p) if p.as_os_str() == "-" => {
+            let mut o = std::io::stdout().lock();
+            o.write_all(text.as_bytes())
+                .and_then(|()| o.flush())
+                .map_err(|e| format!("cannot write the summary to stdout: {e}"))
+        }
+        Some(p) => std::fs::write(p, text)
+            .map_err(|e| format!("cannot write --stats-file '{}': {e}", p.display())),
+    }
+}
+
+/// Reads the whole bench input as the main command opens it (mapped, gz/zst, `-` for stdin).
+fn read_all(b: &BenchArgs) -> std::io::Result<Vec<u8>> {
+    let (source, _) = input::open(Some(&b.input), false)?;
+    match source {
+        Source::Mapped(m) => Ok(m.bytes().to_vec()),
+        Source::Stream(mut r) => {
+            let mut v = Vec::new();
+            r.read_to_end(&mut v)?;
+            Ok(v)
+        }
+    }
+}
+
+/// `iribulk bench`: every rung, the ladder and the conversions on the file, one thread, in
+/// memory, against a plain copy in the same run.
+fn bench(b: &BenchArgs) -> ExitCode {
+    let name = if b.input.as_os_str() == "-" {
+        "stdin".to_string()
+    } else {
+        format!("'{}'", b.input.display())
+    };
+    // Paths first: a wrong --plot must not cost a whole measurement.
+    if let Some(p) = &b.plot {
+        if let Err(msg) = cli::check_writable("--plot", p) {
+            eprintln!("iribulk: {msg}");
+            return ExitCode::from(2);
+        }
+    }
+    if b.runs == 0 {
+        eprintln!("iribulk: --runs must be at least 1");
+        return ExitCode::from(2);
+    }
+    let data = match read_all(b) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("iribulk: cannot read input {name}: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let lines = bench::lines(&data);
+    if lines.iter().all(|l| l.is_empty()) {
+        eprintln!("iribulk: input {name} holds no line with text: nothing to measure");
+        return ExitCode::from(1);
+    }
+    let rows = bench::run(&lines, b.runs);
+    let text = match b.format {
+        FormatArg::Table => bench::table(&rows),
+        FormatArg::Csv => bench::csv(&rows),
+        FormatArg::Json => bench::json(&rows),
+    };
+    print!("{text}");
+    if let Some(p) = &b.plot {
+        let caption = bench::Caption::now(&name, lines.len(), b.runs);
+        if let Err(e) = std::fs::write(p, bench::svg(&rows, &caption)) {
+            eprintln!("iribulk: cannot write plot '{}': {e}", p.display());
+            return ExitCode::from(1);
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,514 @@
+//! Opening the input: memory-mapped regular files, or a stream (stdin, pipes, `.gz`, `.zst`),
+//! and cutting it into chunks of whole lines.
+
+use memmap2::Mmap;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Seek};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Compression of a stream, from the file name or the first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compression {
+    /// Plain bytes.
+    None,
+    /// gzip (RFC 1952), magic `1f 8b`; concatenated members are read as one stream.
+    Gzip,
+    /// Zstandard, magic `28 b5 2f fd`.
+    Zstd,
+}
+
+impl Compression {
+    /// From a file name's extension.
+    pub fn from_path(p: &Path) -> Compression {
+        match p.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("gz") => Compression::Gzip,
+            Some(e) if e.eq_ignore_ascii_case("zst") => Compression::Zstd,
+            _ => Compression::None,
+        }
+    }
+
+    /// The error of a build without the `compression` feature, for a compressed file.
+    #[cfg(not(feature = "compression"))]
+    pub(crate) fn unsupported(self) -> io::Error {
+        io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!("{self:?} data: iribulk was built without the 'compression' feature"),
+        )
+    }
+
+    /// From the first bytes of the data.
+    pub fn from_magic(head: &[u8]) -> Compression {
+        if head.starts_with(&[0x1f, 0x8b]) {
+            Compression::Gzip
+        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+            Compression::Zstd
+        } else {
+            Compression::None
+        }
+    }
+}
+
+/// An opened input.
+pub enum Source {
+    /// A memory-mapped regular file (or an empty one).
+    Mapped(MappedFile),
+    /// A stream read sequentially.
+    Stream(Box<dyn Read + Send>),
+}
+
+/// A memory-mapped file; empty files are not mapped.
+pub struct MappedFile {
+    map: Option<Mmap>,
+}
+
+impl MappedFile {
+    /// The bytes.
+    pub fn bytes(&self) -> &[u8] {
+        self.map.as_deref().unwrap_or(&[])
+    }
+}
+
+/// Opens `path` (`None` or `-`: stdin). Regular uncompressed files are mapped unless
+/// `no_mmap`; everything else is streamed, decompressed by extension or magic bytes.
+/// Returns the source and the input size when known (for the progress bar).
+///
+/// The path is opened once and never reopened: the magic bytes are peeked from the same
+/// reader that is then streamed, so a pipe given by path (`--in <(zcat x.gz)`, `/dev/stdin`,
+/// a named FIFO) loses nothing. `/dev/stdin`, `/dev/fd/N` and `/proc/self/fd/N` name a
+/// descriptor this process already holds: it is duplicated instead of opened, which works
+/// for sockets (that cannot be opened by path) and for a pipe whose writer has already
+/// exited (opening such a pipe by path would wait for a new writer forever).
+pub fn open(path: Option<&Path>, no_mmap: bool) -> io::Result<(Source, Option<u64>)> {
+    open_counted(path, no_mmap, &Arc::new(AtomicU64::new(0)))
+}
+
+/// [`open`], and a stream adds the bytes it reads from the file or pipe (compressed bytes for
+/// `.gz`/`.zst`, before decompression) to `read`: the progress of a stream against the file
+/// size, or its rate when the size is unknown. A mapped file leaves `read` alone.
+pub fn open_counted(
+    path: Option<&Path>,
+    no_mmap: bool,
+    read: &Arc<AtomicU64>,
+) -> io::Result<(Source, Option<u64>)> {
+    let counted = |r: Box<dyn Read + Send>| -> Box<dyn Read + Send> {
+        Box::new(Counting {
+            inner: r,
+            read: Arc::clone(read),
+        })
+    };
+    let path = path.filter(|p| p.as_os_str() != "-");
+    let Some(path) = path else {
+        return Ok((
+            stream(counted(Box::new(io::stdin())), Compression::None)?,
+            None,
+        ));
+    };
+    let f = match inherited_fd(path) {
+        Some(f) => f?,
+        None => File::open(path)?,
+    };
+    let meta = f.metadata()?;
+    if meta.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "is a directory",
+        ));
+    }
+    let by_name = Compression::from_path(path);
+    let size = meta.is_file().then_some(meta.len());
+    if meta.is_file() && !no_mmap {
+        // Where the reads leave the file offset does not matter to a map.
+        let mut head = [0u8; 4];
+        let nhead = read_up_to(&mut &f, &mut head)?;
+        let comp = Compression::from_magic(&head[..nhead]);
+        if comp == Compression::None && by_name == Compression::None {
+            if meta.len() == 0 {
+                return Ok((Source::Mapped(MappedFile { map: None }), size));
+            }
+            // SAFETY: the map is read-only and private to this process. Its contract is that the
+            // file must not be truncated or changed while mapped; that is documented for users
+            // (README: "do not modify the input while iribulk runs; use --no-mmap for files that
+            // grow"). A concurrent truncation would raise SIGBUS, never read uninitialized memory.
+            let map = unsafe { Mmap::map(&f)? };
+            #[cfg(unix)]
+            {
+                let _ = map.advise(memmap2::Advice::Sequential);
+            }
+            return Ok((Source::Mapped(MappedFile { map: Some(map) }), size));
+        }
+        // Compressed: stream it from the start (a regular file can seek back).
+        let mut f = f;
+        f.seek(io::SeekFrom::Start(0))?;
+        return Ok((stream(counted(Box::new(f)), by_name)?, size));
+    }
+    Ok((stream(counted(Box::new(f)), by_name)?, size))
+}
+
+/// A reader that adds the bytes it reads to a shared counter.
+struct Counting {
+    inner: Box<dyn Read + Send>,
+    read: Arc<AtomicU64>,
+}
+
+impl Read for Counting {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// The descriptor named by `/dev/stdin`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or
+/// `/proc/self/fd/N`, duplicated; `None` for any other path. Outputs use it too: writing to
+/// `/dev/stdout` goes to the descriptor as the shell set it up (appending for `>>`).
+#[cfg(unix)]
+pub(crate) fn inherited_fd(path: &Path) -> Option<io::Result<File>> {
+    use std::os::fd::{AsFd, BorrowedFd};
+    let s = path.to_str()?;
+    let n: i32 = match s {
+        "/dev/stdin" => 0,
+        "/dev/stdout" => 1,
+        "/dev/stderr" => 2,
+        _ => s
+            .strip_prefix("/dev/fd/")
+            .or_else(|| s.strip_prefix("/proc/self/fd/"))?
+            .parse()
+            .ok()?,
+    };
+    let dup = match n {
+        0 => io::stdin().as_fd().try_clone_to_owned(),
+        1 => io::stdout().as_fd().try_clone_to_owned(),
+        2 => io::stderr().as_fd().try_clone_to_owned(),
+        n if n < 0 => return None,
+        n => {
+            // The path exists only if the descriptor is open in this process.
+            if let Err(e) = std::fs::symlink_metadata(path) {
+                return Some(Err(e));
+            }
+            // SAFETY: `n` is a descriptor open in this process (its /dev/fd entry exists,
+            // checked just above), and no thread closes inherited descriptors; it is borrowed
+            // only for the time of the duplication, which owns a new descriptor.
+            unsafe { BorrowedFd::borrow_raw(n) }.try_clone_to_owned()
+        }
+    };
+    Some(dup.map(File::from))
+}
+
+#[cfg(not(unix))]
+pub(crate) fn inherited_fd(_path: &Path) -> Option<io::Result<File>> {
+    None
+}
+
+/// A stream of `r`: its first bytes are read (until four or the end) to recognise gzip or
+/// zstd, then put back in front of the rest, so nothing is lost and nothing is read twice.
+/// `by_name` is the compression that the file name says, used when the magic says none.
+fn stream(mut r: Box<dyn Read + Send>, by_name: Compression) -> io::Result<Source> {
+    let mut head = [0u8; 4];
+    let n = read_up_to(&mut r, &mut head)?;
+    let mut comp = Compression::from_magic(&head[..n]);
+    if comp == Compression::None {
+        comp = by_name;
+    }
+    let joined = io::Cursor::new(head[..n].to_vec()).chain(r);
+    let br = BufReader::with_capacity(1 << 20, joined);
+    Ok(Source::Stream(decompress(Box::new(br), comp)?))
+}
+
+fn read_up_to<R: Read + ?Sized>(f: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match f.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+fn decompress(r: Box<dyn BufRead + Send>, comp: Compression) -> io::Result<Box<dyn Read + Send>> {
+    Ok(match comp {
+        Compression::None => r,
+        #[cfg(feature = "compression")]
+        Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(r)),
+        #[cfg(feature = "compression")]
+        Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(r)?),
+        #[cfg(not(feature = "compression"))]
+        Compression::Gzip | Compression::Zstd => return Err(comp.unsupported()),
+    })
+}
+
+/// Where the next chunk of a mapped input ends: at the last LF within `chunk` bytes of `pos`,
+/// or, if that window has none, at the first LF after it (or the end).
+pub fn next_mapped_chunk_end(data: &[u8], pos: usize, chunk: usize) -> usize {
+    let n = data.len();
+    let lim = pos.saturating_add(chunk.max(1)).min(n);
+    if lim == n {
+        return n;
+    }
+    match memchr::memrchr(b'\n', &data[pos..lim]) {
+        Some(p) => pos + p + 1,
+        None => memchr::memchr(b'\n', &data[lim..]).map_or(n, |p| lim + p + 1),
+    }
+}
+
+/// What a streamed chunk holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamChunk {
+    /// Whole lines (the last one lacks its LF only at the end of the input).
+    Lines,
+    /// A piece of one line longer than the line cap: `first` is its first piece, `last` its
+    /// last (which holds the terminator, if any). Such a line is never held whole in memory.
+    LongLine {
+        /// First piece of the line.
+        first: bool,
+        /// Last piece of the line.
+        last: bool,
+    },
+}
+
+/// Cuts a stream into chunks of whole lines with bounded memory: about `chunk` bytes, or one
+/// line up to the cap, or pieces of a longer line.
+pub struct StreamChunker {
+    r: Box<dyn Read + Send>,
+    carry: Vec<u8>,
+    eof: bool,
+    chunk: usize,
+    max_line: usize,
+    in_long: bool,
+    started: bool,
+    total_read: u64,
+}
+
+impl StreamChunker {
+    /// A chunker of `r`; `max_line` is the line cap in bytes (without terminator).
+    pub fn new(r: Box<dyn Read + Send>, chunk: usize, max_line: usize) -> Self {
+        StreamChunker {
+            r,
+            carry: Vec::new(),
+            eof: false,
+            chunk: chunk.max(1),
+            max_line,
+            in_long: false,
+            started: false,
+            total_read: 0,
+        }
+    }
+
+    /// Bytes read from the (decompressed) stream so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.total_read
+    }
+
+    fn fill(&mut self, buf: &mut Vec<u8>, want: usize) -> io::Result<()> {
+        while buf.len() < want && !self.eof {
+            let old = buf.len();
+            let target = want.max(old + 1);
+            buf.resize(target, 0);
+            match self.r.read(&mut buf[old..]) {
+                Ok(0) => {
+                    buf.truncate(old);
+                    self.eof = true;
+                }
+                Ok(k) => {
+                    buf.truncate(old + k);
+                    self.total_read += k as u64;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => buf.truncate(old),
+                Err(e) => {
+                    buf.truncate(old);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Fills `buf` with the next chunk. `Ok(None)` at the end. A UTF-8 BOM at the very start
+    /// is dropped.
+    pub fn next_chunk(&mut self, buf: &mut Vec<u8>) -> io::Result<Option<StreamChunk>> {
+        buf.clear();
+        buf.append(&mut self.carry);
+        if !self.started {
+            self.fill(buf, 3)?;
+            if buf.starts_with(b"\xEF\xBB\xBF") {
+                buf.drain(..3);
+            }
+            self.started = true;
+        }
+        if self.in_long {
+            self.fill(buf, self.chunk)?;
+            if buf.is_empty() {
+                self.in_long = false;
+                return Ok(None);
+            }
+            return Ok(Some(match memchr::memchr(b'\n', buf) {
+                Some(p) => {
+                    self.carry.extend_from_slice(&buf[p + 1..]);
+                    buf.truncate(p + 1);
+                    self.in_long = false;
+                    StreamChunk::LongLine {
+                        first: false,
+                        last: true,
+                    }
+                }
+                None => {
+                    let last = self.eof;
+                    self.in_long = !last;
+                    StreamChunk::LongLine { first: false, last }
+                }
+            }));
+        }
+        let mut searched = 0;
+        let mut want = self.chunk;
+        loop {
+            self.fill(buf, want)?;
+            if let Some(p) = memchr::memrchr(b'\n', &buf[searched..]) {
+                let p = searched + p;
+                self.carry.extend_from_slice(&buf[p + 1..]);
+                buf.truncate(p + 1);
+                return Ok(Some(StreamChunk::Lines));
+            }
+            if self.eof {
+                return Ok(if buf.is_empty() {
+                    None
+                } else {
+                    Some(StreamChunk::Lines)
+                });
+            }
+            searched = buf.len();
+            // One line without LF so far. Past the cap (+2 for a CRLF), it is too long:
+            // hand it out in pieces instead of holding it.
+            if buf.len() >= self.max_line.saturating_add(2) {
+                self.in_long = true;
+                return Ok(Some(StreamChunk::LongLine {
+                    first: true,
+                    last: false,
+                }));
+            }
+            want = (buf.len() + self.chunk).min(self.max_line.saturating_add(2));
+        }
+    }
+}
+
+/// Wraps an opened input in a [`crate::charset::Utf16Reader`] when the run's charset is UTF-16
+/// (`cs`; RFC 3987 §3.1 step 1c: a Unicode-based encoding is read as such); a source of another
+/// kind is returned as it is (the caller opens UTF-16 input as a stream, never mapped).
+pub fn wrap_utf16(src: Source, cs: Option<crate::charset::Charset>) -> Source {
+    match (src, cs) {
+        (Source::Stream(r), Some(cs)) => {
+            Source::Stream(Box::new(crate::charset::Utf16Reader::new(r, cs)))
+        }
+        (s, _) => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunks(data: &[u8], chunk: usize, max_line: usize) -> Vec<(Vec<u8>, StreamChunk)> {
+        let mut c = StreamChunker::new(Box::new(io::Cursor::new(data.to_vec())), chunk, max_line);
+        let mut v = Vec::new();
+        let mut buf = Vec::new();
+        while let Some(k) = c.next_chunk(&mut buf).unwrap() {
+            v.push((buf.clone(), k));
+        }
+        v
+    }
+
+    #[test]
+    fn stream_chunks_are_whole_lines_and_concatenate_back() {
+        let data = b"a\nbb\r\nccc\n\ndddd";
+        for chunk in 1..20 {
+            let cs = chunks(data, chunk, 100);
+            let joined: Vec<u8> = cs.iter().flat_map(|c| c.0.clone()).collect();
+            assert_eq!(joined, data, "chunk {chunk}");
+            for (i, (b, k)) in cs.iter().enumerate() {
+                assert_eq!(*k, StreamChunk::Lines);
+                if i + 1 < cs.len() {
+                    assert_eq!(b.last(), Some(&b'\n'));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bom_dropped_once() {
+        let cs = chunks(b"\xEF\xBB\xBFa\n\xEF\xBB\xBFb\n", 4, 100);
+        let joined: Vec<u8> = cs.iter().flat_map(|c| c.0.clone()).collect();
+        assert_eq!(joined, b"a\n\xEF\xBB\xBFb\n");
+    }
+
+    #[test]
+    fn long_lines_come_in_pieces() {
+        let mut data = b"ok\n".to_vec();
+        data.extend(std::iter::repeat_n(b'x', 1000));
+        data.extend_from_slice(b"\nnext\n");
+        let cs = chunks(&data, 64, 100);
+        let joined: Vec<u8> = cs.iter().flat_map(|c| c.0.clone()).collect();
+        assert_eq!(joined, data);
+        let longs: Vec<_> = cs
+            .iter()
+            .filter(|c| matches!(c.1, StreamChunk::LongLine { .. }))
+            .collect();
+        assert!(longs.len() > 2);
+        assert_eq!(
+            longs[0].1,
+            StreamChunk::LongLine {
+                first: true,
+                last: false
+            }
+        );
+        assert_eq!(
+            longs.last().unwrap().1,
+            StreamChunk::LongLine {
+                first: false,
+                last: true
+            }
+        );
+        assert!(cs.iter().all(|c| c.0.len() <= 102 + 64));
+    }
+
+    #[test]
+    #[cfg(feature = "compression")]
+    fn streams_count_the_bytes_read_before_decompression() {
+        let dir = tempfile::tempdir().unwrap();
+        let data: Vec<u8> = (0..20_000u32)
+            .flat_map(|i| format!("http://h{i}.example/\n").into_bytes())
+            .collect();
+        let z = dir.path().join("x.zst");
+        std::fs::write(&z, zstd::encode_all(&data[..], 3).unwrap()).unwrap();
+        let plain = dir.path().join("x.txt");
+        std::fs::write(&plain, &data).unwrap();
+        for (p, no_mmap) in [(&z, false), (&plain, true)] {
+            let read = Arc::new(AtomicU64::new(0));
+            let (src, size) = open_counted(Some(p), no_mmap, &read).unwrap();
+            let file_len = std::fs::metadata(p).unwrap().len();
+            assert_eq!(size, Some(file_len));
+            let Source::Stream(mut r) = src else {
+                panic!("{} is not streamed", p.display())
+            };
+            let mut out = Vec::new();
+            r.read_to_end(&mut out).unwrap();
+            assert_eq!(out, data);
+            assert_eq!(read.load(Ordering::Relaxed), file_len, "{}", p.display());
+        }
+        // A mapped file is not counted (its progress comes from the chunks).
+        let read = Arc::new(AtomicU64::new(0));
+        let (src, _) = open_counted(Some(&plain), false, &read).unwrap();
+        assert!(matches!(src, Source::Mapped(_)));
+    }
+
+    #[test]
+    fn mapped_chunk_ends() {
+        let d = b"aa\nbb\ncccccc\nd";
+        assert_eq!(next_mapped_chunk_end(d, 0, 4), 3);
+        assert_eq!(next_mapped_chunk_end(d, 3, 2), 6);
+        assert_eq!(next_mapped_chunk_end(d, 6, 2), 13);
+        assert_eq!(next_mapped_chunk_end(d, 13, 2), 14);
+    }
+}

@@ -1,0 +1,412 @@
+//! The output: stdout, stderr or a file written under a temporary name and renamed on success,
+//! optionally compressed by extension (`.gz`, `.zst`).
+//!
+//! Nothing half-written ever carries a final name: a file is written to `.NAME.iribulk-PID.tmp`
+//! beside its target and renamed at the end; a failed or interrupted run (SIGINT, SIGTERM,
+//! SIGHUP, see [`install_signal_cleanup`]) removes the temporary file and leaves any previous
+//! file of that name as it was. Writing over an existing file keeps its permission bits (and
+//! its group where allowed); a symbolic link is written through to its target and stays a link.
+
+use crate::engine::input::Compression;
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+enum Sink {
+    Plain(BufWriter<Box<dyn Write + Send>>),
+    #[cfg(feature = "compression")]
+    Gzip(flate2::write::GzEncoder<BufWriter<Box<dyn Write + Send>>>),
+    #[cfg(feature = "compression")]
+    Zstd(zstd::stream::write::Encoder<'static, BufWriter<Box<dyn Write + Send>>>),
+}
+
+/// An output being written.
+pub struct Output {
+    sink: Sink,
+    /// (temporary path, final path) for regular files.
+    rename: Option<(PathBuf, PathBuf)>,
+}
+
+/// Small enough that a chunk's vectored write (about a chunk of bytes) bypasses the copy.
+const BUF: usize = 128 << 10;
+
+/// Temporary files that exist right now; a signal removes them before the process exits.
+/// Held while a temporary file is renamed, so that a signal never removes a file that has
+/// just got its final name, nor exits between the rename and the bookkeeping.
+static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn temps() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    TEMPS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn forget_temp(list: &mut Vec<PathBuf>, p: &Path) {
+    list.retain(|q| q != p);
+}
+
+/// On SIGINT, SIGTERM or SIGHUP: remove the temporary files of every open [`Output`] (the
+/// converted output and the error report), leave previous files of those names untouched,
+/// and exit with status 128 + the signal number (130, 143, 129), as shells report a process
+/// killed by that signal. Uses `signal-hook`'s iterator: the handler itself only records the
+/// signal (async-signal-safe); the cleanup runs on an ordinary thread. (`signal-hook` rather
+/// than `ctrlc`: it names the signal that came, which the exit status needs, and it covers
+/// SIGHUP; rather than raw `libc`: no `unsafe` handler code of our own.)
+#[cfg(all(unix, feature = "signals"))]
+pub fn install_signal_cleanup() -> io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    std::thread::Builder::new()
+        .name("iribulk-signals".into())
+        .spawn(move || {
+            if let Some(sig) = signals.forever().next() {
+                let list = temps();
+                for p in list.iter() {
+                    let _ = fs::remove_file(p);
+                }
+                // Exit while holding the list: no rename can happen after the removal.
+                std::process::exit(128 + sig);
+            }
+        })?;
+    Ok(())
+}
+
+/// Without Unix signals there is nothing to install.
+#[cfg(all(not(unix), feature = "signals"))]
+pub fn install_signal_cleanup() -> io::Result<()> {
+    Ok(())
+}
+
+/// Output file names whose extension says a compression that iribulk does not write.
+const UNSUPPORTED_COMPRESSION: &[&str] = &["bz2", "xz", "lzma", "lz4", "br"];
+
+fn unsupported_compression(p: &Path) -> Option<&'static str> {
+    let e = p.extension()?.to_str()?;
+    UNSUPPORTED_COMPRESSION
+        .iter()
+        .find(|u| u.eq_ignore_ascii_case(e))
+        .copied()
+}
+
+fn is_std(p: Option<&Path>) -> bool {
+    p.is_none_or(|p| p.as_os_str() == "-")
+}
+
+/// What an output resolves to, for telling whether two outputs are the same.
+#[derive(Debug, PartialEq, Eq)]
+enum Ident {
+    Stdout,
+    Inode(u64, u64),
+    Path(PathBuf),
+    /// A character device such as `/dev/null`: shared freely.
+    Device,
+}
+
+#[cfg(unix)]
+fn ident(p: Option<&Path>) -> Ident {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let Some(p) = p.filter(|p| p.as_os_str() != "-") else {
+        return Ident::Stdout;
+    };
+    match fs::metadata(p) {
+        Ok(m) => {
+            if let Some((d, i)) = stdout_inode() {
+                if (m.dev(), m.ino()) == (d, i) {
+                    return Ident::Stdout;
+                }
+            }
+            if m.file_type().is_char_device() {
+                Ident::Device
+            } else {
+                Ident::Inode(m.dev(), m.ino())
+            }
+        }
+        // Not there yet: the same directory and name is the same file.
+        Err(_) => {
+            let dir = match p.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            let dir = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+            Ident::Path(dir.join(p.file_name().unwrap_or_default()))
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn ident(p: Option<&Path>) -> Ident {
+    match p.filter(|p| p.as_os_str() != "-") {
+        None => Ident::Stdout,
+        Some(p) => Ident::Path(fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())),
+    }
+}
+
+/// (device, inode) of this process's stdout, unless it is a terminal or other character
+/// device (two outputs may share a terminal).
+#[cfg(unix)]
+fn stdout_inode() -> Option<(u64, u64)> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let f = File::from(io::stdout().as_fd().try_clone_to_owned().ok()?);
+    let m = f.metadata().ok()?;
+    (!m.file_type().is_char_device()).then(|| (m.dev(), m.ino()))
+}
+
+/// Checks the output options before any input is read: no output name with a compression
+/// that is not written (`.bz2`, `.xz`, ...), and no two outputs that are the same file
+/// (same device and inode, the same new path, or both stdout, `-` or absent meaning stdout).
+/// Character devices such as `/dev/null` may be shared. Each item is (option name, path);
+/// leave out options that are not given or that do not write to stdout when `-`. Returns a
+/// usage message naming the options.
+pub fn check_outputs(list: &[(&str, Option<&Path>)]) -> Result<(), String> {
+    for (opt, p) in list {
+        if let Some(p) = p {
+            if let Some(ext) = unsupported_compression(p) {
+                return Err(format!(
+                    "{opt} '{}': .{ext} output is not supported (iribulk writes .gz and .zst; \
+                     pipe into {} instead)",
+                    p.display(),
+                    match ext {
+                        "xz" | "lzma" => "xz",
+                        "lz4" => "lz4",
+                        "br" => "brotli",
+                        _ => "bzip2",
+                    }
+                ));
+            }
+        }
+    }
+    let ids: Vec<Ident> = list.iter().map(|(_, p)| ident(*p)).collect();
+    for i in 0..list.len() {
+        for j in i + 1..list.len() {
+            if ids[i] == ids[j] && ids[i] != Ident::Device {
+                let show = |p: Option<&Path>| {
+                    if is_std(p) {
+                        "stdout".to_string()
+                    } else {
+                        format!("'{}'", p.unwrap_or(Path::new("")).display())
+                    }
+                };
+                return Err(format!(
+                    "{} {} and {} {} are the same file; give them different files",
+                    list[i].0,
+                    show(list[i].1),
+                    list[j].0,
+                    show(list[j].1)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Output {
+    /// Opens `path` (`None` or `-`: stdout). A regular file (or a new one) is written to a
+    /// temporary name beside it (beside its target, for a symbolic link) and renamed by
+    /// [`Output::finish`], so a failed run never leaves a complete-looking file. Devices and
+    /// pipes (e.g. `/dev/full`, a FIFO) are written directly.
+    pub fn open(path: Option<&Path>) -> io::Result<Output> {
+        match path.filter(|p| p.as_os_str() != "-") {
+            None => Self::new(Box::new(io::stdout()), None, Compression::None),
+            Some(p) => Self::open_path(p),
+        }
+    }
+
+    /// Writes to stderr (the error report's `-` when stdout carries the converted output).
+    pub fn stderr() -> io::Result<Output> {
+        Self::new(Box::new(io::stderr()), None, Compression::None)
+    }
+
+    fn open_path(p: &Path) -> io::Result<Output> {
+        if let Some(ext) = unsupported_compression(p) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(".{ext} output is not supported"),
+            ));
+        }
+        let comp = Compression::from_path(p);
+        // `/dev/stdout`, `/dev/fd/N`: the descriptor this process holds, written directly
+        // (renaming over the file behind it would undo a shell's `>>`).
+        if let Some(f) = crate::engine::input::inherited_fd(p) {
+            return Self::new(Box::new(f?), None, comp);
+        }
+        let target = write_target(p)?;
+        let old = fs::metadata(&target).ok();
+        if old.as_ref().is_some_and(|m| !m.is_file()) {
+            let f = fs::OpenOptions::new().write(true).open(&target)?;
+            return Self::new(Box::new(f), None, comp);
+        }
+        let tmp = temp_name(&target);
+        let f = {
+            let mut list = temps();
+            let f = File::create(&tmp)?;
+            list.push(tmp.clone());
+            f
+        };
+        if let Some(m) = &old {
+            keep_owner_and_mode(&f, m);
+        }
+        let r = Self::new(Box::new(f), Some((tmp.clone(), target)), comp);
+        if r.is_err() {
+            remove_temp(&tmp);
+        }
+        r
+    }
+
+    fn new(
+        w: Box<dyn Write + Send>,
+        rename: Option<(PathBuf, PathBuf)>,
+        comp: Compression,
+    ) -> io::Result<Output> {
+        let bw = BufWriter::with_capacity(BUF, w);
+        let sink = match comp {
+            Compression::None => Sink::Plain(bw),
+            #[cfg(feature = "compression")]
+            Compression::Gzip => Sink::Gzip(flate2::write::GzEncoder::new(
+                bw,
+                flate2::Compression::default(),
+            )),
+            #[cfg(feature = "compression")]
+            Compression::Zstd => Sink::Zstd(zstd::stream::write::Encoder::new(bw, 3)?),
+            #[cfg(not(feature = "compression"))]
+            Compression::Gzip | Compression::Zstd => return Err(comp.unsupported()),
+        };
+        Ok(Output { sink, rename })
+    }
+
+    /// The writer.
+    pub fn writer(&mut self) -> &mut (dyn Write + Send) {
+        match &mut self.sink {
+            Sink::Plain(w) => w,
+            #[cfg(feature = "compression")]
+            Sink::Gzip(w) => w,
+            #[cfg(feature = "compression")]
+            Sink::Zstd(w) => w,
+        }
+    }
+
+    /// Flushes, ends the compressed stream, and renames the temporary file to its name.
+    #[cfg_attr(
+        not(feature = "compression"),
+        allow(clippy::redundant_closure_call, clippy::infallible_destructuring_match)
+    )]
+    pub fn finish(self) -> io::Result<()> {
+        let rename = self.rename;
+        let done = (|| {
+            let mut bw = match self.sink {
+                Sink::Plain(w) => w,
+                #[cfg(feature = "compression")]
+                Sink::Gzip(w) => w.finish()?,
+                #[cfg(feature = "compression")]
+                Sink::Zstd(w) => w.finish()?,
+            };
+            bw.flush()
+        })();
+        let Some((tmp, fin)) = rename else {
+            return done;
+        };
+        if let Err(e) = done {
+            remove_temp(&tmp);
+            return Err(e);
+        }
+        let mut list = temps();
+        let r = fs::rename(&tmp, &fin);
+        if r.is_err() {
+            let _ = fs::remove_file(&tmp);
+        }
+        forget_temp(&mut list, &tmp);
+        r
+    }
+
+    /// Gives up: removes the temporary file, if any.
+    pub fn abort(self) {
+        let rename = self.rename;
+        // Drop the writers first (their flush errors do not matter any more).
+        match self.sink {
+            Sink::Plain(w) => drop(w.into_parts()),
+            #[cfg(feature = "compression")]
+            Sink::Gzip(w) => drop(w),
+            #[cfg(feature = "compression")]
+            Sink::Zstd(w) => drop(w),
+        }
+        if let Some((tmp, _)) = rename {
+            remove_temp(&tmp);
+        }
+    }
+}
+
+fn remove_temp(tmp: &Path) {
+    let mut list = temps();
+    let _ = fs::remove_file(tmp);
+    forget_temp(&mut list, tmp);
+}
+
+/// The file that writing to `p` replaces: `p`, or for a symbolic link its final target (a
+/// dangling link's target is created). The link itself is never replaced.
+fn write_target(p: &Path) -> io::Result<PathBuf> {
+    let mut cur = p.to_path_buf();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&cur) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let t = fs::read_link(&cur)?;
+                cur = match cur.parent() {
+                    Some(d) if t.is_relative() => d.join(t),
+                    _ => t,
+                };
+            }
+            _ => return Ok(cur),
+        }
+    }
+    Err(io::Error::other(format!(
+        "too many levels of symbolic links: '{}'",
+        p.display()
+    )))
+}
+
+/// Gives the new file the permission bits and group of the file it replaces (the owner only
+/// where the process may, i.e. as root; errors are ignored: the defaults stay).
+#[cfg(unix)]
+fn keep_owner_and_mode(f: &File, old: &fs::Metadata) {
+    use std::os::unix::fs::MetadataExt;
+    let _ = std::os::unix::fs::fchown(f, Some(old.uid()), Some(old.gid()))
+        .or_else(|_| std::os::unix::fs::fchown(f, None, Some(old.gid())));
+    let _ = f.set_permissions(old.permissions());
+}
+
+#[cfg(not(unix))]
+fn keep_owner_and_mode(f: &File, old: &fs::Metadata) {
+    let _ = f.set_permissions(old.permissions());
+}
+
+/// `dir/.name.iribulk-PID.tmp` beside `p`.
+fn temp_name(p: &Path) -> PathBuf {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    let tmp = format!(".{}.iribulk-{}.tmp", name, std::process::id());
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.join(tmp),
+        _ => PathBuf::from(tmp),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_outputs_are_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let a = d.path().join("a.txt");
+        let b = d.path().join("b.txt");
+        assert!(check_outputs(&[("--out", Some(&a)), ("--errors", Some(&b))]).is_ok());
+        let e = check_outputs(&[("--out", Some(&a)), ("--errors", Some(&a))]).unwrap_err();
+        assert!(e.contains("--out") && e.contains("--errors"), "{e}");
+        let e = check_outputs(&[("--out", None), ("--errors", Some(Path::new("-")))]).unwrap_err();
+        assert!(e.contains("stdout"), "{e}");
+        let null = Path::new("/dev/null");
+        assert!(check_outputs(&[("--out", Some(null)), ("--errors", Some(null))]).is_ok());
+        let e = check_outputs(&[("--out", Some(&d.path().join("x.bz2")))]).unwrap_err();
+        assert!(e.contains(".bz2"), "{e}");
+    }
+}

@@ -1,0 +1,381 @@
+//! The error report (TSV or JSON Lines) and the end-of-run summary (text or JSON).
+
+use crate::engine::Stats;
+use crate::error::ErrorKind;
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::time::Duration;
+
+/// How many input bytes a report row shows.
+pub const INPUT_CUT: usize = 512;
+
+/// The header line of the TSV error report.
+pub const HEADER: &str = "file\tline\tcolumn\tcode\tmessage\tinput\n";
+
+/// The form of the error report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// Tab-separated values with the [`HEADER`] line.
+    #[default]
+    Tsv,
+    /// JSON Lines: one object per row with the same fields, no header.
+    Jsonl,
+}
+
+impl ReportFormat {
+    /// What the report starts with.
+    pub fn header(self) -> &'static str {
+        match self {
+            ReportFormat::Tsv => HEADER,
+            ReportFormat::Jsonl => "",
+        }
+    }
+}
+
+/// One row of the error report. `line` is 1-based within `file`; `column` is the 1-based byte
+/// column in that line.
+#[derive(Clone, Copy, Debug)]
+pub struct Row<'a> {
+    /// The input file as given (`-` for stdin).
+    pub file: &'a str,
+    /// Line number in that file, from 1.
+    pub line: u64,
+    /// Byte column in the line, from 1.
+    pub column: u64,
+    /// The error.
+    pub kind: ErrorKind,
+    /// A warning, not an error (the message says so).
+    pub warning: bool,
+    /// The line's bytes (escaped and cut when written).
+    pub input: &'a [u8],
+}
+
+/// The JSON form of a row: the same fields as the TSV columns, as serde writes them.
+#[derive(serde::Serialize)]
+struct JsonRow<'a> {
+    file: &'a str,
+    line: u64,
+    column: u64,
+    code: &'a str,
+    message: &'a str,
+    input: &'a str,
+}
+
+/// Escapes `input` for one TSV field: printable ASCII and valid UTF-8 stay as they are;
+/// control bytes, invalid UTF-8 bytes, TAB, CR and LF become `\xHH`; a backslash becomes `\\`;
+/// format characters (general category Cf: bidi controls such as U+202E and U+2066..U+2069,
+/// U+200B..U+200F, U+061C, U+FEFF, ...) and the line and paragraph separators U+2028/U+2029
+/// become `\u{HHHH}`, so that a row never displays reordered or hides characters.
+/// The input is cut at [`INPUT_CUT`] bytes first (an ellipsis `…` marks the cut).
+pub fn escape_input(input: &[u8], out: &mut String) {
+    let cut = input.len() > INPUT_CUT;
+    let mut s = &input[..input.len().min(INPUT_CUT)];
+    while !s.is_empty() {
+        match std::str::from_utf8(s) {
+            Ok(v) => {
+                push_escaped_str(v, out);
+                break;
+            }
+            Err(e) => {
+                let (good, bad) = s.split_at(e.valid_up_to());
+                push_escaped_str(std::str::from_utf8(good).expect("valid prefix"), out);
+                let n = e.error_len().unwrap_or(bad.len());
+                for &b in &bad[..n] {
+                    let _ = write!(out, "\\x{b:02X}");
+                }
+                s = &bad[n..];
+            }
+        }
+    }
+    if cut {
+        out.push('…');
+    }
+}
+
+fn push_escaped_str(s: &str, out: &mut String) {
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 || c == '\u{7F}' || ('\u{80}'..='\u{9F}').contains(&c) => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    let _ = write!(out, "\\x{b:02X}");
+                }
+            }
+            c if is_format_char(c) || c == '\u{2028}' || c == '\u{2029}' => {
+                let _ = write!(out, "\\u{{{:04X}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+}
+
+/// The hint added to the message of an error found at a TAB (`column` is 1-based): such a
+/// line is most likely a record of several fields given without `--field`.
+pub const TAB_HINT: &str = " (a TAB: did you mean --field N?)";
+
+/// [`TAB_HINT`] when the byte at the 1-based `column` of `input` is a TAB, else `None`. With
+/// `--field`, a TAB delimiter never reaches the converter, so the hint only shows when the
+/// TAB is inside the converted text.
+pub fn tab_hint(input: &[u8], column: u64) -> Option<&'static str> {
+    let i = usize::try_from(column.checked_sub(1)?).ok()?;
+    (input.get(i) == Some(&b'\t')).then_some(TAB_HINT)
+}
+
+/// General category Cf (format characters), Unicode 15.
+fn is_format_char(c: char) -> bool {
+    matches!(c as u32,
+        0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x890..=0x891 | 0x8E2 | 0x180E
+        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F | 0xFEFF
+        | 0xFFF9..=0xFFFB | 0x110BD | 0x110CD | 0x13430..=0x1343F | 0x1BCA0..=0x1BCA3
+        | 0x1D173..=0x1D17A | 0xE0001 | 0xE0020..=0xE007F)
+}
+
+/// Writes one report row in `format` (TSV: one line of [`HEADER`]'s columns; JSON Lines: one
+/// object). `scratch` is reused between rows.
+pub fn write_row<W: Write + ?Sized>(
+    w: &mut W,
+    format: ReportFormat,
+    row: &Row<'_>,
+    scratch: &mut String,
+) -> io::Result<()> {
+    scratch.clear();
+    let mut message = String::new();
+    if row.warning {
+        message.push_str("warning: ");
+    }
+    let _ = write!(message, "{}", row.kind.full_message());
+    if let Some(h) = tab_hint(row.input, row.column) {
+        message.push_str(h);
+    }
+    match format {
+        ReportFormat::Tsv => {
+            escape_input(row.file.as_bytes(), scratch);
+            let _ = write!(
+                scratch,
+                "\t{}\t{}\t{}\t{}\t",
+                row.line,
+                row.column,
+                row.kind.code(),
+                message.replace('\t', " ")
+            );
+            escape_input(row.input, scratch);
+            scratch.push('\n');
+            w.write_all(scratch.as_bytes())
+        }
+        ReportFormat::Jsonl => {
+            escape_input(row.input, scratch);
+            let j = JsonRow {
+                file: row.file,
+                line: row.line,
+                column: row.column,
+                code: row.kind.code(),
+                message: &message,
+                input: scratch,
+            };
+            let mut v = serde_json::to_vec(&j).map_err(io::Error::other)?;
+            v.push(b'\n');
+            w.write_all(&v)
+        }
+    }
+}
+
+/// The end-of-run summary.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Counters.
+    pub stats: Stats,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Worker threads used.
+    pub threads: usize,
+    /// True if `--on-error fail` stopped the run.
+    pub stopped_at_error: bool,
+}
+
+impl Summary {
+    fn mbps(&self) -> f64 {
+        let s = self.elapsed.as_secs_f64().max(1e-9);
+        self.stats.bytes as f64 / 1e6 / s
+    }
+
+    /// Human-readable, several lines.
+    pub fn text(&self) -> String {
+        let st = &self.stats;
+        let pct = |n: u64| {
+            if st.lines == 0 {
+                0.0
+            } else {
+                100.0 * n as f64 / st.lines as f64
+            }
+        };
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "iribulk: {} {}, {} bytes in {:.3} s ({:.1} MB/s, {} threads)",
+            st.lines,
+            if st.lines == 1 { "line" } else { "lines" },
+            st.bytes,
+            self.elapsed.as_secs_f64(),
+            self.mbps(),
+            self.threads
+        );
+        let _ = writeln!(
+            s,
+            "  passed through untouched {} ({:.2} %), converted {} ({:.2} %), repaired {}, warnings {}, errors {}",
+            st.passthrough,
+            pct(st.passthrough),
+            st.converted,
+            pct(st.converted),
+            st.repaired_lines,
+            st.warning_lines,
+            st.error_lines
+        );
+        let not_reached = if self.stopped_at_error {
+            format!(" + not reached {}", st.not_reached)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            s,
+            "  lines in {} = written {} + skipped {}{}{}",
+            st.lines,
+            st.written,
+            st.skipped,
+            not_reached,
+            if st.lines == st.written + st.skipped + st.not_reached {
+                ""
+            } else {
+                "  (MISMATCH)"
+            }
+        );
+        if st.host_fallbacks > 0 {
+            let _ = writeln!(
+                s,
+                "  hosts percent-encoded after IDNA failed: {}",
+                st.host_fallbacks
+            );
+        }
+        let codes: Vec<String> = ErrorKind::ALL_CODES
+            .iter()
+            .zip(st.by_code.iter())
+            .filter(|(_, &n)| n > 0)
+            .map(|(c, n)| format!("{c} {n}"))
+            .collect();
+        if !codes.is_empty() {
+            let _ = writeln!(s, "  by code: {}", codes.join(", "));
+        }
+        if self.stopped_at_error {
+            let _ = writeln!(s, "  stopped at the first error (--on-error fail: that line counts as skipped, the lines read after it as not reached)");
+        }
+        s
+    }
+
+    /// One JSON object (serde_json) and a newline; `by_code` holds every error code, in
+    /// the order of [`ErrorKind::ALL_CODES`].
+    pub fn json(&self) -> String {
+        let st = &self.stats;
+        let secs = self.elapsed.as_secs_f64();
+        let by_code: serde_json::Map<String, serde_json::Value> = ErrorKind::ALL_CODES
+            .iter()
+            .zip(st.by_code.iter())
+            .map(|(c, n)| (c.to_string(), (*n).into()))
+            .collect();
+        let mut s = serde_json::json!({
+            "lines": st.lines,
+            "bytes": st.bytes,
+            "passthrough": st.passthrough,
+            "converted": st.converted,
+            "repaired_lines": st.repaired_lines,
+            "repairs": st.repairs,
+            "warning_lines": st.warning_lines,
+            "error_lines": st.error_lines,
+            "skipped": st.skipped,
+            "written": st.written,
+            "not_reached": st.not_reached,
+            "host_fallbacks": st.host_fallbacks,
+            "by_code": by_code,
+            "elapsed_s": secs,
+            "mb_per_s": self.mbps(),
+            "lines_per_s": st.lines as f64 / secs.max(1e-9),
+            "threads": self.threads,
+            "stopped_at_error": self.stopped_at_error,
+        })
+        .to_string();
+        s.push('\n');
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping() {
+        let mut s = String::new();
+        escape_input(b"a\tb\\c\x00\xFF\xC3\xA9\x7F\r", &mut s);
+        assert_eq!(s, "a\\x09b\\\\c\\x00\\xFFé\\x7F\\x0D");
+        s.clear();
+        escape_input(&[b'x'; 600], &mut s);
+        assert_eq!(s.chars().count(), 513);
+        s.clear();
+        escape_input("\u{85}".as_bytes(), &mut s);
+        assert_eq!(s, "\\xC2\\x85");
+    }
+
+    #[test]
+    fn format_characters_are_escaped() {
+        let mut s = String::new();
+        let bidi = "a\u{202E}b\u{200F}c\u{2066}\u{2069}\u{61C}\u{FEFF}\u{AD}\u{E0041}\u{2028}é";
+        escape_input(bidi.as_bytes(), &mut s);
+        assert_eq!(
+            s,
+            "a\\u{202E}b\\u{200F}c\\u{2066}\\u{2069}\\u{061C}\\u{FEFF}\\u{00AD}\\u{E0041}\\u{2028}é"
+        );
+        // Letters, marks and spaces of other scripts stay as they are.
+        s.clear();
+        escape_input("日本 עברית ñ\u{301}".as_bytes(), &mut s);
+        assert_eq!(s, "日本 עברית ñ\u{301}");
+    }
+
+    #[test]
+    fn rows_in_both_forms_have_the_same_fields() {
+        let row = Row {
+            file: "shard\t1.txt",
+            line: 7,
+            column: 3,
+            kind: ErrorKind::BadPort,
+            warning: false,
+            input: b"x\xE2\x80\xAE\ty\xFF",
+        };
+        let mut scratch = String::new();
+        let mut tsv = Vec::new();
+        write_row(&mut tsv, ReportFormat::Tsv, &row, &mut scratch).unwrap();
+        let tsv = String::from_utf8(tsv).unwrap();
+        let f: Vec<&str> = tsv.trim_end_matches('\n').split('\t').collect();
+        assert_eq!(f.len(), 6, "{tsv}");
+        let mut js = Vec::new();
+        write_row(&mut js, ReportFormat::Jsonl, &row, &mut scratch).unwrap();
+        assert!(js.ends_with(b"\n") && js.iter().filter(|&&b| b == b'\n').count() == 1);
+        let v: serde_json::Value = serde_json::from_slice(&js).unwrap();
+        assert_eq!(v["file"], "shard\t1.txt");
+        assert_eq!(f[0], "shard\\x091.txt");
+        assert_eq!(v["line"], 7);
+        assert_eq!(f[1], "7");
+        assert_eq!(v["column"], 3);
+        assert_eq!(v["code"], f[3]);
+        assert_eq!(v["message"], f[4]);
+        assert_eq!(v["input"], f[5]);
+        assert_eq!(f[5], "x\\u{202E}\\x09y\\xFF");
+    }
+
+    #[test]
+    fn one_line_is_singular() {
+        let mut s = Summary::default();
+        s.stats.lines = 1;
+        assert!(s.text().starts_with("iribulk: 1 line, "), "{}", s.text());
+        s.stats.lines = 2;
+        assert!(s.text().starts_with("iribulk: 2 lines, "), "{}", s.text());
+    }
+}

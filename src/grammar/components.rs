@@ -1,0 +1,385 @@
+//! The zero-allocation splitter of a reference into component ranges (RFC 3986 Appendix B,
+//! RFC 3987 §2.2 and 3987bis §3.2 "Parse the IRI into IRI components").
+//!
+//! Appendix B's regular expression `^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?`
+//! is applied to bytes; every IRI delimiter is ASCII, so splitting UTF-8 bytes is exact.
+
+use crate::error::{ErrorKind, LineError};
+use crate::grammar::classes::{self, SCHEME};
+use std::ops::Range;
+
+/// Byte ranges of the five components of a reference (RFC 3986 §3). Ranges exclude the
+/// delimiters (`:`, `//`, `?`, `#`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Components {
+    /// The scheme, without its `:`.
+    pub scheme: Option<Range<usize>>,
+    /// The authority, without the leading `//`.
+    pub authority: Option<Range<usize>>,
+    /// The path (possibly empty).
+    pub path: Range<usize>,
+    /// The query, without its `?`.
+    pub query: Option<Range<usize>>,
+    /// The fragment, without its `#`.
+    pub fragment: Option<Range<usize>>,
+}
+
+/// The schemes whose authority a browser parses with `\` as a path separator: the
+/// "special" schemes of the WHATWG URL Standard (§4.1; `ws`, `wss` included) that have a
+/// host. Compared ASCII-case-insensitively (RFC 3986 §3.1).
+pub const BACKSLASH_SPECIAL_SCHEMES: [&[u8]; 6] =
+    [b"http", b"https", b"ws", b"wss", b"ftp", b"file"];
+
+/// True for a special scheme of the WHATWG URL Standard (§4.1), one of
+/// [`BACKSLASH_SPECIAL_SCHEMES`], ASCII case-insensitive: the schemes of the host-integrity
+/// rule (issue 16) and of RFC 3986 §5.2.2's non-strict resolution ([`crate::grammar::resolve`]).
+pub fn is_special_scheme(scheme: &[u8]) -> bool {
+    BACKSLASH_SPECIAL_SCHEMES
+        .iter()
+        .any(|s| s.eq_ignore_ascii_case(scheme))
+}
+
+/// Host confusion (CVE-2019-9636 class): the offset of the first `\` inside the authority
+/// (RFC 3986 §3.2: from `//` to the first `/`, `?` or `#`) of a reference whose scheme is
+/// one of [`BACKSLASH_SPECIAL_SCHEMES`], if any. WHATWG URL §4.4 (special authority and host
+/// states) treats that `\` as the end of the host, RFC 3986 as data: in
+/// `https://good.com\@evil.com/` a browser reads host `good.com` and RFC 3986 reads userinfo
+/// `good.com\` and host `evil.com`. No repair keeps both readings, so every mode reports it
+/// (`backslash-authority`). Lines without a `\` cost one `memchr`.
+///
+/// ```
+/// use iribulk::grammar::components::backslash_in_special_authority as f;
+/// assert_eq!(f(br"https://good.com\@evil.com/"), Some(16));
+/// assert_eq!(f(br"foo://good.com\@evil.com/"), None);
+/// assert_eq!(f(br"http://a.com/p\q"), None);
+/// ```
+pub fn backslash_in_special_authority(line: &[u8]) -> Option<usize> {
+    memchr::memchr(b'\\', line)?;
+    let c = split(line);
+    if !is_special_scheme(&line[c.scheme?]) {
+        return None;
+    }
+    let a = c.authority?;
+    memchr::memchr(b'\\', &line[a.clone()]).map(|p| a.start + p)
+}
+
+/// Splits `s` into components per RFC 3986 Appendix B. Never fails: validation is separate.
+pub fn split(s: &[u8]) -> Components {
+    let n = s.len();
+    let mut c = Components::default();
+    let mut i = 0;
+    // scheme: [^:/?#]+ ":" (short: a byte loop stops within a few bytes)
+    let first = s
+        .iter()
+        .position(|&b| matches!(b, b':' | b'/' | b'?' | b'#'));
+    if let Some(p) = first {
+        if p > 0 && s[p] == b':' {
+            c.scheme = Some(0..p);
+            i = p + 1;
+        }
+    }
+    // authority: "//" [^/?#]*
+    if s[i..].starts_with(b"//") {
+        let start = i + 2;
+        let end = memchr::memchr3(b'/', b'?', b'#', &s[start..]).map_or(n, |p| start + p);
+        c.authority = Some(start..end);
+        i = end;
+    }
+    // path: [^?#]*
+    let pend = memchr::memchr2(b'?', b'#', &s[i..]).map_or(n, |p| i + p);
+    c.path = i..pend;
+    i = pend;
+    if i < n && s[i] == b'?' {
+        let qend = memchr::memchr(b'#', &s[i + 1..]).map_or(n, |p| i + 1 + p);
+        c.query = Some(i + 1..qend);
+        i = qend;
+    }
+    if i < n && s[i] == b'#' {
+        c.fragment = Some(i + 1..n);
+    }
+    c
+}
+
+/// Validates what [`split`] found before the first `:` (RFC 3986 §3.1 `scheme`, §4.2).
+///
+/// Appendix B calls any `[^:/?#]+` before a `:` a scheme. If it is not `ALPHA *( ALPHA / DIGIT
+/// / "+" / "-" / "." )`, the line is no URI (bad scheme) and no relative reference either (a
+/// relative-path reference cannot have `:` in its first segment), so it is an error. A line
+/// that starts with `:` is the same case.
+pub fn check_scheme(s: &[u8], c: &Components) -> Result<(), LineError> {
+    match &c.scheme {
+        Some(r) => {
+            let sch = &s[r.clone()];
+            if !sch[0].is_ascii_alphabetic() {
+                return Err(LineError::new(ErrorKind::BadScheme, 0));
+            }
+            if let Some(p) = sch.iter().position(|&b| !classes::is(b, SCHEME)) {
+                return Err(LineError::new(ErrorKind::BadScheme, p));
+            }
+            Ok(())
+        }
+        None => {
+            // A relative reference: the first segment of a path that does not start with "/"
+            // may not contain ':' (ipath-noscheme). split() only leaves a ':' there when the
+            // line starts with ':'.
+            if c.authority.is_none() && s.first() == Some(&b':') {
+                return Err(LineError::new(ErrorKind::BadScheme, 0));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Byte ranges inside an authority (RFC 3986 §3.2): `[ userinfo "@" ] host [ ":" port ]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Authority {
+    /// The userinfo, without its `@`.
+    pub userinfo: Option<Range<usize>>,
+    /// The host, including the brackets of an IP literal.
+    pub host: Range<usize>,
+    /// The port, without its `:`.
+    pub port: Option<Range<usize>>,
+}
+
+/// Splits the authority at `r` of `s`. Errors: a second `@` (`extra-at`), a bracket outside an
+/// IP literal (`bad-bracket`), text after an IP literal other than a port (`bad-ip-literal`).
+pub fn split_authority(s: &[u8], r: Range<usize>) -> Result<Authority, LineError> {
+    let a = &s[r.clone()];
+    let base = r.start;
+    let mut auth = Authority::default();
+    let mut hstart = 0;
+    if let Some(at) = memchr::memchr(b'@', a) {
+        if let Some(p2) = memchr::memchr(b'@', &a[at + 1..]) {
+            return Err(LineError::new(ErrorKind::ExtraAt, base + at + 1 + p2));
+        }
+        auth.userinfo = Some(base..base + at);
+        hstart = at + 1;
+    }
+    let h = &a[hstart..];
+    if h.first() == Some(&b'[') {
+        let close = match h.iter().position(|&b| b == b']') {
+            Some(p) => p,
+            None => return Err(LineError::new(ErrorKind::BadIpLiteral, base + hstart)),
+        };
+        auth.host = base + hstart..base + hstart + close + 1;
+        let rest = &h[close + 1..];
+        if !rest.is_empty() {
+            if rest[0] != b':' {
+                return Err(LineError::new(
+                    ErrorKind::BadIpLiteral,
+                    base + hstart + close + 1,
+                ));
+            }
+            auth.port = Some(base + hstart + close + 2..r.end);
+        }
+    } else {
+        let hend = memchr::memchr(b':', h).unwrap_or(h.len());
+        auth.host = base + hstart..base + hstart + hend;
+        if hend < h.len() {
+            auth.port = Some(base + hstart + hend + 1..r.end);
+        }
+    }
+    if let Some(ui) = &auth.userinfo {
+        if let Some(p) = memchr::memchr2(b'[', b']', &s[ui.clone()]) {
+            return Err(LineError::new(ErrorKind::BadBracket, ui.start + p));
+        }
+    }
+    if let Some(pr) = &auth.port {
+        if let Some(p) = s[pr.clone()].iter().position(|b| !b.is_ascii_digit()) {
+            let kind = if matches!(s[pr.start + p], b'[' | b']') {
+                ErrorKind::BadBracket
+            } else {
+                ErrorKind::BadPort
+            };
+            return Err(LineError::new(kind, pr.start + p));
+        }
+    }
+    Ok(auth)
+}
+
+/// Validates an IP literal including its brackets (RFC 3986 §3.2.2): `"[" ( IPv6address /
+/// IPvFuture ) "]"`. Zone identifiers (RFC 6874) are not part of the grammar and are rejected.
+pub fn is_ip_literal(lit: &[u8]) -> bool {
+    if lit.len() < 2 || lit[0] != b'[' || lit[lit.len() - 1] != b']' {
+        return false;
+    }
+    let inner = &lit[1..lit.len() - 1];
+    match inner.first() {
+        Some(b'v') | Some(b'V') => is_ipvfuture(inner),
+        _ => is_ipv6(inner),
+    }
+}
+
+/// `IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )`.
+fn is_ipvfuture(s: &[u8]) -> bool {
+    let rest = &s[1..];
+    let nhex = rest.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+    if nhex == 0 || rest.get(nhex) != Some(&b'.') {
+        return false;
+    }
+    let tail = &rest[nhex + 1..];
+    !tail.is_empty()
+        && tail
+            .iter()
+            .all(|&b| b == b':' || classes::is(b, classes::UNRESERVED | classes::SUB_DELIMS))
+}
+
+/// `IPv4address = dec-octet "." dec-octet "." dec-octet "." dec-octet` (RFC 3986 §3.2.2).
+pub fn is_ipv4(s: &[u8]) -> bool {
+    let mut parts = 0;
+    for part in s.split(|&b| b == b'.') {
+        parts += 1;
+        if parts > 4 || part.is_empty() || part.len() > 3 || !part.iter().all(u8::is_ascii_digit) {
+            return false;
+        }
+        if part.len() > 1 && part[0] == b'0' {
+            return false; // dec-octet has no leading zeros
+        }
+        let v: u32 = part.iter().fold(0, |a, &d| a * 10 + (d - b'0') as u32);
+        if v > 255 {
+            return false;
+        }
+    }
+    parts == 4
+}
+
+/// `IPv6address` of RFC 3986 §3.2.2: eight 16-bit pieces, `::` standing for one or more zero
+/// pieces at most once, the last two pieces optionally an IPv4address.
+fn is_ipv6(s: &[u8]) -> bool {
+    if s.is_empty() {
+        return false;
+    }
+    let (head, tail, compressed) = match find_double_colon(s) {
+        Some(p) => (&s[..p], &s[p + 2..], true),
+        None => (s, &s[..0], false),
+    };
+    if compressed && find_double_colon(tail).is_some() {
+        return false;
+    }
+    let count = |part: &[u8], allow_v4: bool| -> Option<usize> {
+        if part.is_empty() {
+            return Some(0);
+        }
+        let pieces: Vec<&[u8]> = part.split(|&b| b == b':').collect();
+        let mut n = 0;
+        for (i, p) in pieces.iter().enumerate() {
+            let last = i + 1 == pieces.len();
+            if last && allow_v4 && p.contains(&b'.') {
+                if !is_ipv4(p) {
+                    return None;
+                }
+                n += 2;
+            } else if !p.is_empty() && p.len() <= 4 && p.iter().all(u8::is_ascii_hexdigit) {
+                n += 1;
+            } else {
+                return None;
+            }
+        }
+        Some(n)
+    };
+    let (Some(h), Some(t)) = (count(head, !compressed), count(tail, compressed)) else {
+        return false;
+    };
+    if compressed {
+        h + t <= 7
+    } else {
+        h == 8
+    }
+}
+
+fn find_double_colon(s: &[u8]) -> Option<usize> {
+    s.windows(2).position(|w| w == b"::")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(s: &str) -> [Option<&str>; 5] {
+        let c = split(s.as_bytes());
+        let g = |r: &Option<Range<usize>>| r.clone().map(|r| &s[r]);
+        [
+            g(&c.scheme),
+            g(&c.authority),
+            Some(&s[c.path.clone()]),
+            g(&c.query),
+            g(&c.fragment),
+        ]
+    }
+
+    #[test]
+    fn appendix_b_example() {
+        // RFC 3986 Appendix B.
+        assert_eq!(
+            parts("http://www.ics.uci.edu/pub/ietf/uri/#Related"),
+            [
+                Some("http"),
+                Some("www.ics.uci.edu"),
+                Some("/pub/ietf/uri/"),
+                None,
+                Some("Related")
+            ]
+        );
+        assert_eq!(parts("?q#f"), [None, None, Some(""), Some("q"), Some("f")]);
+        assert_eq!(parts("//h"), [None, Some("h"), Some(""), None, None]);
+        assert_eq!(parts("a/b:c"), [None, None, Some("a/b:c"), None, None]);
+        assert_eq!(
+            parts("mailto:x@y"),
+            [Some("mailto"), None, Some("x@y"), None, None]
+        );
+        assert_eq!(parts(""), [None, None, Some(""), None, None]);
+    }
+
+    #[test]
+    fn ipv6_grammar() {
+        for ok in [
+            "[::1]",
+            "[::]",
+            "[1:2:3:4:5:6:7:8]",
+            "[1::8]",
+            "[::ffff:192.0.2.1]",
+            "[1:2:3:4:5:6:1.2.3.4]",
+            "[fe80::]",
+            "[v1.x]",
+            "[vF.a:b]",
+        ] {
+            assert!(is_ip_literal(ok.as_bytes()), "{ok}");
+        }
+        for bad in [
+            "[]",
+            "[::g]",
+            "[1:2:3:4:5:6:7:8:9]",
+            "[1::2::3]",
+            "[fe80::1%25eth0]",
+            "[1:2:3:4:5:6:7]",
+            "[12345::]",
+            "[::1.2.3.256]",
+            "[v.x]",
+            "[v1.]",
+            "[::ü]",
+            "[1:2:3:4:5:6:7::8]",
+        ] {
+            assert!(!is_ip_literal(bad.as_bytes()), "{bad}");
+        }
+    }
+
+    #[test]
+    fn authority_errors() {
+        let s = b"http://a@b@c/";
+        let c = split(s);
+        assert_eq!(
+            split_authority(s, c.authority.unwrap()).unwrap_err().kind,
+            ErrorKind::ExtraAt
+        );
+        let s = b"http://h:8x/";
+        let c = split(s);
+        let e = split_authority(s, c.authority.unwrap()).unwrap_err();
+        assert_eq!((e.kind, e.offset), (ErrorKind::BadPort, 10));
+        let s = b"http://u:p@[::1]:80/";
+        let c = split(s);
+        let a = split_authority(s, c.authority.unwrap()).unwrap();
+        assert_eq!(&s[a.host.clone()], b"[::1]");
+        assert_eq!(&s[a.port.unwrap()], b"80");
+        assert_eq!(&s[a.userinfo.unwrap()], b"u:p");
+    }
+}

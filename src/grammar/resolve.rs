@@ -1,0 +1,355 @@
+//! Reference resolution: RFC 3986 §5.2 applied to IRIs (RFC 3987 §6.5, 3987bis §5.5).
+//!
+//! RFC 3987 §6.5: "the algorithms of \[RFC3986\] can be applied directly, treating the characters
+//! additionally allowed in IRI references in the same way that unreserved characters are in URI
+//! references". Every delimiter the algorithm looks at (`:` `/` `?` `#` and the `.` of dot
+//! segments) is ASCII, so the algorithm runs on the UTF-8 bytes of the IRIs as they are: non-ASCII
+//! characters are copied like unreserved characters, nothing is percent-encoded or decoded, and
+//! the target keeps the form (IRI or URI) its parts had.
+//!
+//! Steps, each citing its section:
+//! 1. Both references are split by [`crate::grammar::components::split`] (RFC 3986 Appendix B, §5.2.1).
+//!    The base must have a scheme (§5.1: the base URI is absolute); its fragment is ignored.
+//! 2. The target's components follow §5.2.2 **strictly** (a reference with a scheme is never
+//!    treated as relative, even when the scheme is the base's: `foo:g` stays `foo:g`), except
+//!    for the special schemes of browsers (`http https ws wss ftp file`, WHATWG URL §4.1):
+//!    there §5.2.2's non-strict branch applies ("if ((not strict) and (R.scheme ==
+//!    Base.scheme)) then undefine(R.scheme)"), as browsers do, so `http:g` against
+//!    `http://a/b/c/d` is `http://a/b/c/g` (issue 16: `http:/evil.com` must not leave the
+//!    base's host for a path that a browser reads as a host).
+//! 3. Relative paths are merged with the base path (§5.2.3).
+//! 4. Dot segments are removed by [`remove_dot_segments`] (§5.2.4).
+//! 5. The target is recomposed (§5.3).
+//!
+//! A `blob:` reference with a rootless path (its path is a URL: `blob:https://a/x`) keeps the
+//! path as written: §5.2.4 would turn `blob:https://a/../b/x` into `blob:https://b/x`, another
+//! host for a browser, for which that path is opaque (WHATWG URL §4.4; issue 16).
+//!
+//! One safeguard §5.3 does not spell out: a target **without authority** whose path starts with
+//! `//` (`foo:/a/..//b` or the base `foo:/a/b` with `..//x`) would read back with an authority
+//! (`foo://x`). Such a path is written with a `/.` prefix (`foo:/.//x`), the same path after
+//! dot-segment removal, as the WHATWG URL standard does. Nothing else deviates from §5.2.
+//!
+//! No validation beyond the schemes is done: resolution is purely syntactic (§5.2), and
+//! validating the parts is the converters' job.
+//!
+//! ```
+//! let mut out = Vec::new();
+//! iribulk::grammar::resolve::resolve_into(b"http://a/b/c/d;p?q", b"../g", &mut out)?;
+//! assert_eq!(out, b"http://a/b/g");
+//! out.clear();
+//! iribulk::grammar::resolve::resolve_into("http://例え.テスト/ä/b".as_bytes(), "../ö?q".as_bytes(), &mut out)?;
+//! assert_eq!(String::from_utf8(out).unwrap(), "http://例え.テスト/ö?q");
+//! # Ok::<(), iribulk::LineError>(())
+//! ```
+
+use crate::error::{ErrorKind, LineError};
+use crate::grammar::components::{self, Components};
+
+/// Resolves `reference` against `base` (an absolute IRI), appending the target to `out`
+/// (RFC 3986 §5.2.2 strict, §5.2.3 merge, §5.2.4 remove_dot_segments, §5.3 recomposition).
+///
+/// Errors (nothing is appended):
+/// * the base has no scheme: [`ErrorKind::BadScheme`] at offset 0 (of the base). The error
+///   enum has no code of its own for "not an absolute base"; `bad-scheme` is the closest.
+/// * the base's scheme is invalid (RFC 3986 §3.1): [`ErrorKind::BadScheme`] at its offset in
+///   the base.
+/// * the reference's scheme is invalid, or it starts with `:` (RFC 3986 §3.1, §4.2):
+///   [`ErrorKind::BadScheme`] at its offset in the reference.
+///
+/// So every error is `bad-scheme`; its offset is in the base exactly when the base has no
+/// valid scheme (check the base first if you need to tell them apart).
+///
+/// Allocation: none beyond the growth of `out`. The merged path is written into `out` and its
+/// dot segments removed in place.
+pub fn resolve_into(base: &[u8], reference: &[u8], out: &mut Vec<u8>) -> Result<(), LineError> {
+    // Step 1: components (§5.2.1).
+    let b: Components = components::split(base);
+    let Some(bscheme) = b.scheme.clone() else {
+        return Err(LineError::new(ErrorKind::BadScheme, 0));
+    };
+    components::check_scheme(base, &b)?;
+    let mut r: Components = components::split(reference);
+    components::check_scheme(reference, &r)?;
+    // §5.2.2 non-strict for special schemes (module docs, step 2).
+    if let Some(rs) = r.scheme.clone() {
+        let rscheme = &reference[rs];
+        if components::is_special_scheme(rscheme)
+            && rscheme.eq_ignore_ascii_case(&base[bscheme.clone()])
+        {
+            r.scheme = None;
+        }
+    }
+
+    out.reserve(base.len() + reference.len());
+    // Step 2: the target's components (§5.2.2), recomposed as they are found (§5.3).
+    let has_authority;
+    let path_start;
+    if let Some(rs) = r.scheme.clone() {
+        // T.scheme = R.scheme; T.authority = R.authority; T.path = remove_dot_segments(R.path);
+        // T.query = R.query.
+        out.extend_from_slice(&reference[rs.start..rs.end + 1]);
+        has_authority = push_authority(reference, &r, out);
+        path_start = out.len();
+        let rpath = &reference[r.path.clone()];
+        if reference[rs].eq_ignore_ascii_case(b"blob") && !rpath.starts_with(b"/") {
+            // A blob's path is a URL (W3C File API §8.3; WHATWG URL §4.4 opaque path):
+            // removing dot segments there would move its host (`blob:https://a/../b`).
+            out.extend_from_slice(rpath);
+        } else {
+            remove_dot_segments(rpath, out);
+        }
+        push_query(reference, &r, out);
+    } else {
+        // T.scheme = Base.scheme.
+        out.extend_from_slice(&base[bscheme.start..bscheme.end + 1]);
+        if r.authority.is_some() {
+            // T.authority = R.authority; T.path = remove_dot_segments(R.path); T.query = R.query.
+            has_authority = push_authority(reference, &r, out);
+            path_start = out.len();
+            remove_dot_segments(&reference[r.path.clone()], out);
+            push_query(reference, &r, out);
+        } else {
+            // T.authority = Base.authority.
+            has_authority = push_authority(base, &b, out);
+            path_start = out.len();
+            let rpath = &reference[r.path.clone()];
+            if rpath.is_empty() {
+                // T.path = Base.path; T.query = R.query if defined, else Base.query.
+                out.extend_from_slice(&base[b.path.clone()]);
+                if r.query.is_some() {
+                    push_query(reference, &r, out);
+                } else {
+                    push_query(base, &b, out);
+                }
+            } else {
+                if rpath[0] == b'/' {
+                    // T.path = remove_dot_segments(R.path).
+                    remove_dot_segments(rpath, out);
+                } else {
+                    // Step 3: T.path = merge(Base.path, R.path) (§5.2.3), then step 4.
+                    let bpath = &base[b.path.clone()];
+                    if b.authority.is_some() && bpath.is_empty() {
+                        out.push(b'/');
+                    } else if let Some(slash) = memchr::memrchr(b'/', bpath) {
+                        out.extend_from_slice(&bpath[..=slash]);
+                    }
+                    out.extend_from_slice(rpath);
+                    remove_dot_segments_in_place(out, path_start);
+                }
+                push_query(reference, &r, out);
+            }
+        }
+    }
+    // T.fragment = R.fragment.
+    if let Some(f) = r.fragment.clone() {
+        out.push(b'#');
+        out.extend_from_slice(&reference[f]);
+    }
+    // The safeguard of the module docs: no authority, path "//…" → "/.//…".
+    if !has_authority && out[path_start..].starts_with(b"//") {
+        out.splice(path_start..path_start, *b"/.");
+    }
+    Ok(())
+}
+
+/// Appends `//authority` of `s` if it has one (§5.3); tells whether it had.
+fn push_authority(s: &[u8], c: &Components, out: &mut Vec<u8>) -> bool {
+    match c.authority.clone() {
+        Some(a) => {
+            out.extend_from_slice(&s[a.start - 2..a.end]);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Appends `?query` of `s` if it has one (§5.3).
+fn push_query(s: &[u8], c: &Components, out: &mut Vec<u8>) {
+    if let Some(q) = c.query.clone() {
+        out.extend_from_slice(&s[q.start - 1..q.end]);
+    }
+}
+
+/// Appends `path` with its dot segments removed (RFC 3986 §5.2.4, `remove_dot_segments`).
+///
+/// Works on any path: absolute (`/a/./b`), rootless or relative (`a/../b`: note that §5.2.4
+/// turns `a/../b` into `/b`, as the RFC's algorithm does). Only complete segments `.` and `..`
+/// are dot segments; `%2E` is not (decode it first, as percent-encoding normalization does).
+///
+/// ```
+/// let mut out = Vec::new();
+/// iribulk::grammar::resolve::remove_dot_segments(b"/a/b/c/./../../g", &mut out);
+/// assert_eq!(out, b"/a/g");
+/// ```
+pub fn remove_dot_segments(path: &[u8], out: &mut Vec<u8>) {
+    let start = out.len();
+    out.extend_from_slice(path);
+    remove_dot_segments_in_place(out, start);
+}
+
+/// True if `path` has a complete segment `.` or `..` (a dot segment, RFC 3986 §3.3).
+#[inline]
+pub(crate) fn has_dot_segment(path: &[u8]) -> bool {
+    // Fast exit: no '.' at all (most paths of real crawls).
+    let mut from = 0;
+    while let Some(p) = memchr::memchr(b'.', &path[from..]) {
+        let i = from + p;
+        let seg_start = i == 0 || path[i - 1] == b'/';
+        if seg_start {
+            let rest = &path[i + 1..];
+            let end = |k: usize| k == rest.len() || rest[k] == b'/';
+            if end(0) || (rest[0] == b'.' && end(1)) {
+                return true;
+            }
+        }
+        from = i + 1;
+    }
+    false
+}
+
+/// §5.2.4 on `buf[start..]`, in place. The output buffer of the RFC is `buf[start..w]` and the
+/// input buffer is `buf[i..]`: every step writes at most what it consumed, so `w <= i` always
+/// holds and the output never overwrites input not yet read.
+///
+/// Steps, as numbered in §5.2.4 ("replace the prefix with `/`" is done by consuming one byte
+/// less, leaving the `/` as the start of the input):
+/// * A. `../` or `./` prefix: removed.
+/// * B. `/./` prefix: replaced by `/`; input `/.`: replaced by `/`.
+/// * C. `/../` prefix or input `/..`: replaced by `/`, and the last segment of the output
+///   removed with its preceding `/` (if any).
+/// * D. input `.` or `..`: removed.
+/// * E. the first segment (with its leading `/`, if any) moved to the output.
+pub(crate) fn remove_dot_segments_in_place(buf: &mut Vec<u8>, start: usize) {
+    if !has_dot_segment(&buf[start..]) {
+        return;
+    }
+    let n = buf.len();
+    let mut i = start; // input
+    let mut w = start; // end of output
+    while i < n {
+        let input = &buf[i..n];
+        if input.starts_with(b"../") {
+            i += 3; // A
+        } else if input.starts_with(b"./") {
+            i += 2; // A
+        } else if input.starts_with(b"/./") {
+            i += 2; // B: "/./" -> "/"
+        } else if input == b"/." {
+            // B: "/." -> "/", which step E then moves to the output.
+            buf[w] = b'/';
+            w += 1;
+            i = n;
+        } else if input.starts_with(b"/../") {
+            i += 3; // C: "/../" -> "/"
+            w = pop_segment(buf, start, w);
+        } else if input == b"/.." {
+            // C: "/.." -> "/", pop, then E moves the "/".
+            w = pop_segment(buf, start, w);
+            buf[w] = b'/';
+            w += 1;
+            i = n;
+        } else if input == b"." || input == b".." {
+            i = n; // D
+        } else {
+            // E: up to (not including) the next '/' after the first byte.
+            let from = if input[0] == b'/' { 1 } else { 0 };
+            let len = memchr::memchr(b'/', &input[from..]).map_or(input.len(), |p| from + p);
+            buf.copy_within(i..i + len, w);
+            w += len;
+            i += len;
+        }
+    }
+    buf.truncate(w);
+}
+
+/// Removes the last segment and its preceding `/` (if any) from the output `buf[start..w]`.
+#[inline]
+fn pop_segment(buf: &[u8], start: usize, w: usize) -> usize {
+    memchr::memrchr(b'/', &buf[start..w]).map_or(start, |p| start + p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rds(p: &str) -> String {
+        let mut out = b"keep".to_vec();
+        remove_dot_segments(p.as_bytes(), &mut out);
+        assert!(out.starts_with(b"keep"), "the prefix of out is kept");
+        String::from_utf8(out[4..].to_vec()).unwrap()
+    }
+
+    fn res(b: &str, r: &str) -> Result<String, LineError> {
+        let mut out = Vec::new();
+        resolve_into(b.as_bytes(), r.as_bytes(), &mut out)?;
+        Ok(String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn dot_segments() {
+        assert_eq!(rds("/a/b/c/./../../g"), "/a/g"); // §5.2.4
+        assert_eq!(rds("mid/content=5/../6"), "mid/6"); // §5.2.4
+        assert_eq!(rds(""), "");
+        assert_eq!(rds("/"), "/");
+        assert_eq!(rds("."), "");
+        assert_eq!(rds(".."), "");
+        assert_eq!(rds("/."), "/");
+        assert_eq!(rds("/.."), "/");
+        assert_eq!(rds("/a/.."), "/");
+        assert_eq!(rds("/a/."), "/a/");
+        assert_eq!(rds("a/../b"), "/b");
+        assert_eq!(rds("/a/.b/..c/b.."), "/a/.b/..c/b..");
+        assert_eq!(rds("/../../x/"), "/x/");
+        assert_eq!(rds("/a//../b"), "/a/b");
+        assert_eq!(rds("/é/./ü/../ö"), "/é/ö");
+    }
+
+    #[test]
+    fn has_dot_segment_exact() {
+        for (p, want) in [
+            ("", false),
+            ("/a.b/c.", false),
+            ("/..a", false),
+            (".", true),
+            ("..", true),
+            ("/./", true),
+            ("/a/..", true),
+            ("a/./b", true),
+            ("/...", false),
+        ] {
+            assert_eq!(has_dot_segment(p.as_bytes()), want, "{p}");
+        }
+    }
+
+    #[test]
+    fn resolution_basics() {
+        assert_eq!(res("http://a/b/c/d;p?q", "g").unwrap(), "http://a/b/c/g");
+        assert_eq!(res("http://a", "g").unwrap(), "http://a/g"); // §5.2.3 first rule
+        assert_eq!(res("foo:a", "b").unwrap(), "foo:b"); // no '/' in the base path
+        assert_eq!(res("http://a/b#f", "").unwrap(), "http://a/b");
+        assert_eq!(res("http://a/b?q#f", "#g").unwrap(), "http://a/b?q#g");
+        assert_eq!(res("http://a/b?q", "?").unwrap(), "http://a/b?");
+        assert_eq!(res("http://a/b", "#").unwrap(), "http://a/b#");
+        assert_eq!(res("foo:/a/b", "..//x").unwrap(), "foo:/.//x");
+        assert_eq!(res("foo:/a/b", "//h/./x").unwrap(), "foo://h/x");
+        // Same special scheme: §5.2.2 non-strict (issue 16); another scheme stays strict.
+        assert_eq!(res("http://a/b", "HTTP:/../g").unwrap(), "http://a/g");
+        assert_eq!(res("foo://a/b", "FOO:/../g").unwrap(), "FOO:/g");
+    }
+
+    #[test]
+    fn resolution_errors() {
+        let e = res("/no/scheme", "g").unwrap_err();
+        assert_eq!((e.kind, e.offset), (ErrorKind::BadScheme, 0));
+        let e = res("1http://a/", "g").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::BadScheme);
+        let e = res("http://a/", ":g").unwrap_err();
+        assert_eq!((e.kind, e.offset), (ErrorKind::BadScheme, 0));
+        let e = res("http://a/", "a_b:g").unwrap_err();
+        assert_eq!((e.kind, e.offset), (ErrorKind::BadScheme, 1));
+        let mut out = b"x".to_vec();
+        assert!(resolve_into(b"nope", b"g", &mut out).is_err());
+        assert_eq!(out, b"x", "nothing appended on error");
+    }
+}

@@ -1,0 +1,215 @@
+//! Predicates of the ASCII URI-reference grammar (RFC 3986 §3, §4.1) for the engine's fast
+//! paths: [`is_plain`] (a line with no flagged byte), [`is_valid_ascii_uri`] (an ASCII line
+//! the to-uri converter would pass through unchanged). Each answers `false` when unsure: "ask
+//! the exact converter". `is_plain_naive` is the twin of [`is_plain`]; the engine's naive
+//! chunk converter is the twin of [`is_valid_ascii_uri`].
+
+use super::classes::{self, SCHEME};
+use super::{components, pct};
+use crate::simd::delims::delims16;
+
+/// Cheap check of a line with no flagged byte: true if the exact converter would pass it
+/// through unchanged. It looks at what flagged bytes cannot reveal: the scheme (RFC 3986 §3.1;
+/// a `:` in the first segment of a relative reference) and the port (RFC 3986 §3.2.3).
+/// `false` only means "ask the converter". `is_plain_naive` is its twin.
+#[inline]
+pub fn is_plain(line: &[u8]) -> bool {
+    // The common schemes first: one compare instead of a byte loop.
+    let rest = if line.starts_with(b"https:") {
+        6
+    } else if line.starts_with(b"http:") {
+        5
+    } else {
+        match scheme_end_fast(line) {
+            Some(r) => r,
+            None => return false,
+        }
+    };
+    match line.get(rest..rest + 2) {
+        Some(b"//") => authority_ok(&line[rest + 2..]),
+        _ => true,
+    }
+}
+
+/// [`scheme_end`] with the first delimiter found by one 16-byte SIMD compare when the line is
+/// long enough.
+#[inline]
+fn scheme_end_fast(line: &[u8]) -> Option<usize> {
+    if line.len() >= 16 {
+        let (t, c) = delims(line);
+        let m = t | c;
+        if m != 0 {
+            let j = m.trailing_zeros() as usize;
+            if c & (1 << j) == 0 {
+                return Some(0); // no scheme: a relative reference
+            }
+            let ok = j > 0
+                && line[0].is_ascii_alphabetic()
+                && line[1..j].iter().all(|&b| classes::is(b, SCHEME));
+            return ok.then_some(j + 1);
+        }
+    }
+    scheme_end(line)
+}
+
+/// Where the path part starts: after `scheme:` if the line has a valid scheme, 0 if it has
+/// none; `None` if the text before the first `:` is not a scheme.
+#[inline]
+pub(crate) fn scheme_end(line: &[u8]) -> Option<usize> {
+    let j = line
+        .iter()
+        .position(|&b| matches!(b, b':' | b'/' | b'?' | b'#'))
+        .unwrap_or(line.len());
+    if j < line.len() && line[j] == b':' {
+        if j == 0
+            || !line[0].is_ascii_alphabetic()
+            || !line[1..j].iter().all(|&b| classes::is(b, SCHEME))
+        {
+            return None;
+        }
+        return Some(j + 1);
+    }
+    Some(0)
+}
+
+/// Bit 7 of each byte of `w` that equals `b`, exact for the lowest match (SWAR).
+#[inline(always)]
+fn has_byte(w: u64, b: u8) -> u64 {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let y = w ^ (LO * b as u64);
+    y.wrapping_sub(LO) & !y & HI
+}
+
+/// The authority (after `//`) of a line with no flagged byte has no `@` and no `[`, so its
+/// first `:` starts the port, which must be digits up to the first `/`, `?` or `#`.
+#[inline]
+fn authority_ok(a: &[u8]) -> bool {
+    let mut i = 0;
+    while i + 16 <= a.len() {
+        let (t, c) = delims(&a[i..i + 16]);
+        // A ':' counts if it comes before the first terminator.
+        let before = c & t.wrapping_sub(1) & !t;
+        if before != 0 {
+            return port_ok(&a[i + before.trailing_zeros() as usize + 1..]);
+        }
+        if t != 0 {
+            return true;
+        }
+        i += 16;
+    }
+    while i + 8 <= a.len() {
+        let w = u64::from_le_bytes(a[i..i + 8].try_into().expect("8 bytes"));
+        let t = has_byte(w, b'/') | has_byte(w, b'?') | has_byte(w, b'#');
+        let c = has_byte(w, b':');
+        // The lowest set bit of each mask is exact; a ':' counts if it comes before the
+        // first terminator.
+        let before = if t == 0 {
+            c
+        } else {
+            c & ((1u64 << t.trailing_zeros()) - 1)
+        };
+        if before != 0 {
+            return port_ok(&a[i + before.trailing_zeros() as usize / 8 + 1..]);
+        }
+        if t != 0 {
+            return true;
+        }
+        i += 8;
+    }
+    for (k, &b) in a[i..].iter().enumerate() {
+        match b {
+            b'/' | b'?' | b'#' => return true,
+            b':' => return port_ok(&a[i + k + 1..]),
+            _ => {}
+        }
+    }
+    true
+}
+
+/// Bit masks of `/ ? #` and of `:` in the first 16 bytes of `b` (the SIMD kernel of
+/// [`crate::simd::delims`]).
+#[inline(always)]
+fn delims(b: &[u8]) -> (u32, u32) {
+    let block: &[u8; 16] = b[..16].try_into().expect("at least 16 bytes");
+    delims16(block)
+}
+
+#[cold]
+fn port_ok(p: &[u8]) -> bool {
+    p.iter()
+        .take_while(|&&b| !matches!(b, b'/' | b'?' | b'#'))
+        .all(u8::is_ascii_digit)
+}
+
+/// Second chance for a flagged line in to-uri mode: true if the line is an ASCII URI
+/// reference that the converter would pass through unchanged — only URI characters, a valid
+/// scheme and authority, every `%` starting `%HH`, brackets only around an IP literal, one
+/// `#` at most (RFC 3986 §2–§4; contract item 4). Lines with `%`, `#` or `@` are common in
+/// crawls and cost ~10× more through the converter, which writes them out and compares.
+/// `false` only means "ask the converter"; `engine::Worker::convert_chunk_naive` is the twin it is tested
+/// against.
+pub fn is_valid_ascii_uri(line: &[u8]) -> bool {
+    // One pass: allowed bytes, well-formed %HH, how many '#', whether any bracket.
+    let (mut i, n) = (0, line.len());
+    let (mut hashes, mut brackets) = (0u32, false);
+    loop {
+        i += classes::plain_prefix_len(&line[i..]);
+        if i >= n {
+            break;
+        }
+        match line[i] {
+            b'%' => {
+                if !pct::is_pct_triplet(line, i) {
+                    return false;
+                }
+                i += 3;
+            }
+            b'#' => {
+                hashes += 1;
+                i += 1;
+            }
+            b'[' | b']' => {
+                brackets = true;
+                i += 1;
+            }
+            _ => return false, // not allowed in a URI as it is
+        }
+    }
+    if hashes > 1 {
+        return false;
+    }
+    let c = components::split(line);
+    if components::check_scheme(line, &c).is_err() {
+        return false;
+    }
+    let mut rest = c.path.start;
+    if let Some(ar) = c.authority.clone() {
+        let Ok(a) = components::split_authority(line, ar) else {
+            return false;
+        };
+        let host = &line[a.host.clone()];
+        if host.first() == Some(&b'[') {
+            if !components::is_ip_literal(host) {
+                return false;
+            }
+            rest = a.host.end; // the port (digits, checked) and the path follow
+        } else {
+            rest = a.host.start;
+        }
+    }
+    !brackets || memchr::memchr2(b'[', b']', &line[rest..]).is_none()
+}
+
+/// The obviously-correct twin of [`is_plain`]: split with the real splitter and check.
+#[cfg(any(test, feature = "twins"))]
+pub fn is_plain_naive(line: &[u8]) -> bool {
+    let c = components::split(line);
+    if components::check_scheme(line, &c).is_err() {
+        return false;
+    }
+    match c.authority {
+        Some(a) => components::split_authority(line, a).is_ok(),
+        None => true,
+    }
+}

@@ -1,0 +1,922 @@
+//! Percent-encoding kernel of IRI → URI (RFC 3987 §3.1 step 2; RFC 3986 §2.1 `pct-encoded`,
+//! uppercase hex as §3.1 step 2.2 recommends).
+//!
+//! [`PctEncoder::encode_prefix`] appends the mapping of the longest prefix of a component that
+//! holds no *stop* byte and returns its length. The mapping is per byte: ASCII bytes are copied,
+//! bytes ≥ 0x80 become `%HH`. Stop bytes are the ones the converter must look at itself:
+//!
+//! * every ASCII byte that is not allowed as it is in a URI component (the complement of
+//!   [`crate::classes::PLAIN_TABLE`] below 0x80: `%`, delimiters, disallowed printable ASCII,
+//!   controls), and
+//! * every byte ≥ 0x80 that is not a continuation byte and cannot prove on its own that its
+//!   character is *quiet* — a character for which the converter's per-character check (C1
+//!   control error, bidi formatting / private use / non-`ucschar` warning, RFC 3987 §2.2 and
+//!   §4.1) says nothing, in every component. [`stop_table`] derives the set of quiet UTF-8 lead
+//!   bytes from [`is_quiet`]: a lead byte is quiet when every scalar value it can start is.
+//!   One loud character has a lead byte that is otherwise quiet, U+061C (`D8 9C`, bidi
+//!   formatting since Unicode 6.3): the kernel stops at that byte pair instead of at every D8.
+//!   `to_uri`'s tests check, over every code point, that the converter's `check_char` agrees.
+//!
+//! The caller guarantees that the component is valid UTF-8 (then continuation bytes only
+//! follow the lead byte of their character, which the kernel passed or stopped at); the
+//! kernel itself is a pure byte mapping and is safe on any input.
+//!
+//! Implementations, picked once by [`PctEncoder::new`]: AVX2 (32-byte blocks), SSSE3 (16-byte
+//! blocks), and the scalar twin [`PctEncoder::encode_prefix_naive`]. Stop bytes are found with
+//! the nibble-table technique of `src/simd/x86_64.rs` (two `pshufb` lookups per half of the
+//! byte range); blocks of plain ASCII are stored as they are, blocks of 16 non-ASCII bytes are
+//! expanded to 48 bytes of `%HH` by three shuffles of the hex digits, mixed blocks by a
+//! branch-free table loop.
+
+use crate::grammar::classes::PLAIN_TABLE;
+
+/// Uppercase hex digits (RFC 3987 §3.1 step 2.2).
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+/// Bidi formatting characters (RFC 3987 §4.1), with U+061C ARABIC LETTER MARK (Unicode 6.3),
+/// which contract item 3 adds: listing one more character than the converter is only slower
+/// (its lead byte D8 stops the kernel), never wrong.
+const fn is_bidi_format(u: u32) -> bool {
+    matches!(u, 0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069)
+}
+
+/// `ucschar` of RFC 3987 §2.2.
+const fn is_ucschar(u: u32) -> bool {
+    match u {
+        0xA0..=0xD7FF | 0xF900..=0xFDCF | 0xFDF0..=0xFFEF => true,
+        0x10000..=0xDFFFF => (u & 0xFFFF) <= 0xFFFD,
+        0xE1000..=0xEFFFD => true,
+        _ => false,
+    }
+}
+
+/// Whether the converter's per-character check (RFC 3987 §2.2, §4.1; 3987bis §6.1 for LEIRI)
+/// is silent on scalar `u` in every component: not a C1 control; in LEIRI mode nothing else
+/// is reported, otherwise also no bidi formatting character and a `ucschar` (private use is
+/// quiet only in the query, so it is not quiet here).
+pub(crate) const fn is_quiet(u: u32, leiri: bool) -> bool {
+    u >= 0xA0 && (leiri || (!is_bidi_format(u) && is_ucschar(u)))
+}
+
+/// The scalar values a UTF-8 lead byte can start (RFC 3629 §4), or `None` for bytes that are
+/// no lead byte (ASCII, continuation bytes, C0, C1, F5..FF).
+const fn lead_range(lead: u8) -> Option<(u32, u32)> {
+    let l = lead as u32;
+    match lead {
+        0xC2..=0xDF => Some(((l & 0x1F) << 6, ((l & 0x1F) << 6) | 0x3F)),
+        0xE0..=0xEF => {
+            let base = (l & 0x0F) << 12;
+            let lo = if base < 0x800 { 0x800 } else { base };
+            Some((lo, base | 0xFFF))
+        }
+        0xF0..=0xF4 => {
+            let base = (l & 0x07) << 18;
+            let lo = if base < 0x10000 { 0x10000 } else { base };
+            let hi = if base | 0x3FFFF > 0x10FFFF {
+                0x10FFFF
+            } else {
+                base | 0x3FFFF
+            };
+            Some((lo, hi))
+        }
+        _ => None,
+    }
+}
+
+/// U+061C ARABIC LETTER MARK, `D8 9C`: the one loud character whose lead byte starts only
+/// quiet characters otherwise (the Arabic letters U+0600–U+063F). Rather than stopping at
+/// every D8, the kernel stops at this byte pair.
+const PAIR: [u8; 2] = [0xD8, 0x9C];
+const PAIR_CHAR: u32 = 0x061C;
+
+/// Whether every scalar value that `lead` starts is quiet, [`PAIR_CHAR`] aside (see
+/// [`Tables::pair`]). Surrogates cannot occur in valid UTF-8 and are skipped. Scans from the top of the range: the loud ones (noncharacters at
+/// the end of a plane, private use) are found at once.
+const fn lead_is_quiet(lead: u8, leiri: bool) -> bool {
+    let Some((lo, hi)) = lead_range(lead) else {
+        return false;
+    };
+    if leiri {
+        // In LEIRI mode only the C1 controls are loud, and no lead byte starts both them and
+        // characters above U+00BF.
+        return lo >= 0xA0;
+    }
+    let mut u = hi;
+    loop {
+        let skipped = (u >= 0xD800 && u <= 0xDFFF) || u == PAIR_CHAR;
+        if !skipped && !is_quiet(u, leiri) {
+            return false;
+        }
+        if u == lo {
+            return true;
+        }
+        u -= 1;
+    }
+}
+
+/// The stop bytes: ASCII that is not plain (RFC 3986 `pchar` / `query` / `fragment` minus
+/// `%`), and bytes ≥ 0x80 that are neither continuation bytes nor quiet lead bytes.
+pub(crate) const fn stop_table(leiri: bool) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = if b < 0x80 {
+            !PLAIN_TABLE[b]
+        } else if b < 0xC0 {
+            false
+        } else {
+            !lead_is_quiet(b as u8, leiri)
+        };
+        b += 1;
+    }
+    t
+}
+
+/// The nibble tables of a stop set (see `src/simd/x86_64.rs`): byte `b = h << 4 | l` stops iff
+/// `lo_a[l] & hi_a[h] != 0` (h < 8) or `lo_h[l] & hi_h[h] != 0` (h ≥ 8).
+#[derive(Debug)]
+pub(crate) struct Tables {
+    stop: [bool; 256],
+    /// [`PAIR`] stops the kernel ([`PAIR_CHAR`] is loud in this mode).
+    pair: bool,
+    lo_a: [u8; 16],
+    lo_h: [u8; 16],
+}
+
+const fn tables(leiri: bool) -> Tables {
+    let stop = stop_table(leiri);
+    let mut lo_a = [0u8; 16];
+    let mut lo_h = [0u8; 16];
+    let mut b = 0;
+    while b < 256 {
+        if stop[b] {
+            let (h, l) = (b >> 4, b & 15);
+            if h < 8 {
+                lo_a[l] |= 1 << h;
+            } else {
+                lo_h[l] |= 1 << (h - 8);
+            }
+        }
+        b += 1;
+    }
+    Tables {
+        stop,
+        pair: !is_quiet(PAIR_CHAR, leiri),
+        lo_a,
+        lo_h,
+    }
+}
+
+static TABLES: [Tables; 2] = [tables(false), tables(true)];
+
+/// `hi_a[h] = 1 << h` for h < 8, 0 above; `hi_h` the other way round.
+const HI_A: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0];
+const HI_H: [u8; 16] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, 128];
+
+/// Per byte, its output in the low bytes of a little-endian `u32`: the byte itself (ASCII) or
+/// `%HH` (≥ 0x80).
+static ENC: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = if b < 0x80 {
+            b as u32
+        } else {
+            b'%' as u32 | (HEX[b >> 4] as u32) << 8 | (HEX[b & 15] as u32) << 16
+        };
+        b += 1;
+    }
+    t
+};
+
+/// Whether the kernel stops at `s[i]`: a stop byte that is not `%` starting a triplet, or the
+/// start of [`PAIR`] where it is loud.
+#[inline(always)]
+fn stops_at(t: &Tables, s: &[u8], i: usize) -> bool {
+    (t.stop[s[i] as usize] && !is_triplet(s, i))
+        || (t.pair && s[i] == PAIR[0] && s.get(i + 1) == Some(&PAIR[1]))
+}
+
+/// Whether the kernel (of LEIRI mode or not) stops at `s[i]`, for the converter's tests.
+#[cfg(test)]
+pub(crate) fn kernel_stops_at(leiri: bool, s: &[u8], i: usize) -> bool {
+    stops_at(&TABLES[leiri as usize], s, i)
+}
+
+/// Adds to a stop mask (bit p = byte `at + p` of `s`, `width` bits) the starts of [`PAIR`]:
+/// `lead` and `next` are the masks of its two bytes in the block; a lead in the last lane has
+/// its next byte looked up in `s`.
+#[inline(always)]
+fn add_pairs(stop: u32, lead: u32, next: u32, width: u32, s: &[u8], at: usize) -> u32 {
+    let mut pairs = lead & (next >> 1);
+    let last = width - 1;
+    if lead >> last & 1 != 0 && s.get(at + last as usize + 1) == Some(&PAIR[1]) {
+        pairs |= 1 << last;
+    }
+    stop | pairs
+}
+
+/// Whether `s[i]` is `%` followed by two hex digits within `s` (RFC 3986 §2.1).
+#[inline(always)]
+fn is_triplet(s: &[u8], i: usize) -> bool {
+    s[i] == b'%' && i + 2 < s.len() && s[i + 1].is_ascii_hexdigit() && s[i + 2].is_ascii_hexdigit()
+}
+
+/// Clears from a stop mask (bit p = byte `at + p` of `s`, `width` bits) the `%` bytes that
+/// start a triplet: `pct` and `hex` are the masks of `%` and of hex digits in the block; a `%`
+/// in the last two lanes has its digits checked in `s`.
+#[inline(always)]
+fn clear_triplets(stop: u32, pct: u32, hex: u32, width: u32, s: &[u8], at: usize) -> u32 {
+    if pct == 0 {
+        return stop;
+    }
+    let mut valid = pct & (hex >> 1) & (hex >> 2);
+    let mut edge = pct & !valid & (0b11 << (width - 2));
+    while edge != 0 {
+        let p = edge.trailing_zeros();
+        if is_triplet(s, at + p as usize) {
+            valid |= 1 << p;
+        }
+        edge &= edge - 1;
+    }
+    stop & !valid
+}
+
+/// Which implementation an encoder runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Level {
+    /// The byte loop, everywhere.
+    Scalar,
+    /// 16-byte blocks (x86_64 with SSSE3).
+    Ssse3,
+    /// 32-byte blocks (x86_64 with AVX2).
+    Avx2,
+}
+
+impl Level {
+    /// Every level, slowest first.
+    #[cfg(test)]
+    pub(crate) const ALL: [Level; 3] = [Level::Scalar, Level::Ssse3, Level::Avx2];
+
+    /// Whether this CPU runs the level.
+    pub(crate) fn is_available(self) -> bool {
+        match self {
+            Level::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Level::Ssse3 => std::arch::is_x86_feature_detected!("ssse3"),
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(not(target_arch = "x86_64"))]
+            Level::Ssse3 | Level::Avx2 => false,
+        }
+    }
+
+    /// The fastest level this CPU runs (detected once per process by std's cache).
+    fn best() -> Level {
+        if Level::Avx2.is_available() {
+            Level::Avx2
+        } else if Level::Ssse3.is_available() {
+            Level::Ssse3
+        } else {
+            Level::Scalar
+        }
+    }
+}
+
+/// The percent-encoding kernel for one stop set (LEIRI or not), with its level fixed at
+/// construction. Cheap to build: the tables are static.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PctEncoder {
+    t: &'static Tables,
+    level: Level,
+}
+
+impl PctEncoder {
+    /// The encoder for the stop set of `leiri`, at the best level of this CPU.
+    pub(crate) fn new(leiri: bool) -> PctEncoder {
+        PctEncoder {
+            t: &TABLES[leiri as usize],
+            level: Level::best(),
+        }
+    }
+
+    /// The encoder at a given level, if this CPU runs it (for tests).
+    pub(crate) fn with_level(leiri: bool, level: Level) -> Option<PctEncoder> {
+        level.is_available().then_some(PctEncoder {
+            t: &TABLES[leiri as usize],
+            level,
+        })
+    }
+
+    /// Appends to `out` the mapping of the longest prefix of `s` without stop bytes (ASCII as
+    /// it is, other bytes as `%HH`, RFC 3987 §3.1 step 2) and returns the prefix's length.
+    /// A `%` that starts a `pct-encoded` triplet (RFC 3986 §2.1) within `s` is no stop byte:
+    /// it is copied, and so are its two hex digits.
+    #[inline]
+    pub(crate) fn encode_prefix(&self, s: &[u8], out: &mut Vec<u8>) -> usize {
+        match self.level {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Level::Avx2` is only stored after `is_available()` detected AVX2
+            // (`new` through `Level::best`, `with_level`), the callee's only requirement.
+            Level::Avx2 => unsafe { x86::encode_avx2(self.t, s, out) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above, with SSSE3.
+            Level::Ssse3 => unsafe { x86::encode_ssse3(self.t, s, out) },
+            _ => self.encode_prefix_naive(s, out),
+        }
+    }
+
+    /// The obviously correct twin of [`PctEncoder::encode_prefix`]: one byte at a time.
+    pub(crate) fn encode_prefix_naive(&self, s: &[u8], out: &mut Vec<u8>) -> usize {
+        let mut i = 0;
+        while i < s.len() && !stops_at(self.t, s, i) {
+            let b = s[i];
+            if b < 0x80 {
+                out.push(b);
+            } else {
+                out.extend_from_slice(&[b'%', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
+            }
+            i += 1;
+        }
+        i
+    }
+}
+
+/// Runs every kernel level this CPU has on `s` (both stop sets) and panics unless each
+/// appends the same bytes and consumes the same prefix as the scalar twin. For the fuzz
+/// target `simd_twin` and the tests; not part of the API.
+#[doc(hidden)]
+pub fn pct_twin_check(s: &[u8]) {
+    for leiri in [false, true] {
+        let naive = PctEncoder {
+            t: &TABLES[leiri as usize],
+            level: Level::Scalar,
+        };
+        let mut want = b"x".to_vec();
+        let n = naive.encode_prefix_naive(s, &mut want);
+        for level in [Level::Ssse3, Level::Avx2] {
+            let Some(e) = PctEncoder::with_level(leiri, level) else {
+                continue;
+            };
+            let mut got = b"x".to_vec();
+            let k = e.encode_prefix(s, &mut got);
+            assert_eq!((k, &got), (n, &want), "{level:?}, leiri {leiri}, {s:02X?}");
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::{add_pairs, clear_triplets, Tables, ENC, HEX, HI_A, HI_H, PAIR};
+    use core::arch::x86_64::*;
+
+    /// Index vectors of the 16 → 48 expansion: output byte `p` of vector `j` is `%` (from
+    /// `PCT_J`), or the high (`IH_J`) or low (`IL_J`) hex digit of input byte `(16j + p) / 3`;
+    /// 0x80 selects zero in `pshufb`.
+    const fn expand_idx(j: usize, kind: usize) -> [u8; 16] {
+        let mut t = [0x80u8; 16];
+        let mut q = 0;
+        while q < 16 {
+            let p = 16 * j + q;
+            if p % 3 == kind {
+                t[q] = if kind == 0 { b'%' } else { (p / 3) as u8 };
+            }
+            q += 1;
+        }
+        t
+    }
+    /// `pshufb` indices that move a vector down by `off` lanes: `SHIFT[off..off + 16]`.
+    const SHIFT: [u8; 32] = {
+        let mut t = [0x80u8; 32];
+        let mut i = 0;
+        while i < 16 {
+            t[i] = i as u8;
+            i += 1;
+        }
+        t
+    };
+    const PCT: [[u8; 16]; 3] = [expand_idx(0, 0), expand_idx(1, 0), expand_idx(2, 0)];
+    const IH: [[u8; 16]; 3] = [expand_idx(0, 1), expand_idx(1, 1), expand_idx(2, 1)];
+    const IL: [[u8; 16]; 3] = [expand_idx(0, 2), expand_idx(1, 2), expand_idx(2, 2)];
+
+    #[inline]
+    #[target_feature(enable = "ssse3")]
+    fn v16(a: &[u8; 16]) -> __m128i {
+        // SAFETY: `a` is 16 readable bytes; `loadu` has no alignment requirement.
+        unsafe { _mm_loadu_si128(a.as_ptr().cast()) }
+    }
+
+    /// The `%`-constant vectors: `PCT[j]` holds `%` where the output has one and 0x80
+    /// elsewhere; clear the 0x80s.
+    #[inline]
+    #[target_feature(enable = "ssse3")]
+    fn pct_const(j: usize) -> __m128i {
+        let v = v16(&PCT[j]);
+        _mm_and_si128(v, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'%' as i8)))
+    }
+
+    /// Bit i set iff byte i of `v` is a stop byte.
+    #[inline]
+    #[target_feature(enable = "ssse3")]
+    fn stop_mask16(t: &Tables, v: __m128i) -> u32 {
+        let nib = _mm_set1_epi8(0x0F);
+        let h = _mm_and_si128(_mm_srli_epi16(v, 4), nib);
+        let l = _mm_and_si128(v, nib);
+        let a = _mm_and_si128(
+            _mm_shuffle_epi8(v16(&t.lo_a), l),
+            _mm_shuffle_epi8(v16(&HI_A), h),
+        );
+        let b = _mm_and_si128(
+            _mm_shuffle_epi8(v16(&t.lo_h), l),
+            _mm_shuffle_epi8(v16(&HI_H), h),
+        );
+        let m = _mm_or_si128(a, b);
+        !(_mm_movemask_epi8(_mm_cmpeq_epi8(m, _mm_setzero_si128())) as u32) & 0xFFFF
+    }
+
+    /// The masks of `%` and of hex digits (`0-9 A-F a-f`) in `v`.
+    #[inline]
+    #[target_feature(enable = "ssse3")]
+    fn pct_hex16(v: __m128i) -> (u32, u32) {
+        let pct = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'%' as i8))) as u32;
+        let d = _mm_sub_epi8(v, _mm_set1_epi8(b'0' as i8));
+        let digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+        let a = _mm_sub_epi8(
+            _mm_or_si128(v, _mm_set1_epi8(0x20)),
+            _mm_set1_epi8(b'a' as i8),
+        );
+        let alpha = _mm_cmpeq_epi8(_mm_min_epu8(a, _mm_set1_epi8(5)), a);
+        (pct, _mm_movemask_epi8(_mm_or_si128(digit, alpha)) as u32)
+    }
+
+    /// [`stop_mask16`] without the `%` bytes that start a triplet within `s` (the block is
+    /// `s[at..at + 16]`, or its zero-padded tail).
+    #[inline]
+    #[target_feature(enable = "ssse3")]
+    fn stops16(t: &Tables, v: __m128i, s: &[u8], at: usize) -> u32 {
+        let stop = stop_mask16(t, v);
+        let (pct, hex) = pct_hex16(v);
+        let stop = clear_triplets(stop, pct, hex, 16, s, at);
+        if !t.pair {
+            return stop;
+        }
+        let lead = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(PAIR[0] as i8))) as u32;
+        if lead == 0 {
+            return stop;
+        }
+        let next = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(PAIR[1] as i8))) as u32;
+        add_pairs(stop, lead, next, 16, s, at)
+    }
+
+    /// Writes the 48 bytes `%HH` × 16 of the 16 bytes of `v` at `dst`.
+    ///
+    /// # Safety
+    /// `dst` must be valid for 48 bytes of writes.
+    #[inline]
+    #[target_feature(enable = "ssse3")]
+    unsafe fn expand3(v: __m128i, dst: *mut u8) {
+        let nib = _mm_set1_epi8(0x0F);
+        let hex = v16(HEX);
+        let hi = _mm_shuffle_epi8(hex, _mm_and_si128(_mm_srli_epi16(v, 4), nib));
+        let lo = _mm_shuffle_epi8(hex, _mm_and_si128(v, nib));
+        for j in 0..3 {
+            let o = _mm_or_si128(
+                _mm_or_si128(
+                    _mm_shuffle_epi8(hi, v16(&IH[j])),
+                    _mm_shuffle_epi8(lo, v16(&IL[j])),
+                ),
+                pct_const(j),
+            );
+            // SAFETY: the caller gives 48 writable bytes at `dst`; j * 16 + 16 <= 48.
+            unsafe { _mm_storeu_si128(dst.add(16 * j).cast(), o) };
+        }
+    }
+
+    /// The mapping of `bytes`, one `u32` store per byte, each advancing by 1 or 3.
+    ///
+    /// # Safety
+    /// `dst` must be valid for `3 * bytes.len() + 1` bytes of writes.
+    #[inline(always)]
+    unsafe fn expand_mixed(bytes: &[u8], mut dst: *mut u8) -> *mut u8 {
+        for &b in bytes {
+            // SAFETY: at most 3 bytes were written per byte before, and this write of 4
+            // stays within the `3 * len + 1` the caller provides.
+            unsafe {
+                dst.cast::<u32>().write_unaligned(ENC[b as usize].to_le());
+                dst = dst.add(1 + 2 * (b >> 7) as usize);
+            }
+        }
+        dst
+    }
+
+    /// One 16-byte block without stop bytes: stored as it is, expanded by shuffles, or by
+    /// the table loop. Returns the new `dst`.
+    ///
+    /// # Safety
+    /// `dst` must be valid for 49 bytes of writes.
+    #[inline]
+    #[target_feature(enable = "ssse3")]
+    unsafe fn block16(v: __m128i, bytes: &[u8; 16], dst: *mut u8) -> *mut u8 {
+        let high = _mm_movemask_epi8(v) as u32;
+        // SAFETY: the caller gives 49 writable bytes: 16, 48 and 3 * 16 + 1 fit.
+        unsafe {
+            if high == 0 {
+                _mm_storeu_si128(dst.cast(), v);
+                dst.add(16)
+            } else if high == 0xFFFF {
+                expand3(v, dst);
+                dst.add(48)
+            } else {
+                expand_mixed(bytes, dst)
+            }
+        }
+    }
+
+    /// Reserves room for the worst case of `s` (3 bytes out per byte in, plus the overshoot
+    /// of 16-byte stores) and returns the write pointer.
+    #[inline(always)]
+    fn start(s: &[u8], out: &mut Vec<u8>) -> *mut u8 {
+        out.reserve(3 * s.len() + 64);
+        // SAFETY: `len <= capacity`, so the pointer stays within (or one past) the buffer.
+        unsafe { out.as_mut_ptr().add(out.len()) }
+    }
+
+    /// Sets the length of `out` to include what was written up to `dst`.
+    ///
+    /// # Safety
+    /// Every byte from `out.len()` up to `dst` must have been written, and `dst` must come
+    /// from [`start`] on this `out` advanced within its capacity.
+    #[inline(always)]
+    unsafe fn finish(out: &mut Vec<u8>, dst: *mut u8) {
+        // SAFETY: the caller's contract: `dst` is in the same allocation, at or after the end.
+        unsafe {
+            let n = dst.offset_from(out.as_ptr().add(out.len())) as usize;
+            out.set_len(out.len() + n);
+        }
+    }
+
+    /// The tail (fewer than 16 bytes) through a zero-padded block; returns bytes consumed.
+    ///
+    /// # Safety
+    /// `dst` must be valid for `3 * tail.len() + 49` bytes of writes.
+    #[inline]
+    #[target_feature(enable = "ssse3")]
+    unsafe fn tail16(t: &Tables, s: &[u8], at: usize, dst: &mut *mut u8) -> usize {
+        let tail = &s[at..];
+        let n = tail.len();
+        debug_assert!(n < 16);
+        let v = match s.len().checked_sub(16) {
+            // The last 16 bytes of `s`, moved down so that lane 0 is `s[at]`; the lanes past
+            // the end are zero, as in the copy below, without the copy.
+            Some(start) => {
+                let last: &[u8; 16] = s[start..].try_into().expect("16 bytes");
+                let off = at - start;
+                let idx: &[u8; 16] = SHIFT[off..off + 16].try_into().expect("16 bytes");
+                _mm_shuffle_epi8(v16(last), v16(idx))
+            }
+            None => {
+                let mut buf = [0u8; 16];
+                buf[..n].copy_from_slice(tail);
+                v16(&buf)
+            }
+        };
+        let stop = stops16(t, v, s, at) | (0xFFFF << n);
+        let k = stop.trailing_zeros() as usize;
+        let high = _mm_movemask_epi8(v) as u32 & ((1 << k) - 1);
+        // SAFETY: a 16-byte store and 3 * k + 1 <= 3 * n + 1 bytes fit the caller's room.
+        unsafe {
+            if high == 0 {
+                _mm_storeu_si128((*dst).cast(), v);
+                *dst = dst.add(k);
+            } else {
+                *dst = expand_mixed(&tail[..k], *dst);
+            }
+        }
+        k
+    }
+
+    /// SSSE3 kernel of [`super::PctEncoder::encode_prefix`].
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3.
+    #[target_feature(enable = "ssse3")]
+    pub(super) unsafe fn encode_ssse3(t: &Tables, s: &[u8], out: &mut Vec<u8>) -> usize {
+        let mut dst = start(s, out);
+        let mut i = 0;
+        let stopped = loop {
+            let Some(chunk) = s.get(i..i + 16) else {
+                break false;
+            };
+            let block: &[u8; 16] = chunk.try_into().expect("16 bytes");
+            let v = v16(block);
+            let stop = stops16(t, v, s, i);
+            if stop == 0 {
+                // SAFETY: at most 3 * i bytes were written; 3 * (i + 16) + 1 <= 3 * len + 64.
+                dst = unsafe { block16(v, block, dst) };
+                i += 16;
+                continue;
+            }
+            let k = stop.trailing_zeros() as usize;
+            // SAFETY: 3 * k + 1 bytes, within the room reserved for s[i..].
+            dst = unsafe { expand_mixed(&block[..k], dst) };
+            i += k;
+            break true;
+        };
+        if !stopped && i < s.len() {
+            // SAFETY: the room left is at least 3 * (len - i) + 64.
+            i += unsafe { tail16(t, s, i, &mut dst) };
+        }
+        // SAFETY: every byte up to `dst` was written by the stores above, within capacity.
+        unsafe { finish(out, dst) };
+        i
+    }
+
+    /// AVX2 kernel of [`super::PctEncoder::encode_prefix`]: stop bytes found 32 at a time,
+    /// each half of a stop-free block mapped as in [`encode_ssse3`].
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn encode_avx2(t: &Tables, s: &[u8], out: &mut Vec<u8>) -> usize {
+        let mut dst = start(s, out);
+        let nib = _mm256_set1_epi8(0x0F);
+        let lo_a = _mm256_broadcastsi128_si256(v16(&t.lo_a));
+        let lo_h = _mm256_broadcastsi128_si256(v16(&t.lo_h));
+        let hi_a = _mm256_broadcastsi128_si256(v16(&HI_A));
+        let hi_h = _mm256_broadcastsi128_si256(v16(&HI_H));
+        let pct_v = _mm256_set1_epi8(b'%' as i8);
+        let zero_v = _mm256_set1_epi8(b'0' as i8);
+        let nine_v = _mm256_set1_epi8(9);
+        let case_v = _mm256_set1_epi8(0x20);
+        let lower_a_v = _mm256_set1_epi8(b'a' as i8);
+        let five_v = _mm256_set1_epi8(5);
+        let pair_lead_v = _mm256_set1_epi8(PAIR[0] as i8);
+        let pair_next_v = _mm256_set1_epi8(PAIR[1] as i8);
+        let mut i = 0;
+        let mut stopped = false;
+        while let Some(chunk) = s.get(i..i + 32) {
+            // SAFETY: `chunk` is 32 readable bytes; `loadu` has no alignment requirement.
+            let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
+            let h = _mm256_and_si256(_mm256_srli_epi16(v, 4), nib);
+            let l = _mm256_and_si256(v, nib);
+            let a = _mm256_and_si256(_mm256_shuffle_epi8(lo_a, l), _mm256_shuffle_epi8(hi_a, h));
+            let b = _mm256_and_si256(_mm256_shuffle_epi8(lo_h, l), _mm256_shuffle_epi8(hi_h, h));
+            let m = _mm256_or_si256(a, b);
+            let mut stop =
+                !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, _mm256_setzero_si256())) as u32);
+            let pct = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, pct_v)) as u32;
+            if pct & stop != 0 {
+                let d = _mm256_sub_epi8(v, zero_v);
+                let digit = _mm256_cmpeq_epi8(_mm256_min_epu8(d, nine_v), d);
+                let a = _mm256_sub_epi8(_mm256_or_si256(v, case_v), lower_a_v);
+                let alpha = _mm256_cmpeq_epi8(_mm256_min_epu8(a, five_v), a);
+                let hex = _mm256_movemask_epi8(_mm256_or_si256(digit, alpha)) as u32;
+                stop = clear_triplets(stop, pct, hex, 32, s, i);
+            }
+            if t.pair {
+                let lead = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, pair_lead_v)) as u32;
+                if lead != 0 {
+                    let next = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, pair_next_v)) as u32;
+                    stop = add_pairs(stop, lead, next, 32, s, i);
+                }
+            }
+            if stop == 0 {
+                let high = _mm256_movemask_epi8(v);
+                if high == 0 {
+                    // SAFETY: 32 bytes fit the 3 * 32 reserved for this block.
+                    unsafe { _mm256_storeu_si256(dst.cast(), v) };
+                    // SAFETY: within the reserved room.
+                    dst = unsafe { dst.add(32) };
+                } else {
+                    let (b0, b1) = chunk.split_at(16);
+                    let (b0, b1): (&[u8; 16], &[u8; 16]) =
+                        (b0.try_into().expect("16"), b1.try_into().expect("16"));
+                    // SAFETY: each half needs at most 49 bytes, within 3 * 32 + 64.
+                    unsafe {
+                        dst = block16(_mm256_castsi256_si128(v), b0, dst);
+                        dst = block16(_mm256_extracti128_si256(v, 1), b1, dst);
+                    }
+                }
+                i += 32;
+                continue;
+            }
+            let k = stop.trailing_zeros() as usize;
+            // SAFETY: 3 * k + 1 bytes, within the room reserved for s[i..].
+            dst = unsafe { expand_mixed(&chunk[..k], dst) };
+            i += k;
+            stopped = true;
+            break;
+        }
+        if !stopped && i < s.len() {
+            let rest = &s[i..];
+            let mut k = 0;
+            if let Some(chunk) = rest.get(..16) {
+                let block: &[u8; 16] = chunk.try_into().expect("16 bytes");
+                let v = v16(block);
+                let stop = stops16(t, v, s, i);
+                if stop == 0 {
+                    // SAFETY: at most 49 bytes, within the room for the rest.
+                    dst = unsafe { block16(v, block, dst) };
+                    k = 16;
+                } else {
+                    let j = stop.trailing_zeros() as usize;
+                    // SAFETY: 3 * j + 1 bytes, within the room for the rest.
+                    dst = unsafe { expand_mixed(&block[..j], dst) };
+                    // Stopped inside the block: nothing after it is consumed.
+                    i += j;
+                    // SAFETY: every byte up to `dst` was written, within capacity.
+                    unsafe { finish(out, dst) };
+                    return i;
+                }
+            }
+            if k < rest.len() {
+                // SAFETY: the room left is at least 3 * (len - i - k) + 64.
+                k += unsafe { tail16(t, s, i + k, &mut dst) };
+            }
+            i += k;
+        }
+        // SAFETY: every byte up to `dst` was written by the stores above, within capacity.
+        unsafe { finish(out, dst) };
+        i
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn encoders(leiri: bool) -> Vec<PctEncoder> {
+        let v: Vec<_> = Level::ALL
+            .iter()
+            .filter_map(|&l| PctEncoder::with_level(leiri, l))
+            .collect();
+        if v.len() < Level::ALL.len() {
+            // Not a silent skip: say which levels this CPU lacks.
+            eprintln!(
+                "simd::pct: only {:?} available",
+                v.iter().map(|e| e.level).collect::<Vec<_>>()
+            );
+        }
+        v
+    }
+
+    fn check(e: &PctEncoder, s: &[u8], prefix: &[u8]) {
+        let mut want = prefix.to_vec();
+        let n_want = e.encode_prefix_naive(s, &mut want);
+        let mut got = prefix.to_vec();
+        let n_got = e.encode_prefix(s, &mut got);
+        assert_eq!(
+            (n_got, &got),
+            (n_want, &want),
+            "{:?} on {:02X?}",
+            e.level,
+            s
+        );
+    }
+
+    #[test]
+    fn stop_set_is_what_the_module_says() {
+        for leiri in [false, true] {
+            let t = stop_table(leiri);
+            for b in 0..0x80u8 {
+                assert_eq!(t[b as usize], !PLAIN_TABLE[b as usize], "{b:02X}");
+            }
+            assert!(
+                t[0x80..0xC0].iter().all(|&s| !s),
+                "continuations never stop"
+            );
+            for b in [0xC0usize, 0xC1, 0xF5, 0xFF, 0xC2] {
+                assert!(t[b], "{b:02X}");
+            }
+        }
+        let t = stop_table(false);
+        // Leads of common scripts stay on the block path; the ones of U+061C, U+2xxx (bidi
+        // formatting), private use, specials and the supplementary planes leave it.
+        for b in [0xC3, 0xD0, 0xD8, 0xD9, 0xE0, 0xE1, 0xE3, 0xE4, 0xEA, 0xED] {
+            assert!(!t[b], "{b:02X} should be quiet");
+        }
+        assert!(TABLES[0].pair && !TABLES[1].pair);
+        for b in [0xE2, 0xEE, 0xEF, 0xF0, 0xF3, 0xF4] {
+            assert!(t[b], "{b:02X} should stop");
+        }
+        let l = stop_table(true);
+        assert!((0xC3..=0xF4).all(|b| !l[b]) && l[0xC2]);
+    }
+
+    #[test]
+    fn lead_quiet_agrees_with_every_code_point() {
+        // The fast reverse scan of `lead_is_quiet` against a plain scan over all scalars.
+        for leiri in [false, true] {
+            let mut quiet = [true; 256];
+            let mut seen = [false; 256];
+            for c in (0x80..=0x10FFFFu32).filter_map(char::from_u32) {
+                let mut buf = [0u8; 4];
+                let lead = c.encode_utf8(&mut buf).as_bytes()[0] as usize;
+                seen[lead] = true;
+                quiet[lead] &= is_quiet(c as u32, leiri) || c as u32 == PAIR_CHAR;
+            }
+            for b in 0..=255u8 {
+                assert_eq!(
+                    lead_is_quiet(b, leiri),
+                    seen[b as usize] && quiet[b as usize],
+                    "{b:02X}"
+                );
+            }
+        }
+    }
+
+    /// Bytes of each kind: plain ASCII, stop ASCII, continuation, quiet lead, stop lead.
+    const KINDS: [u8; 8] = [b'a', b'%', 0x80, 0xC3, 0xE2, 0x00, b'7', 0xD8];
+
+    #[test]
+    fn kernels_match_twin_over_length_alignment_position() {
+        for e in encoders(false) {
+            let mut buf = vec![0u8; 300 + 32];
+            for len in 0..=300usize {
+                for align in 0..32usize {
+                    let bg_kinds: [&dyn Fn(usize) -> u8; 5] = [
+                        &|i| b"abc/XYZ:@~"[i % 10],
+                        &|i| b"%C3%A9%e4x"[i % 10],
+                        &|i| [0xD8, 0x9C, 0xD8, 0xA7, b'a'][i % 5],
+                        &|i| [0xE4, 0xB8, 0xAD, 0xC3, 0xA9][i % 5],
+                        &|i| [b'a', 0xC3, 0xA9, b'-', 0xD0, 0xB4, 0xE0, 0xA4, 0x95][i % 9],
+                    ];
+                    let bg = bg_kinds[(len + align) % 5];
+                    for (i, x) in buf[align..align + len].iter_mut().enumerate() {
+                        *x = bg(i);
+                    }
+                    check(&e, &buf[align..align + len], b"");
+                    // Each special byte at every position (all of them for short lengths and
+                    // near both ends, every 7th in between).
+                    for p in 0..len {
+                        if len > 80 && p >= 40 && p + 40 < len && p % 7 != 0 {
+                            continue;
+                        }
+                        // Each kind of special byte meets each position at six of the
+                        // alignments (the kind turns with the alignment).
+                        let k = KINDS[(p + align) % KINDS.len()];
+                        let old = buf[align + p];
+                        buf[align + p] = k;
+                        check(&e, &buf[align..align + len], b"x");
+                        buf[align + p] = old;
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_byte_value_in_every_lane() {
+        for leiri in [false, true] {
+            for e in encoders(leiri) {
+                for b in 0..=255u8 {
+                    for len in [1usize, 15, 16, 17, 31, 32, 33, 48, 64, 65] {
+                        for p in 0..len {
+                            let mut s = vec![0xC3u8; len];
+                            for (i, x) in s.iter_mut().enumerate() {
+                                *x = if i % 2 == 0 { 0xC3 } else { 0xA9 };
+                            }
+                            s[p] = b;
+                            check(&e, &s, b"");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    mod prop {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn byte() -> impl Strategy<Value = u8> {
+            prop_oneof![
+                4 => b'a'..=b'z',
+                2 => Just(b'%'),
+                1 => Just(b'/'),
+                2 => prop_oneof![b'0'..=b'9', b'A'..=b'F', b'a'..=b'f'],
+                3 => 0x80u8..=0xBF,
+                1 => Just(0x9C),
+                1 => Just(0xD8),
+                2 => 0xC2u8..=0xF4,
+                1 => any::<u8>(),
+            ]
+        }
+
+        proptest! {
+            #[test]
+            fn kernels_match_twin(s in proptest::collection::vec(byte(), 0..200), leiri: bool) {
+                for e in encoders(leiri) {
+                    check(&e, &s, b"prefix");
+                }
+            }
+
+            #[test]
+            fn kernels_match_twin_on_text(s in "[a-z/é日ßа-я\u{1F600}\u{200F}%]{0,120}") {
+                for e in encoders(false) {
+                    check(&e, s.as_bytes(), b"");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,595 @@
+//! Legacy charsets wired into the CLI and the engine (issue 12, phase 2): the binary on files
+//! encoded by the rows of tests/data/charset_examples.tsv (Python's codecs) in every mode that
+//! takes IRIs, `--charset-field` with mixed charsets, unknown labels and missing fields, and the
+//! fast path against its naive twin with a charset on, across chunk sizes and threads.
+
+mod common;
+
+use iribulk::charset::{Charset, CharsetSource, LegacyInput, QueryCharset};
+use iribulk::engine::pipeline::{self, RunOptions};
+use iribulk::engine::{ChunkOut, EngineOptions, Mode, OnError, Worker};
+use iribulk::InvalidUtf8;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Output;
+
+struct Row {
+    id: String,
+    label: String,
+    input: Vec<u8>,
+    expected: String,
+}
+
+fn hex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+fn rows() -> Vec<Row> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/charset_examples.tsv");
+    let rows: Vec<Row> = common::read_tsv(&p)
+        .into_iter()
+        .map(|r| Row {
+            id: r[0].clone(),
+            label: r[1].clone(),
+            input: hex(&r[2]),
+            expected: r[3].clone(),
+        })
+        .collect();
+    assert!(rows.len() > 80, "{} rows", rows.len());
+    rows
+}
+
+fn cs(label: &str) -> Charset {
+    Charset::for_label(label.as_bytes()).unwrap()
+}
+
+fn utf16(label: &str) -> bool {
+    label.starts_with("utf-16")
+}
+
+/// A line terminator in the row's charset.
+fn newline(label: &str) -> &'static [u8] {
+    match label {
+        "utf-16le" => b"\n\0",
+        "utf-16be" => b"\0\n",
+        _ => b"\n",
+    }
+}
+
+fn run(args: &[&str], path: &Path) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_iribulk"))
+        .args(args)
+        .arg(path)
+        .output()
+        .unwrap()
+}
+
+/// The report rows of a run (`--errors -` with the output in a file, so the report is on
+/// stdout): (line, column, code), line and column 1-based.
+fn report(o: &Output) -> Vec<(usize, usize, String)> {
+    String::from_utf8(o.stdout.clone())
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            (
+                c[1].parse().unwrap(),
+                c[2].parse().unwrap(),
+                c[3].to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The codes that are warnings in to-uri (the line is converted).
+const WARNINGS: &[&str] = &["bidi-format", "private-use", "not-ucschar"];
+
+/// One file per charset holding its rows, one per line.
+fn by_label(rows: &[Row]) -> BTreeMap<String, Vec<&Row>> {
+    let mut m: BTreeMap<String, Vec<&Row>> = BTreeMap::new();
+    for r in rows {
+        m.entry(r.label.clone()).or_default().push(r);
+    }
+    m
+}
+
+#[test]
+fn to_uri_on_files_of_every_charset() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = rows();
+    let groups = by_label(&rows);
+    assert!(groups.len() >= 14, "{:?}", groups.keys());
+    for (label, rs) in &groups {
+        let input = dir.path().join(format!("{label}.txt"));
+        let mut data = Vec::new();
+        for r in rs {
+            data.extend_from_slice(&r.input);
+            data.extend_from_slice(newline(label));
+        }
+        std::fs::write(&input, &data).unwrap();
+        let out = dir.path().join(format!("{label}.out"));
+        let o = run(
+            &[
+                "-q",
+                "--charset",
+                label,
+                "--errors",
+                "-",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            &input,
+        );
+        let errs: Vec<_> = report(&o)
+            .into_iter()
+            .filter(|e| !WARNINGS.contains(&e.2.as_str()))
+            .collect();
+        let written = std::fs::read(&out).unwrap();
+        let lines: Vec<&[u8]> = written.split(|&b| b == b'\n').collect();
+        for (i, r) in rs.iter().enumerate() {
+            match r.expected.strip_prefix("error:") {
+                None => {
+                    assert_eq!(
+                        String::from_utf8_lossy(lines[i]),
+                        r.expected,
+                        "{} ({label})",
+                        r.id
+                    );
+                    assert!(errs.iter().all(|e| e.0 != i + 1), "{}: {errs:?}", r.id);
+                }
+                Some(want) => {
+                    let (code, col) = want.split_once('@').unwrap();
+                    let got = errs.iter().find(|e| e.0 == i + 1);
+                    let got = got.unwrap_or_else(|| panic!("{}: no error in {errs:?}", r.id));
+                    if utf16(label) {
+                        // A UTF-16 file is transcoded as a stream: the malformed sequence is
+                        // the byte FF of the UTF-8 line, reported as invalid-utf8 (README).
+                        assert_eq!(got.2, "invalid-utf8", "{}", r.id);
+                    } else {
+                        assert_eq!((got.2.as_str(), got.1 - 1), (code, col.parse().unwrap()));
+                        // The line is kept as it was read: the original bytes.
+                        assert_eq!(lines[i], &r.input[..], "{}", r.id);
+                    }
+                }
+            }
+        }
+        assert_eq!(o.status.code(), Some(if errs.is_empty() { 0 } else { 3 }));
+    }
+}
+
+/// The decoded (NFC) form of a row, by the library's slow twin; `None` for a bad row.
+fn decoded(r: &Row) -> Option<String> {
+    let mut s = String::new();
+    let mut m = Vec::new();
+    cs(&r.label)
+        .decode_line_mapped(&r.input, InvalidUtf8::Error, &mut s, &mut m)
+        .ok()?;
+    Some(s)
+}
+
+/// In the modes that write IRIs or validate, a legacy file gives what its decoded, NFC, UTF-8
+/// form gives without `--charset` (the query rule is to-uri's alone): line for line, with the
+/// same error codes.
+#[test]
+fn other_modes_convert_the_decoded_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows: Vec<Row> = rows()
+        .into_iter()
+        .filter(|r| !utf16(&r.label) && decoded(r).is_some())
+        .collect();
+    for (label, rs) in &by_label(&rows) {
+        let legacy = dir.path().join(format!("{label}.txt"));
+        let utf8 = dir.path().join(format!("{label}.utf8.txt"));
+        let mut a = Vec::new();
+        let mut b = Vec::new();
+        for r in rs {
+            a.extend_from_slice(&r.input);
+            a.push(b'\n');
+            b.extend_from_slice(decoded(r).unwrap().as_bytes());
+            b.push(b'\n');
+        }
+        std::fs::write(&legacy, &a).unwrap();
+        std::fs::write(&utf8, &b).unwrap();
+        for mode in [
+            &["--mode", "check"][..],
+            &["--mode", "normalize"],
+            &["--mode", "normalize", "--level", "scheme", "--as-uri"],
+            &["--mode", "leiri-to-iri"],
+            &["--query-charset", "utf-8"],
+        ] {
+            // Lines with errors are written as read (the original bytes): leave them out.
+            let skip = ["-q", "--on-error", "skip"];
+            let with: Vec<&str> = [&skip[..], &["--charset", label.as_str()], mode].concat();
+            let got = run(&with, &legacy);
+            let no_charset = mode != ["--query-charset", "utf-8"];
+            let without: Vec<&str> = if no_charset {
+                [&skip[..], mode].concat()
+            } else {
+                skip.to_vec()
+            };
+            let want = run(&without, &utf8);
+            assert_eq!(
+                String::from_utf8_lossy(&got.stdout),
+                String::from_utf8_lossy(&want.stdout),
+                "{label} {mode:?}"
+            );
+            assert_eq!(got.status.code(), want.status.code(), "{label} {mode:?}");
+        }
+    }
+}
+
+#[test]
+fn check_reports_bad_charset_at_the_original_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("in.txt");
+    // A Shift_JIS 日 (93 FA), then a lead byte 81 followed by a space: bad at column 20.
+    std::fs::write(&p, b"http://example.jp/\x93\xfa\x81 x\nhttp://a/\x93\xfa\n").unwrap();
+    for mode in ["to-uri", "check", "normalize", "leiri-to-iri"] {
+        let o = run(
+            &[
+                "-q",
+                "--mode",
+                mode,
+                "--charset",
+                "sjis",
+                "--errors",
+                "-",
+                "--out",
+                "/dev/null",
+            ],
+            &p,
+        );
+        let text = String::from_utf8_lossy(&o.stdout);
+        let row = text
+            .lines()
+            .find(|l| l.contains("bad-charset"))
+            .unwrap_or_else(|| panic!("{mode}: {text}"));
+        let c: Vec<&str> = row.split('\t').collect();
+        assert_eq!((c[1], c[2]), ("1", "21"), "{mode}: {row}");
+        // The report's input column is the original bytes, escaped.
+        assert_eq!(c[5], r"http://example.jp/\x93\xFA\x81 x", "{mode}");
+    }
+    // The leniency knob of to-uri: --invalid-utf8 percent writes the bad byte as %81.
+    let o = run(
+        &[
+            "--charset",
+            "sjis",
+            "--invalid-utf8",
+            "percent",
+            "--stats",
+            "json",
+        ],
+        &p,
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "http://example.jp/%E6%97%A5%81%20x\nhttp://a/%E6%97%A5\n"
+    );
+    assert_eq!(o.status.code(), Some(0));
+    // Two repairs: the bad byte and the space.
+    let stats = String::from_utf8_lossy(&o.stderr);
+    assert!(stats.contains("\"repairs\":2"), "{stats}");
+}
+
+#[test]
+fn errors_after_decoding_point_at_the_original_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("in.txt");
+    // 日本 in Shift_JIS (4 bytes, 6 in UTF-8), then a bad percent at byte 13 of the original.
+    std::fs::write(&p, b"http://a/\x93\xfa\x96\x7b%zz\n").unwrap();
+    let o = run(
+        &[
+            "-q",
+            "--charset",
+            "shift_jis",
+            "--errors",
+            "-",
+            "--out",
+            "/dev/null",
+        ],
+        &p,
+    );
+    let r = report(&o);
+    assert_eq!(r, vec![(1, 14, "bad-percent".to_string())]);
+    // With --field, the column counts the other fields' original bytes too.
+    std::fs::write(&p, b"\x93\xfa\thttp://a/\x93\xfa%zz\n").unwrap();
+    let o = run(
+        &[
+            "-q",
+            "--charset",
+            "shift_jis",
+            "--field",
+            "2",
+            "--errors",
+            "-",
+            "--out",
+            "/dev/null",
+        ],
+        &p,
+    );
+    assert_eq!(report(&o), vec![(1, 15, "bad-percent".to_string())]);
+}
+
+#[test]
+fn charset_field_with_mixed_charsets() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows: Vec<Row> = rows().into_iter().filter(|r| !utf16(&r.label)).collect();
+    let mut data = Vec::new();
+    for r in &rows {
+        data.extend_from_slice(r.label.as_bytes());
+        data.push(b'\t');
+        data.extend_from_slice(&r.input);
+        data.push(b'\n');
+    }
+    // An unknown label, a missing label field, a UCS-based label (read as UTF-8), an ASCII line
+    // with an unknown label (still reported: the label is checked on every record).
+    data.extend_from_slice(b"klingon\thttp://a/\xe9\n");
+    data.extend_from_slice(b"koi8-r\n");
+    data.extend_from_slice("utf-8\thttp://a/é?q=é\n".as_bytes());
+    data.extend_from_slice(b"x-unknown\thttp://a/b\n");
+    let p = dir.path().join("in.tsv");
+    std::fs::write(&p, &data).unwrap();
+    let out = dir.path().join("out.tsv");
+    let o = run(
+        &[
+            "-q",
+            "--field",
+            "2",
+            "--charset-field",
+            "1",
+            "--errors",
+            "-",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &p,
+    );
+    let errs = report(&o);
+    let written = std::fs::read(&out).unwrap();
+    let lines: Vec<&[u8]> = written.split(|&b| b == b'\n').collect();
+    for (i, r) in rows.iter().enumerate() {
+        let line = lines[i];
+        match r.expected.strip_prefix("error:") {
+            None => {
+                let want = format!("{}\t{}", r.label, r.expected);
+                assert_eq!(String::from_utf8_lossy(line), want, "{}", r.id);
+            }
+            Some(want) => {
+                let (code, col) = want.split_once('@').unwrap();
+                let col: usize = col.parse().unwrap();
+                let got = errs.iter().find(|e| e.0 == i + 1).unwrap();
+                assert_eq!(
+                    (got.2.as_str(), got.1 - 1),
+                    (code, col + r.label.len() + 1),
+                    "{}",
+                    r.id
+                );
+            }
+        }
+    }
+    let n = rows.len();
+    let tail: Vec<_> = errs.iter().filter(|e| e.0 > n).cloned().collect();
+    assert_eq!(
+        tail,
+        vec![
+            (n + 1, 1, "unknown-charset".to_string()),
+            (n + 2, 7, "missing-field".to_string()),
+            (n + 4, 1, "unknown-charset".to_string()),
+        ]
+    );
+    assert_eq!(
+        String::from_utf8_lossy(lines[n + 2]),
+        "utf-8\thttp://a/%C3%A9?q=%C3%A9"
+    );
+    assert_eq!(o.status.code(), Some(3));
+}
+
+#[test]
+fn utf16_input_with_and_without_bom() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "http://example.de/p?q=ü\nhttp://a/b\n";
+    let mut le: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+    let be: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
+    let mut bom_be = vec![0xFE, 0xFF];
+    bom_be.extend_from_slice(&be);
+    let want = "http://example.de/p?q=%C3%BC\nhttp://a/b\n";
+    for (name, data, label) in [
+        ("le", le.clone(), "utf-16le"),
+        ("be", be, "utf-16be"),
+        // A BOM wins over the declared byte order.
+        ("bom", bom_be, "utf-16le"),
+    ] {
+        let p = dir.path().join(name);
+        std::fs::write(&p, &data).unwrap();
+        for extra in [
+            &[][..],
+            &["--no-mmap"],
+            &["--threads", "2", "--chunk-size", "7"],
+        ] {
+            let args: Vec<&str> = [&["-q", "--charset", label][..], extra].concat();
+            let o = run(&args, &p);
+            assert_eq!(String::from_utf8_lossy(&o.stdout), want, "{name} {extra:?}");
+        }
+    }
+    // In check mode too (a UCS-based charset: no NFC, no query rule).
+    le.truncate(0);
+    le.extend("e\u{301}\n".encode_utf16().flat_map(|u| u.to_le_bytes()));
+    let p = dir.path().join("nfd");
+    std::fs::write(&p, &le).unwrap();
+    let o = run(&["-q", "--mode", "check", "--charset", "utf-16"], &p);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "e\u{301}\n");
+}
+
+/// Lines for the twin tests: ASCII (fast path), legacy text, NFC changes, bad bytes, errors
+/// after decoding, CRLF, the query rule.
+fn twin_input(label: &str) -> Vec<u8> {
+    let enc = cs(label).encoding();
+    let texts = [
+        "http://example.org/plain",
+        "http://example.jp/日本語?q=検索&n=1",
+        "https://例え.jp/パス#フラグ",
+        "ftp://example.jp/p?q=検索",
+        "/relative?q=ツ",
+        "http://example.org/a b",
+        "http://a/%zz日",
+        "http://example.org/ok?x=1",
+        "http://a/Tiếng Việt?q=ế",
+        "",
+    ];
+    let mut out = Vec::new();
+    for (i, t) in texts.iter().cycle().take(400).enumerate() {
+        let (bytes, _, _) = enc.encode(t);
+        out.extend_from_slice(&bytes);
+        if i % 37 == 5 {
+            out.extend_from_slice(b"\x81\xff\xfe"); // not valid in most charsets
+        }
+        out.extend_from_slice(if i % 5 == 0 { b"\r\n" } else { b"\n" });
+    }
+    out
+}
+
+fn engine(label: &str, mode: Mode, on_error: OnError, field: bool) -> EngineOptions {
+    EngineOptions {
+        mode,
+        on_error,
+        field: field.then_some((0, b'\t')),
+        charset: Some(LegacyInput {
+            source: if field {
+                CharsetSource::Field(1)
+            } else {
+                CharsetSource::Fixed(cs(label))
+            },
+            query_charset: QueryCharset::Document,
+        }),
+        ..Default::default()
+    }
+}
+
+fn naive(data: &[u8], opts: EngineOptions) -> ChunkOut {
+    let mut res = ChunkOut::default();
+    Worker::new(opts).convert_chunk_naive(data, &mut res);
+    res
+}
+
+#[test]
+fn fast_path_equals_naive_twin_with_a_charset() {
+    let modes = [
+        Mode::ToUri,
+        Mode::Check { uri_only: false },
+        Mode::LeiriToIri,
+        Mode::Normalize {
+            rungs: iribulk::convert::normalize::Rungs::level(
+                iribulk::convert::normalize::Level::Syntax,
+            ),
+            as_uri: false,
+        },
+    ];
+    let mut checked = 0;
+    let (mut errors, mut converted) = (0, 0);
+    for label in [
+        "shift_jis",
+        "windows-1258",
+        "euc-kr",
+        "iso-2022-jp",
+        "gb18030",
+    ] {
+        let data = twin_input(label);
+        for mode in modes {
+            for on_error in [OnError::Keep, OnError::Skip] {
+                let opts = engine(label, mode, on_error, false);
+                let want = naive(&data, opts);
+                errors += want.stats.error_lines;
+                converted += want.stats.converted;
+                // One chunk, and chunks of whole lines of about `size` bytes.
+                for size in [1, 50, 333, 1 << 20] {
+                    let mut w = Worker::new(opts);
+                    let mut rendered = Vec::new();
+                    let mut issues = Vec::new();
+                    let mut lines = 0;
+                    let mut pos = 0;
+                    while pos < data.len() {
+                        let end = iribulk::engine::input::next_mapped_chunk_end(&data, pos, size);
+                        let mut res = ChunkOut::default();
+                        w.convert_chunk(&data[pos..end], &mut res);
+                        rendered.extend(res.render(&data[pos..end]));
+                        issues.extend(
+                            res.issues
+                                .iter()
+                                .map(|i| (i.line + lines, i.err, i.warning, i.len)),
+                        );
+                        lines += res.stats.lines;
+                        pos = end;
+                    }
+                    let ctx = format!("{label} {mode:?} {on_error:?} size={size}");
+                    assert!(rendered == want.render(&data), "output differs: {ctx}");
+                    let want_issues: Vec<_> = want
+                        .issues
+                        .iter()
+                        .map(|i| (i.line, i.err, i.warning, i.len))
+                        .collect();
+                    assert_eq!(issues, want_issues, "{ctx}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 5 * 4 * 2 * 4);
+    assert!(errors > 100 && converted > 1000, "{errors} {converted}");
+}
+
+#[test]
+fn pipeline_threads_and_chunks_with_a_charset() {
+    let dir = tempfile::tempdir().unwrap();
+    // Fixed charset, and --charset-field with a label per record (mixed charsets).
+    let mut mixed = Vec::new();
+    for (i, label) in ["shift_jis", "koi8-r", "big5", "nonsense"]
+        .iter()
+        .cycle()
+        .take(300)
+        .enumerate()
+    {
+        let (bytes, _, _) = cs(if *label == "nonsense" { "utf-8" } else { label })
+            .encoding()
+            .encode(["http://a/日本?q=ё", "http://a/b", "/x?q=台灣"][i % 3]);
+        mixed.extend_from_slice(&bytes);
+        mixed.push(b'\t');
+        mixed.extend_from_slice(label.as_bytes());
+        mixed.push(b'\n');
+    }
+    for (name, data, opts) in [
+        (
+            "sjis",
+            twin_input("shift_jis"),
+            engine("shift_jis", Mode::ToUri, OnError::Keep, false),
+        ),
+        ("mixed", mixed, engine("", Mode::ToUri, OnError::Skip, true)),
+    ] {
+        let want = naive(&data, opts);
+        let input = dir.path().join(name);
+        std::fs::write(&input, &data).unwrap();
+        for no_mmap in [false, true] {
+            for (threads, chunk) in [(1, 1 << 20), (2, 64), (7, 1000)] {
+                let output = dir.path().join(format!("{name}.out"));
+                let run = RunOptions {
+                    engine: opts,
+                    inputs: vec![input.clone()],
+                    output: Some(output.clone()),
+                    threads,
+                    chunk_size: chunk,
+                    no_mmap,
+                    ..Default::default()
+                };
+                let sum = pipeline::run(&run).unwrap();
+                let got = std::fs::read(&output).unwrap();
+                let ctx = format!("{name} threads={threads} chunk={chunk} no_mmap={no_mmap}");
+                assert!(got == want.render(&data), "{ctx}");
+                assert_eq!(sum.stats.error_lines, want.stats.error_lines, "{ctx}");
+                assert_eq!(sum.stats.lines, sum.stats.written + sum.stats.skipped);
+            }
+        }
+    }
+}

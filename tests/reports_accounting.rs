@@ -1,0 +1,110 @@
+//! Issue #10, reports and accounting: with `--base`/`--base-field` the error column is a byte
+//! of the input line; `--on-error fail` says how many lines were read, written, skipped and
+//! not reached, and the equation holds.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str], input: &[u8]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_iribulk"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    c.stdin.take().unwrap().write_all(input).unwrap();
+    c.wait_with_output().unwrap()
+}
+
+/// The `column` of each report row (TSV, header skipped).
+fn columns(report: &std::path::Path) -> Vec<(String, u64)> {
+    std::fs::read_to_string(report)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[3].to_string(), f[2].parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn base_error_columns_point_into_the_input_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let rep = dir.path().join("errors.tsv");
+    let rep_s = rep.to_str().unwrap();
+    // `a%zz` is 4 bytes; the `%` is its 2nd byte, whatever the base adds in front of it.
+    let o = run(
+        &[
+            "--base",
+            "http://example.com/one/two/three",
+            "--errors",
+            rep_s,
+        ],
+        b"a%zz\n../x/b%zz\n?q=%zz\n#f%zz\n",
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        columns(&rep),
+        vec![
+            ("bad-percent".to_string(), 2),
+            ("bad-percent".to_string(), 7),
+            ("bad-percent".to_string(), 4),
+            ("bad-percent".to_string(), 3),
+        ]
+    );
+    // With --base-field, the column counts from the start of the line (the field's bytes).
+    let o = run(
+        &["--field", "2", "--base-field", "1", "--errors", rep_s],
+        b"http://h/a/b\tc%zz\n",
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(columns(&rep), vec![("bad-percent".to_string(), 15)]);
+    // A problem in the part taken from the base points at the reference's first byte.
+    let o = run(
+        &["--field", "2", "--base-field", "1", "--errors", rep_s],
+        b"http://a%zz/\tx\n",
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(columns(&rep), vec![("bad-percent".to_string(), 14)]);
+}
+
+#[test]
+fn on_error_fail_accounts_for_every_line() {
+    let input = b"http://a/ok\nhttp://a/%zz\nhttp://a/x\nhttp://a/y";
+    let o = run(&["--on-error", "fail", "--stats", "json"], input);
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "http://a/ok\n");
+    let err = String::from_utf8_lossy(&o.stderr);
+    let json = err
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .unwrap_or_else(|| panic!("no stats json in {err}"));
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(v["lines"], 4, "{json}");
+    assert_eq!(v["written"], 1, "{json}");
+    assert_eq!(v["skipped"], 1, "{json}");
+    assert_eq!(v["not_reached"], 2, "{json}");
+    assert_eq!(v["stopped_at_error"], true, "{json}");
+    let o = run(&["--on-error", "fail"], input);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("lines in 4 = written 1 + skipped 1 + not reached 2\n"),
+        "{err}"
+    );
+    assert!(!err.contains("MISMATCH"), "{err}");
+    // The first line fails: nothing written, the rest not reached.
+    let o = run(&["--on-error", "fail"], b"%zz\na\nb\n");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("lines in 3 = written 0 + skipped 1 + not reached 2\n"),
+        "{err}"
+    );
+}

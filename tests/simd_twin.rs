@@ -1,0 +1,156 @@
+//! The converters with their block kernels (issue 11) against their naive twins
+//! (`ToUri::new_naive`, `ToIri::new_naive`: the scalar reference loops): byte-identical output,
+//! the same `Outcome` and the same errors (code and byte offset) on every line of every data set
+//! in `../shared/datasets` and of two synthetic sets from `scripts/gen-dataset`, in to-uri (every
+//! host mode, and the option sets that change which bytes stop the kernel) and in to-iri (every
+//! host mode, on the raw lines and on their to-uri output).
+
+mod common;
+
+use iribulk::convert::to_iri::{ToIri, ToIriOptions};
+use iribulk::{HostMode, InvalidUtf8, ToUri, ToUriOptions};
+use std::path::{Path, PathBuf};
+
+const HOSTS: [HostMode; 4] = [
+    HostMode::Auto,
+    HostMode::Uts46,
+    HostMode::IDNA2003,
+    HostMode::Percent,
+];
+
+fn to_uri_options() -> Vec<ToUriOptions> {
+    let mut v: Vec<_> = HOSTS
+        .iter()
+        .map(|&h| ToUriOptions::default().host(h))
+        .collect();
+    v.push(ToUriOptions::default().strict(true));
+    v.push(
+        ToUriOptions::default()
+            .leiri(true)
+            .invalid_utf8(InvalidUtf8::Percent),
+    );
+    v.push(
+        ToUriOptions::default()
+            .host(HostMode::Uts46)
+            .host_fallback_percent(true)
+            .invalid_utf8(InvalidUtf8::Percent),
+    );
+    v
+}
+
+/// Lines of a file, split at LF with a CR before it removed (the engine's line rule).
+fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    bytes
+        .split(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+}
+
+/// Compares both converters on every line of `bytes`; returns the to-uri output lines of the
+/// default options (the input of the to-iri comparison).
+fn compare(name: &str, bytes: &[u8]) -> Vec<Vec<u8>> {
+    let mut uris = Vec::new();
+    for (k, opts) in to_uri_options().into_iter().enumerate() {
+        let mut fast = ToUri::new(opts);
+        let mut naive = ToUri::new_naive(opts);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for (n, line) in lines(bytes).enumerate() {
+            a.clear();
+            b.clear();
+            let ra = fast.convert_into(line, &mut a);
+            let rb = naive.convert_into(line, &mut b);
+            assert_eq!(
+                (&ra, &a),
+                (&rb, &b),
+                "{name}:{}: to-uri with {opts:?}: {:?}",
+                n + 1,
+                String::from_utf8_lossy(line)
+            );
+            if k == 0 && ra.is_ok() {
+                uris.push(a.clone());
+            }
+        }
+    }
+    let raw: Vec<&[u8]> = lines(bytes).collect();
+    for host in HOSTS {
+        let opts = ToIriOptions { host };
+        let mut fast = ToIri::new(opts);
+        let mut naive = ToIri::new_naive(opts);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for (n, line) in raw
+            .iter()
+            .copied()
+            .chain(uris.iter().map(|u| &u[..]))
+            .enumerate()
+        {
+            a.clear();
+            b.clear();
+            let ra = fast.convert_into(line, &mut a);
+            let rb = naive.convert_into(line, &mut b);
+            assert_eq!(
+                (&ra, &a),
+                (&rb, &b),
+                "{name}: input {} to-iri with {host:?}: {:?}",
+                n + 1,
+                String::from_utf8_lossy(line)
+            );
+        }
+    }
+    uris
+}
+
+#[test]
+fn every_shared_dataset_line_gives_the_same_bytes_and_errors() {
+    let Some(shared) = common::shared_dir() else {
+        return;
+    };
+    let dir = shared.join("datasets");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 9, "{files:?}");
+    for f in files {
+        let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let uris = compare(&name, &bytes);
+        assert!(!uris.is_empty(), "{name}: no line converted");
+    }
+}
+
+fn generate(out: &Path, non_ascii: &str, bad: &str, seed: &str) -> bool {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/gen-dataset");
+    let status = std::process::Command::new("python3")
+        .arg(&script)
+        .args(["--lines", "20000", "--non-ascii", non_ascii, "--bad", bad])
+        .args(["--seed", seed, "--quiet", "--out"])
+        .arg(out)
+        .status();
+    match status {
+        Ok(s) if s.success() => true,
+        Ok(s) => panic!("{} exited with {s}", script.display()),
+        Err(e) => {
+            common::skip(&format!("python3 for scripts/gen-dataset: {e}"));
+            false
+        }
+    }
+}
+
+#[test]
+fn synthetic_sets_give_the_same_bytes_and_errors() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (na, bad, seed) in [
+        ("1.0", "0.0", "1"),
+        ("0.10", "0.05", "7"),
+        ("1.0", "0.2", "3"),
+    ] {
+        let p = dir.path().join(format!("na{na}-bad{bad}.txt"));
+        if !generate(&p, na, bad, seed) {
+            return;
+        }
+        let bytes = std::fs::read(&p).expect("generated file");
+        assert!(bytes.len() > 100_000, "{} bytes", bytes.len());
+        compare(&p.display().to_string(), &bytes);
+    }
+}
