@@ -516,6 +516,15 @@ impl ErrorKind {
         Self::SEVERITIES[self.index()]
     }
 
+    /// The severity of the kind whose code is `code` (for tables and reports that hold codes),
+    /// or `None` for an unknown code.
+    pub fn severity_of_code(code: &str) -> Option<Severity> {
+        Self::ALL_CODES
+            .iter()
+            .position(|&c| c == code)
+            .map(|i| Self::SEVERITIES[i])
+    }
+
     /// True for the kinds that are warnings unless strict mode makes them errors.
     #[inline]
     pub fn is_warning_kind(self) -> bool {
@@ -731,5 +740,9 @@ mod tests {
         assert_eq!(ErrorKind::DisallowedAscii.severity(), Severity::Repair);
         assert_eq!(ErrorKind::BadPercent.severity(), Severity::Error);
         assert_eq!(ErrorKind::BadPercent.rfc(), "RFC 3986 §2.1");
+        for k in every_kind() {
+            assert_eq!(ErrorKind::severity_of_code(k.code()), Some(k.severity()));
+        }
+        assert_eq!(ErrorKind::severity_of_code("no-such-code"), None);
     }
 }

@@ -159,3 +159,39 @@ fn datasets_readme_matches_what_check_reports_on_the_sample() {
     );
     assert!(readme.contains("line 335 (`bidi-mixed`"));
 }
+
+/// README's "Error codes" table lists every code of the error table, once, in the table's
+/// order (`ErrorKind::ALL_CODES`), and its kind column agrees with each code's severity.
+#[test]
+fn readme_error_code_table_matches_the_error_table() {
+    use iribulk::error::{ErrorKind, Severity};
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let section = readme
+        .split("\n## Error codes\n")
+        .nth(1)
+        .expect("an Error codes section")
+        .split("\n## ")
+        .next()
+        .unwrap();
+    let rows: Vec<(&str, &str)> = section
+        .lines()
+        .filter_map(|l| {
+            let mut cells = l.strip_prefix("| `")?.splitn(2, "` | ");
+            let code = cells.next()?;
+            let kind = cells.next()?.split(" | ").next()?;
+            Some((code, kind))
+        })
+        .collect();
+    let codes: Vec<&str> = rows.iter().map(|r| r.0).collect();
+    assert_eq!(codes, ErrorKind::ALL_CODES, "README error-code table");
+    for (code, kind) in rows {
+        let sev = ErrorKind::severity_of_code(code).unwrap();
+        let ok = match sev {
+            Severity::Error => kind.starts_with("error"),
+            Severity::Warning => kind.starts_with("warning"),
+            Severity::Repair => kind.starts_with("error (`--strict`)"),
+        };
+        assert!(ok, "{code}: README says {kind:?}, the table {sev:?}");
+    }
+}
