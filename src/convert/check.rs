@@ -236,12 +236,15 @@ fn bad_ace(s: &str, r: Range<usize>) -> Result<(), LineError> {
 }
 
 /// The host-integrity warnings of `check` (module docs): `ambiguous-ipv4` and
-/// `display-unsafe`, merged with the component warnings in line order.
+/// `display-unsafe`. The first of them is the line's reported warning, before any character
+/// warning (a compatibility character in the userinfo, an ignorable in the host): it says
+/// that a browser reads another host, or none (issue 16).
 fn host_warnings(s: &str, r: Range<usize>, o: &mut Outcome) {
     let host = &s[r.clone()];
+    let mut first = true;
     let mut warn = |k, at| {
         o.warnings += 1;
-        if o.first_warning.is_none_or(|f| f.offset > at) {
+        if std::mem::take(&mut first) {
             o.first_warning = Some(LineError::new(k, at));
         }
     };
