@@ -296,18 +296,7 @@ impl ToIri {
                     // The host lies between ASCII delimiters of a valid UTF-8 line.
                     match (self.idna_for(scheme), std::str::from_utf8(&line[h.clone()])) {
                         (Some(idna), Ok(host)) => self.host_to_unicode(host, idna, out, &mut o),
-                        _ => {
-                            let (hm, before) = (out.len(), o);
-                            self.decode(line, h.clone(), Comp::Host, out, &mut o)?;
-                            // Display safety (issue 16, UTS #39): a percent-decoded reg-name
-                            // with a label that would stay in ACE form if it were an IDN
-                            // stays as written.
-                            if !display_safe_host(&out[hm..]) {
-                                out.truncate(hm);
-                                out.extend_from_slice(&line[h.clone()]);
-                                o = before;
-                            }
-                        }
+                        _ => self.decode(line, h.clone(), Comp::Host, out, &mut o)?,
                     }
                     pos = h.end;
                 }
@@ -485,26 +474,6 @@ impl ToIri {
         out.extend_from_slice(&s[run..]);
         Ok(())
     }
-}
-
-/// True when every label of the decoded reg-name `decoded` passes
-/// [`host::display::check_label`] (ASCII labels always do): the display rule of `xn--` labels
-/// applied to labels that percent-decoding produced (`non-special://%E2%80%A0/` keeps its
-/// `%E2%80%A0`: U+2020 is outside the UTS #39 identifier profile).
-fn display_safe_host(decoded: &[u8]) -> bool {
-    let Ok(text) = std::str::from_utf8(decoded) else {
-        return false;
-    };
-    if text.is_ascii() {
-        return true;
-    }
-    let tld = text
-        .trim_end_matches('.')
-        .rsplit('.')
-        .next()
-        .unwrap_or_default();
-    text.split('.')
-        .all(|l| host::display::check_label(l, tld).is_ok())
 }
 
 /// The display form of a host after ToUnicode `u`: each label that was not an ACE label
