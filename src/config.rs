@@ -122,6 +122,10 @@ pub struct ToUriOptions {
     /// Opt-in repairs of `[` `]`, `%` and a second `#` (ignored with `strict`). Default
     /// [`Repairs::NONE`].
     pub repair: Repairs,
+    /// `--trim`: remove what browsers strip before parsing (C0 controls and spaces at either
+    /// end of the line, TAB/CR/LF anywhere; WHATWG URL §4.4) from special-scheme references
+    /// instead of failing them with `browser-stripped`; counted as a repair. Default `false`.
+    pub trim: bool,
 }
 
 impl Default for ToUriOptions {
@@ -133,6 +137,7 @@ impl Default for ToUriOptions {
             leiri: false,
             invalid_utf8: InvalidUtf8::Error,
             repair: Repairs::NONE,
+            trim: false,
         }
     }
 }
@@ -166,6 +171,11 @@ impl ToUriOptions {
     /// Sets [`ToUriOptions::repair`].
     pub fn repair(mut self, r: Repairs) -> Self {
         self.repair = r;
+        self
+    }
+    /// Sets [`ToUriOptions::trim`].
+    pub fn trim(mut self, yes: bool) -> Self {
+        self.trim = yes;
         self
     }
 }

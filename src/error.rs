@@ -417,6 +417,66 @@ error_kinds! {
          the '\\' (WHATWG URL: a path separator), RFC 3986 reads the host after the \
          last '@' (e.g. https://good.com\\@evil.com/: a browser reads host good.com, \
          RFC 3986 reads host evil.com)", "WHATWG URL §4.4, RFC 3986 §3.2";
+    /// `missing-host`: `http https ws wss ftp` with no authority or an empty host (`http:/x`,
+    /// `http:x`, `http:///x`): RFC 9110 §4.2.1 "A sender MUST NOT generate an "http" URI with
+    /// an empty host identifier. A recipient that processes such a URI reference MUST reject
+    /// it"; RFC 6455 §3 the same for `ws`/`wss`. A browser reads the path as the host.
+    MissingHost = "missing-host", Error,
+        "special scheme with no authority or an empty host (RFC 9110 §4.2.1: must be \
+         rejected; a browser would read the path as the host)", "RFC 9110 §4.2.1, RFC 6455 §3";
+    /// `browser-stripped`: TAB, CR or LF before the path, or a C0 control or space at either
+    /// end of the line, in a special-scheme reference: browsers remove them (WHATWG URL
+    /// §4.4 basic URL parser, first steps), so percent-encoding them would change the host a
+    /// browser reads. `--trim` removes them instead (a repair).
+    BrowserStripped = "browser-stripped", Error,
+        "TAB/CR/LF before the path, or control/space at an end of the line: browsers \
+         strip it (WHATWG URL §4.4), encoding it would change the host; see --trim",
+        "WHATWG URL §4.4";
+    /// `backslash-reference`: a reference starting with `\\`, `/\` or `\/` against a
+    /// special base: RFC 3986 §4.2 reads a relative path, a browser (WHATWG URL §4.4, special
+    /// relative slash state) a network-path reference to another host.
+    BackslashReference = "backslash-reference", Error,
+        "reference starts with \\\\, /\\ or \\/ against a special base: RFC 3986 reads \
+         a relative path, a browser a network-path reference to another host",
+        "RFC 3986 §4.2, WHATWG URL §4.4";
+    /// `drive-letter-reference`: a reference whose path starts with a Windows drive letter
+    /// (`/c:/x`, `c|/x`) against a `file` base, or a `file` URL whose drive-letter segment
+    /// RFC 3986 §5.2.4 would remove: browsers drop the base's host there and keep the drive
+    /// letter through `..` (WHATWG URL §4.4 file state, RFC 8089 Appendix E.2); RFC 3986 §5.2
+    /// keeps the host.
+    DriveLetterReference = "drive-letter-reference", Error,
+        "reference starting with a Windows drive letter against a file base: browsers \
+         drop the base's host (WHATWG URL §4.4 file state), RFC 3986 §5.2 keeps it",
+        "RFC 3986 §5.2, RFC 8089 Appendix E.2";
+    /// `idna2003-differs`: warning (error with `--strict`): IDNA2003 (RFC 3490, kept as
+    /// `--host idna2003` asks) gives another host than UTS #46 non-transitional (what
+    /// browsers use): deviation characters `ß ς`, joiners, characters unassigned in Unicode
+    /// 3.2. An error always when Nameprep deletes a joiner UTS #46 refuses (`pay\u{200D}pal`).
+    Idna2003Differs = "idna2003-differs", Warning,
+        "IDNA2003 host differs from UTS #46 non-transitional (what browsers use)",
+        "RFC 3490 §4, UTS #46 §4";
+    /// `host-char-removed`: warning (error with `--strict`): host mapping deleted this
+    /// character (UTS #46 §5 "ignored", RFC 3454 table B.1 in Nameprep), e.g. U+3164; the
+    /// full message names it.
+    HostCharRemoved(char) = "host-char-removed", Warning,
+        "host mapping deleted a character (UTS #46 ignored / Nameprep B.1)",
+        "UTS #46 §5, RFC 3454 B.1";
+    /// `bad-ace`: `check`: an `xn--` label that is not valid Punycode or does not decode to a
+    /// valid U-label (RFC 5891 §5.4, §4.4).
+    BadAce = "bad-ace", Error,
+        "xn-- label is not valid Punycode or not a valid U-label (RFC 5891 §5.4)",
+        "RFC 5891 §5.4";
+    /// `ambiguous-ipv4`: a reg-name that browsers read as an IPv4 address (WHATWG URL §3.5
+    /// "ends in a number": last label all digits or `0x…`, e.g. `0x7f.1`, `127.1`): a warning
+    /// in `check`; an error where conversion (IDNA, percent-decoding) would produce one.
+    AmbiguousIpv4 = "ambiguous-ipv4", Warning,
+        "host name that browsers read as an IPv4 address (WHATWG URL ends-in-a-number)",
+        "WHATWG URL §3.5";
+    /// `display-unsafe`: `check` warning: an `xn--` label that display safety keeps in ACE
+    /// form (UTS #39 §5.2 mixed scripts, whole-script confusable, delimiter look-alike).
+    DisplayUnsafe = "display-unsafe", Warning,
+        "xn-- label unsafe to display in Unicode (UTS #39 §5.2, confusable, look-alike)",
+        "UTS #39 §5.2";
     /// `repaired-bracket`: `--repair brackets` percent-encoded a `[` or `]` outside an IP
     /// literal (RFC 3986 §3.2.2; RFC 3987 §3.1 allows it only as a preprocessing step). A
     /// warning; without the repair the line is the error `bad-bracket`.
@@ -473,6 +533,15 @@ impl ErrorKind {
         Self::SEVERITIES[self.index()]
     }
 
+    /// The severity of the kind whose code is `code` (for tables and reports that hold codes),
+    /// or `None` for an unknown code.
+    pub fn severity_of_code(code: &str) -> Option<Severity> {
+        Self::ALL_CODES
+            .iter()
+            .position(|&c| c == code)
+            .map(|i| Self::SEVERITIES[i])
+    }
+
     /// True for the kinds that are warnings unless strict mode makes them errors.
     #[inline]
     pub fn is_warning_kind(self) -> bool {
@@ -480,7 +549,8 @@ impl ErrorKind {
     }
 
     /// The full message: [`ErrorKind::message`], then `": "` and [`ErrorKind::detail`] when
-    /// there is one (the text of the error report).
+    /// there is one, or the code point a `host-char-removed` names (the text of the error
+    /// report).
     pub fn full_message(self) -> FullMessage {
         FullMessage(self)
     }
@@ -494,9 +564,12 @@ pub struct FullMessage(ErrorKind);
 impl fmt::Display for FullMessage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.0.message())?;
-        if let ErrorKind::Idna(r) = self.0 {
+        match self.0 {
             // The data-dependent reason (a UTS #46 failure names its rule and label).
-            write!(f, ": {r}")?;
+            ErrorKind::Idna(r) => write!(f, ": {r}")?,
+            // The character deleted from the host (issue 16).
+            ErrorKind::HostCharRemoved(c) => write!(f, ": U+{:04X}", c as u32)?,
+            _ => {}
         }
         Ok(())
     }
@@ -594,6 +667,15 @@ mod tests {
             LeadingCombining,
             JoinerContext,
             BackslashAuthority,
+            MissingHost,
+            BrowserStripped,
+            BackslashReference,
+            DriveLetterReference,
+            Idna2003Differs,
+            HostCharRemoved('\u{3164}'),
+            BadAce,
+            AmbiguousIpv4,
+            DisplayUnsafe,
             RepairedBracket,
             RepairedPercent,
             RepairedHash,
@@ -642,6 +724,12 @@ mod tests {
         );
         assert_eq!(ErrorKind::BadPort.detail(), None);
         assert_eq!(
+            ErrorKind::HostCharRemoved('\u{3164}')
+                .full_message()
+                .to_string(),
+            "host mapping deleted a character (UTS #46 ignored / Nameprep B.1): U+3164"
+        );
+        assert_eq!(
             ErrorKind::BadPort.full_message().to_string(),
             "port is not all digits"
         );
@@ -663,6 +751,10 @@ mod tests {
                 "compat-char",
                 "leading-combining",
                 "joiner-context",
+                "idna2003-differs",
+                "host-char-removed",
+                "ambiguous-ipv4",
+                "display-unsafe",
                 "repaired-bracket",
                 "repaired-percent",
                 "repaired-hash"
@@ -671,5 +763,9 @@ mod tests {
         assert_eq!(ErrorKind::DisallowedAscii.severity(), Severity::Repair);
         assert_eq!(ErrorKind::BadPercent.severity(), Severity::Error);
         assert_eq!(ErrorKind::BadPercent.rfc(), "RFC 3986 §2.1");
+        for k in every_kind() {
+            assert_eq!(ErrorKind::severity_of_code(k.code()), Some(k.severity()));
+        }
+        assert_eq!(ErrorKind::severity_of_code("no-such-code"), None);
     }
 }

@@ -30,7 +30,7 @@
 //! ```text
 //! src/bin/iribulk (clap, indicatif, mimalloc; the `cli` feature)
 //!   └► engine (input, pipeline, output, report; worker)
-//!       └► convert (to_uri, to_iri, check, leiri, normalize; bidi), charset (legacy input)
+//!       └► convert (to_uri, to_iri, check, leiri, normalize; bidi, integrity), charset (legacy input)
 //!           └► host (the only path to IDNA), grammar (classes, components, joiner, pct, resolve, validate)
 //!               └► simd, config, error
 //! ```

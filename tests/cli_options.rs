@@ -102,6 +102,7 @@ fn example(id: &str, mode: Mode, dir: &Path) -> Vec<String> {
         "stats_file" => vec!["--stats-file".into(), path("stats.txt")],
         "exit_zero" => strs(&["--exit-zero"]),
         "quiet" => strs(&["--quiet"]),
+        "trim" => strs(&["--trim"]),
         other => panic!("flag id {other} has no example here: add one"),
     };
     v.splice(0..0, ["--mode".to_string(), mode.name().to_string()]);

@@ -216,6 +216,14 @@ fn version_names_the_simd_level_and_the_build() {
     };
     assert!(simd.starts_with(want), "{v}");
     assert!(v.contains("\nbuild: ") && v.contains("\nunicode: "), "{v}");
+    // Issue 16: the Unicode versions of the IDNA tables.
+    let (a, b, c) = iribulk::host::UTS46_UNICODE_VERSION;
+    assert!(
+        v.contains(&format!(
+            "\nidna: UTS #46 tables Unicode {a}.{b}.{c} (idna crate), IDNA2003 Nameprep Unicode 3.2.0"
+        )),
+        "{v}"
+    );
 }
 
 #[test]

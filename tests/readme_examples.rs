@@ -142,18 +142,56 @@ fn datasets_readme_matches_what_check_reports_on_the_sample() {
     let repaired = [28, 64, 83, 125, 126, 131, 138, 222, 223, 224, 226, 306, 354];
     let bad = [30, 72, 109, 132, 188, 219, 235, 259, 283, 324, 338];
     let mut want: Vec<u32> = repaired.iter().chain(&bad).copied().collect();
-    want.push(335);
+    want.extend([335, 243, 247]);
     want.sort_unstable();
     assert_eq!(errors.iter().map(|e| e.0).collect::<Vec<_>>(), want);
     // Line 153's query is name/value components (RFC 3987 §4.2, contract item 13): valid.
     assert!(!errors.iter().any(|e| e.0 == 153) && errors.contains(&(335, "bidi-mixed")));
+    // IPvFuture in an http URL: browsers refuse it (issue 16).
+    assert!(errors.contains(&(243, "bad-ip-literal")) && errors.contains(&(247, "bad-ip-literal")));
     assert!(repaired
         .iter()
         .all(|l| errors.contains(&(*l, "disallowed-ascii"))));
     let readme = std::fs::read_to_string(format!("{root}/datasets/README.md")).unwrap();
     assert!(
-        readme.contains("reports 31\nlines: 25 errors and 6 warnings"),
+        readme.contains("reports 33\nlines: 27 errors and 6 warnings"),
         "datasets/README.md"
     );
     assert!(readme.contains("line 335 (`bidi-mixed`"));
+}
+
+/// README's "Error codes" table lists every code of the error table, once, in the table's
+/// order (`ErrorKind::ALL_CODES`), and its kind column agrees with each code's severity.
+#[test]
+fn readme_error_code_table_matches_the_error_table() {
+    use iribulk::error::{ErrorKind, Severity};
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let section = readme
+        .split("\n## Error codes\n")
+        .nth(1)
+        .expect("an Error codes section")
+        .split("\n## ")
+        .next()
+        .unwrap();
+    let rows: Vec<(&str, &str)> = section
+        .lines()
+        .filter_map(|l| {
+            let mut cells = l.strip_prefix("| `")?.splitn(2, "` | ");
+            let code = cells.next()?;
+            let kind = cells.next()?.split(" | ").next()?;
+            Some((code, kind))
+        })
+        .collect();
+    let codes: Vec<&str> = rows.iter().map(|r| r.0).collect();
+    assert_eq!(codes, ErrorKind::ALL_CODES, "README error-code table");
+    for (code, kind) in rows {
+        let sev = ErrorKind::severity_of_code(code).unwrap();
+        let ok = match sev {
+            Severity::Error => kind.starts_with("error"),
+            Severity::Warning => kind.starts_with("warning"),
+            Severity::Repair => kind.starts_with("error (`--strict`)"),
+        };
+        assert!(ok, "{code}: README says {kind:?}, the table {sev:?}");
+    }
 }

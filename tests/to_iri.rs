@@ -177,8 +177,13 @@ proptest! {
                     let ascii_host = c.authority.is_some_and(|a| {
                         iribulk::grammar::components::split_authority(&s, a).is_ok_and(|a| s[a.host].is_ascii())
                     });
+                    // Issue 16: check refuses an invalid A-label (`bad-ace`) that to-uri
+                    // passes as ASCII, and, for special schemes, what browsers refuse and
+                    // RFC 3986 allows (a port above 65535, an IPvFuture literal).
+                    use iribulk::ErrorKind as K;
                     prop_assert!(
-                        matches!(e.kind, iribulk::ErrorKind::Idna(_)) && ascii_host,
+                        (matches!(e.kind, K::Idna(_)) && ascii_host)
+                            || matches!(e.kind, K::BadAce | K::BadPort | K::BadIpLiteral),
                         "check refused {:?}: {:?}", String::from_utf8_lossy(&uri), e
                     );
                 }

@@ -17,7 +17,16 @@
 //!
 //! Warnings (the line stays valid): compatibility characters (§6.1 b), a combining mark at
 //! the start of a component, ZWJ/ZWNJ outside their RFC 5892 Appendix A context (3987bis §5.1;
-//! see [`crate::convert::joiner`]), all on the same components.
+//! see [`crate::grammar::joiner`]), all on the same components.
+//!
+//! Host integrity (issue 16): an `xn--` label that is not a valid A-label is the error
+//! `bad-ace` (RFC 5891 §5.4: the Punycode decodes to a valid U-label that encodes back to the
+//! same label); a port above 65535 or an `IPvFuture` literal in a special scheme is an error
+//! (browsers refuse them); a host name browsers read as IPv4 (WHATWG URL §3.5 "ends in a
+//! number", not an RFC 3986 `IPv4address`) warns `ambiguous-ipv4`; an `xn--` label that to-iri
+//! keeps in ACE form for display safety (UTS #39; [`crate::host::display::check_label`]) warns
+//! `display-unsafe`. The engine adds the checks of [`crate::convert::integrity`]
+//! (`missing-host`, `browser-stripped`, ...) around every mode, `check` included.
 
 use crate::config::{InvalidUtf8, ToUriOptions};
 use crate::convert::bidi;
@@ -111,8 +120,10 @@ impl Checker {
         let mut host = None;
         if let Some(ar) = c.authority.clone() {
             let a = components::split_authority(line, ar).expect("validated by the conversion");
+            special_authority(line, c, &a)?;
             if line.get(a.host.start) != Some(&b'[') {
                 self.check_host(s, a.host.clone(), c.scheme.clone().map(|r| &line[r]))?;
+                bad_ace(s, a.host.clone())?;
                 host = Some(a.host);
             }
         }
@@ -129,7 +140,7 @@ impl Checker {
             }
             // The label dots between the host's components: U+FF0E and U+FF61 are
             // compatibility characters too (NFKC gives '.'), warned in line order.
-            if let Some(h) = host {
+            if let Some(h) = host.clone() {
                 for (i, ch) in s[h.clone()].char_indices() {
                     if !ch.is_ascii() && crate::host::is_label_dot(ch) && is_compat(ch) {
                         let w = LineError::new(ErrorKind::CompatChar, h.start + i);
@@ -140,6 +151,9 @@ impl Checker {
                     }
                 }
             }
+        }
+        if let Some(h) = host {
+            host_warnings(s, h, o);
         }
         Ok(())
     }
@@ -171,6 +185,97 @@ impl Checker {
         } else {
             Err(err(IdnaReason::AsciiHostName))
         }
+    }
+}
+
+/// What browsers refuse in the authority of a special scheme (WHATWG URL §4.1) that RFC 3986
+/// allows: a port above 65535 (`bad-port`; RFC 3986 §3.2.3 has no bound, WHATWG URL §4.4 port
+/// state fails) and an `IPvFuture` literal (`bad-ip-literal`; WHATWG URL §3.5 host parser
+/// takes IPv6 only). Issue 16: `check` must not accept a line that browsers refuse.
+fn special_authority(
+    line: &[u8],
+    c: &components::Components,
+    a: &components::Authority,
+) -> Result<(), LineError> {
+    if !c
+        .scheme
+        .clone()
+        .is_some_and(|r| components::is_special_scheme(&line[r]))
+    {
+        return Ok(());
+    }
+    if let Some(p) = a.port.clone() {
+        let digits = &line[p.clone()];
+        let big = digits.iter().skip_while(|&&b| b == b'0').count() > 5
+            || std::str::from_utf8(digits)
+                .ok()
+                .and_then(|d| d.parse::<u32>().ok())
+                .is_some_and(|n| n > 65535);
+        if big {
+            return Err(LineError::new(ErrorKind::BadPort, p.start));
+        }
+    }
+    if matches!(
+        line.get(a.host.start..a.host.start + 2),
+        Some(b"[v") | Some(b"[V")
+    ) {
+        return Err(LineError::new(ErrorKind::BadIpLiteral, a.host.start));
+    }
+    Ok(())
+}
+
+/// `bad-ace` (module docs): the first `xn--` label of the host that is not a valid A-label
+/// (RFC 5891 §5.4), an error at the label's start.
+fn bad_ace(s: &str, r: Range<usize>) -> Result<(), LineError> {
+    let host = &s[r.clone()];
+    if let Some((i, _)) = crate::host::ace::first_bad_ace(host) {
+        let at: usize = host.split('.').take(i).map(|l| l.len() + 1).sum();
+        return Err(LineError::new(ErrorKind::BadAce, r.start + at));
+    }
+    Ok(())
+}
+
+/// The host-integrity warnings of `check` (module docs): `ambiguous-ipv4` and
+/// `display-unsafe`. The first of them is the line's reported warning, before any character
+/// warning (a compatibility character in the userinfo, an ignorable in the host): it says
+/// that a browser reads another host, or none (issue 16).
+fn host_warnings(s: &str, r: Range<usize>, o: &mut Outcome) {
+    let host = &s[r.clone()];
+    let mut first = true;
+    let mut warn = |k, at| {
+        o.warnings += 1;
+        if std::mem::take(&mut first) {
+            o.first_warning = Some(LineError::new(k, at));
+        }
+    };
+    // What a browser reads: percent-decoded, UTS #46-mapped (or at least with the label
+    // separators of RFC 3490 §3.1 as dots) before the IPv4 parser runs (WHATWG URL §3.5).
+    let decoded = crate::host::decode_host_percent(host).unwrap_or_else(|| host.to_string());
+    let mut mapped = String::new();
+    if crate::host::to_ascii(&decoded, crate::host::Idna::Uts46, &mut mapped).is_err() {
+        mapped = decoded.replace(crate::host::is_label_dot, ".");
+    }
+    if crate::convert::integrity::ends_in_number(mapped.as_bytes())
+        && !components::is_ipv4(mapped.as_bytes())
+    {
+        warn(ErrorKind::AmbiguousIpv4, r.start);
+    }
+    let tld = host
+        .trim_end_matches('.')
+        .rsplit('.')
+        .next()
+        .unwrap_or_default();
+    let mut at = r.start;
+    for l in host.split('.') {
+        if crate::host::ace::has_ace_prefix(l) {
+            if let Ok(u) = crate::host::ace::check_ace_label(l) {
+                if crate::host::display::check_label(&u, tld).is_err() {
+                    warn(ErrorKind::DisplayUnsafe, at);
+                    break;
+                }
+            }
+        }
+        at += l.len() + 1;
     }
 }
 

@@ -4,11 +4,15 @@
 //! [`leiri::LeiriToIri`], [`normalize::Normalizer`]) implements [`Converter`]: it reads one line
 //! (without its terminator) and appends its result to `out`, returning an [`Outcome`] or the
 //! first [`LineError`]. On error, `out` is left as it was.
+//!
+//! [`integrity`] holds the host-integrity checks (issue 16) that the engine runs around every
+//! converter, so that no mode moves a link to another host for a browser.
 
 use crate::error::LineError;
 
 pub mod bidi;
 pub mod check;
+pub mod integrity;
 pub mod leiri;
 pub mod normalize;
 pub mod repair;

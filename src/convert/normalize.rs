@@ -605,7 +605,10 @@ impl Normalizer {
         // (RFC 3492 Appendix A), so `XN--BCHER-KVA` would decode to `BüCHER`.
         self.ace.make_ascii_lowercase();
         let ace = std::str::from_utf8(&self.ace).expect("ACE is ASCII");
-        if let Some(u) = host::to_unicode(ace, self.opts.idna).filter(|u| u != ace) {
+        // Display safety (issue 16, UTS #39): unsafe labels stay in their xn-- form.
+        let unicode = host::to_unicode(ace, self.opts.idna)
+            .and_then(|u| host::display::display_host(ace, &u));
+        if let Some(u) = unicode.filter(|u| u != ace) {
             let displayable = u.chars().all(|c| c.is_ascii() || is_displayable(c, false));
             let mark = dst.len();
             if displayable && self.cache.to_ascii(&u, self.opts.idna, dst).is_ok() {

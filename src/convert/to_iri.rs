@@ -209,6 +209,9 @@ fn nfkc_has_delimiter_naive(c: char) -> bool {
 pub struct ToIri {
     opts: ToIriOptions,
     octets: Vec<u8>,
+    /// Ranges of the current component's output produced by percent-decoding (display
+    /// safety, [`ToIri::reencode_lookalikes`]).
+    decoded: Vec<std::ops::Range<usize>>,
     /// Run the scalar reference path only (the naive twin, for tests).
     naive: bool,
 }
@@ -219,6 +222,7 @@ impl ToIri {
         ToIri {
             opts,
             octets: Vec::new(),
+            decoded: Vec::new(),
             naive: false,
         }
     }
@@ -327,7 +331,11 @@ impl ToIri {
             } else {
                 is_displayable
             };
-            let u = keep_ascii_labels(host, u);
+            // Display safety (issue 16, UTS #39): unsafe labels stay in their xn-- form.
+            let Some(u) = host::display::display_host(host, &keep_ascii_labels(host, u)) else {
+                out.extend_from_slice(host.as_bytes());
+                return;
+            };
             let displayable = u.chars().all(|c| c.is_ascii() || shown(c, false));
             // RFC 3490 §5 and §4.2: the ACE prefix and the result of ToASCII are
             // ASCII-case-insensitive, so `XN--P1AI` and `Xn--P1ai` decode like `xn--p1ai`.
@@ -343,8 +351,9 @@ impl ToIri {
         out.extend_from_slice(host.as_bytes());
     }
 
-    /// Steps 2–4 on one component (RFC 3987 §3.2): `%` found by `memchr`, each run of
-    /// triplets decoded into octets and written by [`emit_octets`].
+    /// Steps 2–4 on one component (RFC 3987 §3.2): each run of `%HH` triplets decoded into
+    /// octets and written by [`emit_octets`] ([`ToIri::decode_fast`], or its naive twin), then
+    /// the display-safety pass of [`ToIri::reencode_lookalikes`] (issue 16).
     fn decode(
         &mut self,
         line: &[u8],
@@ -353,9 +362,45 @@ impl ToIri {
         out: &mut Vec<u8>,
         o: &mut Outcome,
     ) -> Result<(), LineError> {
+        let mark = out.len();
+        self.decoded.clear();
         if self.naive {
-            return self.decode_naive(line, r, comp, out, o);
+            self.decode_naive(line, r, comp, out, o)?;
+        } else {
+            self.decode_fast(line, r, comp, out, o)?;
         }
+        self.reencode_lookalikes(out, mark, o);
+        Ok(())
+    }
+
+    /// Display safety (issue 16, UTS #39 skeletons): a character that percent-decoding
+    /// produced in `out[mark..]` and that looks like a delimiter (`∕` U+2215 for `/`) goes
+    /// back to its `%HH` form, so the IRI does not read as another host or path. Characters
+    /// written literally in the input stay as they are.
+    fn reencode_lookalikes(&mut self, out: &mut Vec<u8>, mark: usize, o: &mut Outcome) {
+        let decoded = std::mem::take(&mut self.decoded);
+        if !decoded.is_empty()
+            && host::display::reencode_lookalikes_in(out, mark, |at| {
+                decoded.iter().any(|r| r.contains(&at))
+            })
+        {
+            o.changed = true;
+        }
+        self.decoded = decoded;
+        self.decoded.clear();
+    }
+
+    /// The fast path of [`ToIri::decode`]: `%` found by `memchr`; each run of triplets' output
+    /// range is recorded for [`ToIri::reencode_lookalikes`].
+    fn decode_fast(
+        &mut self,
+        line: &[u8],
+        r: std::ops::Range<usize>,
+        comp: Comp,
+        out: &mut Vec<u8>,
+        o: &mut Outcome,
+    ) -> Result<(), LineError> {
+        let mark = out.len();
         let s = &line[r.clone()];
         let n = s.len();
         let mut run = 0;
@@ -376,7 +421,9 @@ impl ToIri {
                 self.octets.push(hi << 4 | lo);
                 j += 3;
             }
+            let at = out.len() - mark;
             emit_octets(&s[i..j], &self.octets, comp, out, o);
+            self.decoded.push(at..out.len() - mark);
             i = j;
             run = j;
         }
@@ -395,6 +442,7 @@ impl ToIri {
     ) -> Result<(), LineError> {
         let s = &line[r.clone()];
         let n = s.len();
+        let mark = out.len();
         let mut run = 0;
         let mut i = 0;
         while i < n {
@@ -417,7 +465,9 @@ impl ToIri {
                 self.octets.push(hi << 4 | lo);
                 j += 3;
             }
+            let at = out.len() - mark;
             emit_octets_naive(&s[i..j], &self.octets, comp, out, o);
+            self.decoded.push(at..out.len() - mark);
             i = j;
             run = j;
         }

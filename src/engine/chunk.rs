@@ -30,7 +30,7 @@ pub struct LineIssue {
 }
 
 /// Counters of a chunk (and, summed, of a run).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stats {
     /// Lines read.
     pub lines: u64,
@@ -60,6 +60,27 @@ pub struct Stats {
     pub written: u64,
     /// Errors and warnings by code, indexed like [`ErrorKind::ALL_CODES`].
     pub by_code: [u64; ErrorKind::ALL_CODES.len()],
+}
+
+// By hand: `[u64; N]` implements `Default` only up to N = 32, and there are more codes.
+impl Default for Stats {
+    fn default() -> Self {
+        Stats {
+            lines: 0,
+            bytes: 0,
+            passthrough: 0,
+            converted: 0,
+            repaired_lines: 0,
+            repairs: 0,
+            warning_lines: 0,
+            host_fallbacks: 0,
+            error_lines: 0,
+            skipped: 0,
+            not_reached: 0,
+            written: 0,
+            by_code: [0; ErrorKind::ALL_CODES.len()],
+        }
+    }
 }
 
 impl Stats {

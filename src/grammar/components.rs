@@ -30,6 +30,15 @@ pub struct Components {
 pub const BACKSLASH_SPECIAL_SCHEMES: [&[u8]; 6] =
     [b"http", b"https", b"ws", b"wss", b"ftp", b"file"];
 
+/// True for a special scheme of the WHATWG URL Standard (§4.1), one of
+/// [`BACKSLASH_SPECIAL_SCHEMES`], ASCII case-insensitive: the schemes of the host-integrity
+/// rule (issue 16) and of RFC 3986 §5.2.2's non-strict resolution ([`crate::grammar::resolve`]).
+pub fn is_special_scheme(scheme: &[u8]) -> bool {
+    BACKSLASH_SPECIAL_SCHEMES
+        .iter()
+        .any(|s| s.eq_ignore_ascii_case(scheme))
+}
+
 /// Host confusion (CVE-2019-9636 class): the offset of the first `\` inside the authority
 /// (RFC 3986 §3.2: from `//` to the first `/`, `?` or `#`) of a reference whose scheme is
 /// one of [`BACKSLASH_SPECIAL_SCHEMES`], if any. WHATWG URL §4.4 (special authority and host
@@ -47,11 +56,7 @@ pub const BACKSLASH_SPECIAL_SCHEMES: [&[u8]; 6] =
 pub fn backslash_in_special_authority(line: &[u8]) -> Option<usize> {
     memchr::memchr(b'\\', line)?;
     let c = split(line);
-    let scheme = &line[c.scheme?];
-    if !BACKSLASH_SPECIAL_SCHEMES
-        .iter()
-        .any(|s| s.eq_ignore_ascii_case(scheme))
-    {
+    if !is_special_scheme(&line[c.scheme?]) {
         return None;
     }
     let a = c.authority?;

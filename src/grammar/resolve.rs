@@ -11,10 +11,19 @@
 //! 1. Both references are split by [`crate::grammar::components::split`] (RFC 3986 Appendix B, §5.2.1).
 //!    The base must have a scheme (§5.1: the base URI is absolute); its fragment is ignored.
 //! 2. The target's components follow §5.2.2 **strictly** (a reference with a scheme is never
-//!    treated as relative, even when the scheme is the base's: `http:g` stays `http:g`).
+//!    treated as relative, even when the scheme is the base's: `foo:g` stays `foo:g`), except
+//!    for the special schemes of browsers (`http https ws wss ftp file`, WHATWG URL §4.1):
+//!    there §5.2.2's non-strict branch applies ("if ((not strict) and (R.scheme ==
+//!    Base.scheme)) then undefine(R.scheme)"), as browsers do, so `http:g` against
+//!    `http://a/b/c/d` is `http://a/b/c/g` (issue 16: `http:/evil.com` must not leave the
+//!    base's host for a path that a browser reads as a host).
 //! 3. Relative paths are merged with the base path (§5.2.3).
 //! 4. Dot segments are removed by [`remove_dot_segments`] (§5.2.4).
 //! 5. The target is recomposed (§5.3).
+//!
+//! A `blob:` reference with a rootless path (its path is a URL: `blob:https://a/x`) keeps the
+//! path as written: §5.2.4 would turn `blob:https://a/../b/x` into `blob:https://b/x`, another
+//! host for a browser, for which that path is opaque (WHATWG URL §4.4; issue 16).
 //!
 //! One safeguard §5.3 does not spell out: a target **without authority** whose path starts with
 //! `//` (`foo:/a/..//b` or the base `foo:/a/b` with `..//x`) would read back with an authority
@@ -60,8 +69,17 @@ pub fn resolve_into(base: &[u8], reference: &[u8], out: &mut Vec<u8>) -> Result<
         return Err(LineError::new(ErrorKind::BadScheme, 0));
     };
     components::check_scheme(base, &b)?;
-    let r: Components = components::split(reference);
+    let mut r: Components = components::split(reference);
     components::check_scheme(reference, &r)?;
+    // §5.2.2 non-strict for special schemes (module docs, step 2).
+    if let Some(rs) = r.scheme.clone() {
+        let rscheme = &reference[rs];
+        if components::is_special_scheme(rscheme)
+            && rscheme.eq_ignore_ascii_case(&base[bscheme.clone()])
+        {
+            r.scheme = None;
+        }
+    }
 
     out.reserve(base.len() + reference.len());
     // Step 2: the target's components (§5.2.2), recomposed as they are found (§5.3).
@@ -73,7 +91,14 @@ pub fn resolve_into(base: &[u8], reference: &[u8], out: &mut Vec<u8>) -> Result<
         out.extend_from_slice(&reference[rs.start..rs.end + 1]);
         has_authority = push_authority(reference, &r, out);
         path_start = out.len();
-        remove_dot_segments(&reference[r.path.clone()], out);
+        let rpath = &reference[r.path.clone()];
+        if reference[rs].eq_ignore_ascii_case(b"blob") && !rpath.starts_with(b"/") {
+            // A blob's path is a URL (W3C File API §8.3; WHATWG URL §4.4 opaque path):
+            // removing dot segments there would move its host (`blob:https://a/../b`).
+            out.extend_from_slice(rpath);
+        } else {
+            remove_dot_segments(rpath, out);
+        }
         push_query(reference, &r, out);
     } else {
         // T.scheme = Base.scheme.
@@ -308,7 +333,9 @@ mod tests {
         assert_eq!(res("http://a/b", "#").unwrap(), "http://a/b#");
         assert_eq!(res("foo:/a/b", "..//x").unwrap(), "foo:/.//x");
         assert_eq!(res("foo:/a/b", "//h/./x").unwrap(), "foo://h/x");
-        assert_eq!(res("http://a/b", "HTTP:/../g").unwrap(), "HTTP:/g");
+        // Same special scheme: §5.2.2 non-strict (issue 16); another scheme stays strict.
+        assert_eq!(res("http://a/b", "HTTP:/../g").unwrap(), "http://a/g");
+        assert_eq!(res("foo://a/b", "FOO:/../g").unwrap(), "FOO:/g");
     }
 
     #[test]

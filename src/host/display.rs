@@ -280,6 +280,72 @@ pub fn check_host(host: &str) -> Result<(), (usize, Unsafe)> {
     Ok(())
 }
 
+/// The display form of a host whose ACE form is `ace` and whose ToUnicode is `unicode` (same
+/// labels, separated by `.`): each label in Unicode where [`check_label`] allows it, else in
+/// its `xn--` form (issue 16; what Chromium and Firefox do label by label). `None` when the two
+/// forms do not have the same number of labels.
+pub fn display_host(ace: &str, unicode: &str) -> Option<String> {
+    let (a, u): (Vec<&str>, Vec<&str>) = (ace.split('.').collect(), unicode.split('.').collect());
+    if a.len() != u.len() {
+        return None;
+    }
+    let tld = unicode
+        .trim_end_matches('.')
+        .rsplit('.')
+        .next()
+        .unwrap_or_default();
+    let labels: Vec<&str> = a
+        .iter()
+        .zip(&u)
+        .map(|(&al, &ul)| if check_label(ul, tld).is_ok() { ul } else { al })
+        .collect();
+    Some(labels.join("."))
+}
+
+/// Percent-encodes again (upper-case hex, RFC 3986 §2.1) every character of the decoded
+/// component `out[mark..]` that [`delimiter_lookalikes`] finds (`∕` U+2215 shown for
+/// `%E2%88%95` would read as a `/`). ASCII characters are left alone: `\` is never decoded
+/// by the callers (RFC 3986 §2.2 keeps reserved and disallowed ASCII encoded). Returns true
+/// when something was re-encoded.
+pub fn reencode_lookalikes(out: &mut Vec<u8>, mark: usize) -> bool {
+    reencode_lookalikes_in(out, mark, |_| true)
+}
+
+/// [`reencode_lookalikes`] for the characters whose offset in `out[mark..]` `decoded` accepts
+/// (those a caller produced by percent-decoding; characters written literally stay as they
+/// are).
+pub fn reencode_lookalikes_in(
+    out: &mut Vec<u8>,
+    mark: usize,
+    decoded: impl Fn(usize) -> bool,
+) -> bool {
+    let Ok(text) = std::str::from_utf8(&out[mark..]) else {
+        return false;
+    };
+    if text.is_ascii() {
+        return false;
+    }
+    let found: Vec<(usize, char)> = delimiter_lookalikes(text)
+        .into_iter()
+        .filter(|&(at, c)| !c.is_ascii() && decoded(at))
+        .collect();
+    if found.is_empty() {
+        return false;
+    }
+    let tail = out.split_off(mark);
+    let mut last = 0;
+    for (at, c) in found {
+        out.extend_from_slice(&tail[last..at]);
+        let mut b = [0u8; 4];
+        for &x in c.encode_utf8(&mut b).as_bytes() {
+            out.extend_from_slice(format!("%{x:02X}").as_bytes());
+        }
+        last = at + c.len_utf8();
+    }
+    out.extend_from_slice(&tail[last..]);
+    true
+}
+
 /// True when `label` is in the UTS #39 §3.1 profile and mixes no scripts beyond Moderately
 /// Restrictive: the profile part of [`check_label`], for callers that report a warning.
 pub fn is_moderately_restrictive(label: &str) -> bool {
@@ -294,6 +360,24 @@ pub fn is_mixed_script(label: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn display_host_keeps_unsafe_labels_in_ace() {
+        assert_eq!(
+            display_host("xn--80ak6aa92e.com", "аррӏе.com").as_deref(),
+            Some("xn--80ak6aa92e.com")
+        );
+        assert_eq!(
+            display_host("xn--bcher-kva.de", "bücher.de").as_deref(),
+            Some("bücher.de")
+        );
+        assert_eq!(display_host("a.b", "a"), None);
+        let mut v = "x/a\u{2215}b/古ノルド語".as_bytes().to_vec();
+        assert!(reencode_lookalikes(&mut v, 2));
+        assert_eq!(String::from_utf8(v).unwrap(), "x/a%E2%88%95b/古ノルド語");
+        let mut w = "ノルウェー".as_bytes().to_vec();
+        assert!(!reencode_lookalikes(&mut w, 0));
+    }
 
     #[test]
     fn delimiter_lookalikes_are_found_by_skeleton() {

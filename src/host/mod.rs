@@ -28,6 +28,16 @@ pub const MAX_RAW_HOST: usize = 1024;
 /// Cap on one raw label, in bytes, checked before Nameprep or UTS #46 mapping.
 pub const MAX_RAW_LABEL: usize = 255;
 
+/// The Unicode version of the UTS #46 tables (mapping and validity, UTS #46 §5) that the
+/// `idna` crate 1.1 uses: ICU4X's `icu_normalizer_data` 2.4, "generated with ... Unicode
+/// version 18.0.0" (its README). Issue 16 asks `--version` and README to name it; the unit
+/// test `idna_table_versions_match_the_lock_file` fails when `Cargo.lock` moves to another
+/// data release, so that this constant is revisited.
+pub const UTS46_UNICODE_VERSION: (u8, u8, u8) = (18, 0, 0);
+/// The Unicode version of IDNA2003's tables: Nameprep (RFC 3491) is a profile of stringprep,
+/// whose tables are those of Unicode 3.2 (RFC 3454 §1.2; contract item 7).
+pub const NAMEPREP_UNICODE_VERSION: (u8, u8, u8) = (3, 2, 0);
+
 /// The IDNA version used for a host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Idna {
@@ -246,6 +256,25 @@ impl HostCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn idna_table_versions_match_the_lock_file() {
+        // UTS46_UNICODE_VERSION was read from icu_normalizer_data 2.4's README (Unicode
+        // 18.0.0): another data release may carry another Unicode version.
+        let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock"))
+            .expect("Cargo.lock");
+        let data = lock
+            .split("[[package]]")
+            .find(|p| p.contains("name = \"icu_normalizer_data\""))
+            .expect("icu_normalizer_data in Cargo.lock");
+        assert!(data.contains("version = \"2.4."), "{data}");
+        assert_eq!(UTS46_UNICODE_VERSION, (18, 0, 0));
+        assert_eq!(NAMEPREP_UNICODE_VERSION, (3, 2, 0));
+        // A character of Unicode 3.2 that Nameprep and UTS #46 both map: the tables answer.
+        let mut out = String::new();
+        assert!(to_ascii("b\u{FC}cher.de", Idna::Uts46, &mut out).is_ok());
+        assert_eq!(out, "xn--bcher-kva.de");
+    }
 
     #[test]
     fn ace_detectors_agree() {

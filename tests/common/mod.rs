@@ -98,6 +98,7 @@ pub fn parse_options(s: &str) -> ToUriOptions {
             "host=percent" => o.host(HostMode::Percent),
             "strict" => o.strict(true),
             "leiri" => o.leiri(true),
+            "trim" => o.trim(true),
             "utf8=percent" => o.invalid_utf8(InvalidUtf8::Percent),
             "fallback" => o.host_fallback_percent(true),
             // `repair=brackets+hash`: the `--repair` list, `+` for `,`.

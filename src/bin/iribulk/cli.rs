@@ -116,6 +116,10 @@ pub struct Cli {
     /// repaired-percent, repaired-hash); without it these lines are errors (RFC 3987 §3.1).
     #[arg(long, value_name = "LIST", value_parser = Repairs::parse, conflicts_with = "strict")]
     pub repair: Option<Repairs>,
+    /// Remove what browsers strip (C0 controls and spaces at either end, TAB/CR/LF) from
+    /// special-scheme lines instead of failing them with browser-stripped (a repair).
+    #[arg(long)]
+    pub trim: bool,
     /// Bytes that are not UTF-8: error (default) or percent (encode each such byte).
     #[arg(long = "invalid-utf8", value_enum, default_value_t = Utf8Arg::Error)]
     pub invalid_utf8: Utf8Arg,
@@ -518,6 +522,11 @@ pub const OPTIONS: &[Applies] = {
         .or(Modes::TO_IRI)
         .or(Modes::CHECK)
         .or(Modes::NORMALIZE);
+    // The modes that write what they convert (`--trim` is a repair: `check` repairs nothing).
+    let writers = Modes::TO_URI
+        .or(Modes::TO_IRI)
+        .or(Modes::LEIRI_TO_IRI)
+        .or(Modes::NORMALIZE);
     &[
         row("FILE", "files", all, Nothing),
         row("--in", "input", all, Nothing),
@@ -553,6 +562,7 @@ pub const OPTIONS: &[Applies] = {
         ),
         row("--strict", "strict", uri, Nothing),
         row("--leiri", "leiri", uri, Nothing),
+        row("--trim", "trim", writers, Nothing),
         row("--invalid-utf8", "invalid_utf8", uri, Nothing),
         row("--repair", "repair", repairs, Nothing),
         row("--on-error", "on_error", all, NoFilter),
@@ -575,7 +585,8 @@ pub const OPTIONS: &[Applies] = {
 };
 
 /// `--version --verbose`-style text of `--version`: the SIMD level this CPU runs, the build's
-/// features and the Unicode version of the normalization tables.
+/// features and the Unicode versions of the normalization, IDNA (issue 16) and UTS #39 display
+/// tables.
 pub fn long_version() -> String {
     let simd = match iribulk::simd::Impl::best() {
         iribulk::simd::Impl::Avx2 => "AVX2",
@@ -592,12 +603,18 @@ pub fn long_version() -> String {
     if cfg!(target_feature = "avx2") {
         feats.push("avx2 at compile time");
     }
+    let v = |(a, b, c): (u8, u8, u8)| format!("{a}.{b}.{c}");
+    let (sa, sb, sc) = unicode_security::UNICODE_VERSION;
     format!(
-        "{}\nsimd: {simd} (detected at run time)\ntarget: {}-{}\nbuild: {}\nunicode: {a}.{b}.{c} (NFC/NFKC tables)",
+        "{}\nsimd: {simd} (detected at run time)\ntarget: {}-{}\nbuild: {}\nunicode: {a}.{b}.{c} (NFC/NFKC tables)\n\
+         idna: UTS #46 tables Unicode {} (idna crate), IDNA2003 Nameprep Unicode {} (RFC 3491)\n\
+         display: UTS #39 tables Unicode {sa}.{sb}.{sc}",
         env!("CARGO_PKG_VERSION"),
         std::env::consts::ARCH,
         std::env::consts::OS,
-        feats.join(", ")
+        feats.join(", "),
+        v(iribulk::host::UTS46_UNICODE_VERSION),
+        v(iribulk::host::NAMEPREP_UNICODE_VERSION),
     )
 }
 
@@ -786,6 +803,7 @@ impl Cli {
             .host_fallback_percent(self.host_fallback.is_some())
             .strict(self.strict)
             .leiri(self.leiri)
+            .trim(self.trim)
             .invalid_utf8(match self.invalid_utf8 {
                 Utf8Arg::Error => InvalidUtf8::Error,
                 Utf8Arg::Percent => InvalidUtf8::Percent,

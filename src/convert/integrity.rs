@@ -1,0 +1,642 @@
+//! Host integrity (issue 16, contract item 17): the checks every mode runs so that a line
+//! written without an error keeps, for a browser, the scheme, host, port and userinfo of its
+//! input.
+//!
+//! Browsers parse URLs with the WHATWG URL Standard; RFC 3986 and the RFCs of the schemes
+//! decide what iribulk writes. Where the two readings of a line would name different hosts,
+//! the line is an error (or, for the documented IDNA2003 choice, a warning) instead of a
+//! silent change. The checks here are syntactic and cheap; [`crate::engine::Worker`] runs them
+//! around each mode's converter, and its fast path asks [`quick_ok`] first.
+//!
+//! * [`missing_host`]: `http https ws wss ftp` need a non-empty host (RFC 9110 §4.2.1,
+//!   RFC 6455 §3); a browser would read the first path segment as the host.
+//! * [`browser_stripped`]: TAB, CR, LF before the path and C0 controls or spaces at either
+//!   end are removed by browsers (WHATWG URL §4.4, basic URL parser steps 1–3); they are
+//!   never percent-encoded into a special-scheme URI. [`trim_into`] removes them (`--trim`).
+//! * [`backslash_authority`]: a `\` where a browser reads the authority of a special URL
+//!   (also among the slashes before it, and in a `blob:` URL's inner URL).
+//! * [`backslash_reference`]: `\\x`, `/\x`, `\/x` against a special base are network-path
+//!   references for a browser (WHATWG URL §4.4 "special relative or authority state") and
+//!   relative paths for RFC 3986 §4.2.
+//! * [`ends_in_number`]: a host name a browser reads as IPv4 (WHATWG URL §3.5).
+//!
+//! It lives in [`crate::convert`] because two checks ([`removed_char`], [`idna2003_differs`])
+//! run the host mappings of [`crate::host`]; the scheme list is
+//! [`components::BACKSLASH_SPECIAL_SCHEMES`] ([`components::is_special_scheme`]).
+
+use crate::grammar::components::{self, is_special_scheme as is_special};
+
+/// True for `http https ws wss ftp` (the special schemes of WHATWG URL §4.1 without `file`,
+/// whose host may be empty), ASCII case-insensitive.
+pub fn is_net_special(scheme: &[u8]) -> bool {
+    is_special(scheme) && !scheme.eq_ignore_ascii_case(b"file")
+}
+
+/// The scheme of `line` (the bytes before the first `:` when they come before any `/ ? #`),
+/// without its `:`. Not validated.
+pub fn scheme_of(line: &[u8]) -> Option<&[u8]> {
+    let j = line
+        .iter()
+        .position(|&b| matches!(b, b':' | b'/' | b'?' | b'#'))?;
+    (j > 0 && line[j] == b':').then(|| &line[..j])
+}
+
+/// Where a reference of a special scheme (`http https ws wss ftp`) lacks its host: `Some`
+/// offset (of the path, or of the empty host) when it has no authority (`http:/x`, `http:x`)
+/// or an empty host (`http:///x`, `http://:80/`, `http://u@/`). RFC 9110 §4.2.1: "A sender
+/// MUST NOT generate an "http" URI with an empty host identifier. A recipient that processes
+/// such a URI reference MUST reject it as invalid"; RFC 6455 §3 for `ws`/`wss`; RFC 1738 §3.2
+/// for `ftp`. An authority with another syntax error is left to the converters (`None`).
+pub fn missing_host(line: &[u8]) -> Option<usize> {
+    let scheme = scheme_of(line)?;
+    if !is_net_special(scheme) {
+        return None;
+    }
+    let c = components::split(line);
+    match c.authority {
+        None => Some(c.path.start),
+        Some(a) => match components::split_authority(line, a) {
+            Ok(au) if au.host.is_empty() => Some(au.host.start),
+            _ => None,
+        },
+    }
+}
+
+/// True for what browsers strip at either end of the input: C0 controls and space (WHATWG URL
+/// §4.4 basic URL parser step 1, "leading and trailing C0 control or space").
+#[inline]
+fn is_c0_or_space(b: u8) -> bool {
+    b <= b' '
+}
+
+/// True for what browsers remove anywhere: ASCII tab or newline (step 3).
+#[inline]
+fn is_tab_or_newline(b: u8) -> bool {
+    matches!(b, b'\t' | b'\r' | b'\n')
+}
+
+/// The end of the part of `line` before the path once TAB, CR and LF are ignored: the scheme,
+/// and the authority when the scheme is followed by two slashes (or backslashes, as a browser
+/// reads a special URL); for a reference without a scheme that starts with two slashes, its
+/// authority; else the scheme's end (0 without one).
+fn before_path_end(line: &[u8]) -> usize {
+    let mut i = 0;
+    // Scheme (with tabs and newlines inside, as browsers read it).
+    let mut j = 0;
+    while j < line.len() {
+        let b = line[j];
+        if b == b':' {
+            i = j + 1;
+            break;
+        }
+        if !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.') || is_tab_or_newline(b)) {
+            break;
+        }
+        j += 1;
+    }
+    // A special scheme: any run of slashes, backslashes, tabs and newlines leads to the
+    // authority (WHATWG URL §4.4 special authority slashes and ignore slashes states).
+    let special = i > 0 && {
+        let s: Vec<u8> = line[..i - 1]
+            .iter()
+            .copied()
+            .filter(|&b| !is_tab_or_newline(b))
+            .collect();
+        is_special(&s)
+    };
+    // Else two slashes, tabs and newlines allowed between.
+    let mut k = i;
+    let mut slashes = 0;
+    while k < line.len() && (special || slashes < 2) {
+        match line[k] {
+            b'/' | b'\\' => slashes += 1,
+            b if is_tab_or_newline(b) => {}
+            _ => break,
+        }
+        k += 1;
+    }
+    if slashes < 2 && !special {
+        // No authority: the part before the path is the scheme and the tabs after it.
+        return i + line[i..]
+            .iter()
+            .take_while(|&&b| is_tab_or_newline(b))
+            .count();
+    }
+    k + line[k..]
+        .iter()
+        .position(|&b| matches!(b, b'/' | b'\\' | b'?' | b'#'))
+        .unwrap_or(line.len() - k)
+}
+
+/// The effective scheme of `line` as a browser reads it: leading C0 controls and spaces
+/// skipped, TAB/CR/LF inside ignored. True when special, or `blob` (whose inner URL the rule
+/// covers).
+fn browser_scheme_special(line: &[u8]) -> Option<bool> {
+    let start = line.iter().position(|&b| !is_c0_or_space(b))?;
+    let mut s = Vec::with_capacity(8);
+    for &b in &line[start..] {
+        if b == b':' {
+            return Some(is_special(&s) || s.eq_ignore_ascii_case(b"blob"));
+        }
+        if is_tab_or_newline(b) {
+            continue;
+        }
+        if !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')) || s.len() > 16 {
+            return None;
+        }
+        s.push(b);
+    }
+    None
+}
+
+/// Where `line` holds what browsers strip before parsing (WHATWG URL §4.4, basic URL parser
+/// steps 1–3): a C0 control or space at either end, or TAB, CR or LF before the path. Only
+/// for a special scheme, or a reference without a scheme when `base_special` (it resolves
+/// against a special base). Percent-encoding these characters (what RFC 3987 §3.1 step 2 or
+/// LEIRI §6.2 would do) gives a URI whose host differs from the browser's reading, so they
+/// are an error (`browser-stripped`) unless `--trim` removes them ([`trim_into`]).
+pub fn browser_stripped(line: &[u8], base_special: bool) -> Option<usize> {
+    let first = *line.first()?;
+    let last = *line.last()?;
+    let special = match browser_scheme_special(line) {
+        Some(s) => s,
+        None => base_special && scheme_of(line).is_none(),
+    };
+    if !special {
+        return None;
+    }
+    if is_c0_or_space(first) {
+        return Some(0);
+    }
+    let mut end = before_path_end(line);
+    if let Some(inner) = blob_inner(line) {
+        // The inner URL's scheme and authority (W3C File API §8.3).
+        end = line.len() - inner.len() + before_path_end(inner);
+    }
+    if let Some(p) = line[..end].iter().position(|&b| is_tab_or_newline(b)) {
+        return Some(p);
+    }
+    if is_c0_or_space(last) {
+        return Some(line.len() - 1);
+    }
+    None
+}
+
+/// The inner URL of a `blob:` line (after `blob:` and any TAB/CR/LF), as a browser reads it.
+fn blob_inner(line: &[u8]) -> Option<&[u8]> {
+    let mut s = Vec::with_capacity(4);
+    for (i, &b) in line.iter().enumerate() {
+        if is_tab_or_newline(b) {
+            continue;
+        }
+        if b == b':' {
+            return s.eq_ignore_ascii_case(b"blob").then(|| &line[i + 1..]);
+        }
+        if s.len() >= 4 {
+            return None;
+        }
+        s.push(b);
+    }
+    None
+}
+
+/// Where a `\` lies in what a browser reads as the authority of a special-scheme URL, or
+/// among the slashes before it (`file:\\host/x`, `https://good.co\m/`), in the line or in the
+/// inner URL of a `blob:` line (W3C File API §8.3): a browser reads the `\` as a `/` there
+/// (WHATWG URL §4.4 special authority slashes and host states), RFC 3986 as data of a path or
+/// an authority, so the two read different hosts (`backslash-authority`). The inner URL and
+/// the slashes are what [`components::backslash_in_special_authority`] (the RFC 3986
+/// authority) does not see.
+pub fn backslash_authority(line: &[u8]) -> Option<usize> {
+    memchr::memchr(b'\\', line)?;
+    let url = blob_inner(line).unwrap_or(line);
+    let scheme = scheme_of(url)?;
+    if !is_special(scheme) {
+        return None;
+    }
+    let upto = if scheme.eq_ignore_ascii_case(b"file") {
+        // WHATWG URL §4.4 file and file slash states: exactly two `/` or `\`, then the host
+        // up to `/ \ ? #` (`file:///x\y` has an empty host: its `\` is in the path).
+        let rest = &url[scheme.len() + 1..];
+        if !matches!(rest.get(..2), Some([b'/' | b'\\', b'/' | b'\\'])) {
+            return None;
+        }
+        let host = rest[2..]
+            .iter()
+            .position(|&b| matches!(b, b'/' | b'\\' | b'?' | b'#'))
+            .unwrap_or(rest.len() - 2);
+        scheme.len() + 1 + 2 + host + 1
+    } else {
+        // Any run of slashes, then the authority; the `\` that ends it counts too
+        // (`https://good.co\m/`).
+        before_path_end(url) + 1
+    };
+    memchr::memchr(b'\\', &url[..upto.min(url.len())]).map(|p| line.len() - url.len() + p)
+}
+
+/// Where a `file` URI has a port (even an empty one): RFC 8089 §2 `file-auth = "localhost" /
+/// host` has none, and browsers refuse a `:` in a file host (WHATWG URL §4.4 file host
+/// state), so dropping an empty port (normalization, RFC 3986 §6.2.3) would turn a refused
+/// line into a working one.
+pub fn file_port(line: &[u8]) -> Option<usize> {
+    if !scheme_of(line)?.eq_ignore_ascii_case(b"file") {
+        return None;
+    }
+    let c = components::split(line);
+    let a = components::split_authority(line, c.authority?).ok()?;
+    a.port.map(|p| p.start - 1)
+}
+
+/// Appends `line` as a browser reads it to `out`: C0 controls and spaces at either end
+/// removed, and every TAB, CR and LF (WHATWG URL §4.4 steps 1–3). Returns the number of bytes
+/// removed (`--trim`: one repair per line that had any).
+pub fn trim_into(line: &[u8], out: &mut Vec<u8>) -> usize {
+    let start = line
+        .iter()
+        .position(|&b| !is_c0_or_space(b))
+        .unwrap_or(line.len());
+    let end = line
+        .iter()
+        .rposition(|&b| !is_c0_or_space(b))
+        .map_or(start, |p| p + 1);
+    let mark = out.len();
+    out.extend(
+        line[start..end]
+            .iter()
+            .copied()
+            .filter(|&b| !is_tab_or_newline(b)),
+    );
+    line.len() - (out.len() - mark)
+}
+
+/// The byte of `line` that is byte `off` of its [`trim_into`] form (the end of the kept bytes
+/// for `off` at or past the end): reports on a `--trim`med line point into the line as read.
+pub fn untrimmed_offset(line: &[u8], off: usize) -> usize {
+    let start = line
+        .iter()
+        .position(|&b| !is_c0_or_space(b))
+        .unwrap_or(line.len());
+    let end = line
+        .iter()
+        .rposition(|&b| !is_c0_or_space(b))
+        .map_or(start, |p| p + 1);
+    let mut kept = 0;
+    for (i, &b) in line[..end].iter().enumerate().skip(start) {
+        if is_tab_or_newline(b) {
+            continue;
+        }
+        if kept == off {
+            return i;
+        }
+        kept += 1;
+    }
+    end
+}
+
+/// True when `reference` starts with `\\`, `/\` or `\/` (WHATWG URL §4.4: after a special
+/// base, "special authority ignore slashes" reads a host there; RFC 3986 §4.2 a path).
+pub fn backslash_reference(reference: &[u8]) -> bool {
+    matches!(
+        reference.get(..2),
+        Some(b"\\\\") | Some(b"/\\") | Some(b"\\/")
+    )
+}
+
+/// True when the path of `reference` (no scheme, no authority) starts with a Windows drive
+/// letter, `/` optional: `c:`, `/C|/x` (WHATWG URL §4.4 "starts with a Windows drive letter";
+/// RFC 8089 Appendix E.2). Against a `file` base, browsers then drop the base's host.
+pub fn drive_letter_reference(reference: &[u8]) -> bool {
+    if scheme_of(reference).is_some() && !reference.starts_with(b"/") {
+        // `c:/x` splits as the scheme `c`: it is a drive letter for a file base too.
+        if !(reference.len() >= 2 && reference[0].is_ascii_alphabetic() && reference[1] == b':') {
+            return false;
+        }
+    }
+    let p = reference.strip_prefix(b"/").unwrap_or(reference);
+    if reference.starts_with(b"//") {
+        return false;
+    }
+    p.len() >= 2
+        && p[0].is_ascii_alphabetic()
+        && matches!(p[1], b':' | b'|')
+        && matches!(p.get(2), None | Some(b'/' | b'\\' | b'?' | b'#'))
+}
+
+/// True when `url` is a `file` URL with a non-empty host whose first path segment is a Windows
+/// drive letter (`file://h/C:/x`): browsers read no host there (WHATWG URL §4.4 path state), so
+/// a resolution that produces one from a base with a host moves the link.
+pub fn file_drive_with_host(url: &[u8]) -> bool {
+    if !scheme_of(url).is_some_and(|s| s.eq_ignore_ascii_case(b"file")) {
+        return false;
+    }
+    let c = components::split(url);
+    let Some(a) = c.authority else {
+        return false;
+    };
+    if a.is_empty() {
+        return false;
+    }
+    let p = &url[c.path];
+    p.len() >= 3
+        && p[0] == b'/'
+        && p[1].is_ascii_alphabetic()
+        && matches!(p[2], b':' | b'|')
+        && matches!(p.get(3), None | Some(b'/' | b'\\'))
+}
+
+/// True when a segment of `path` (split on `/` and `\\`) is a Windows drive letter (`C:`,
+/// `c|`): browsers never remove it with `..` and make it the first segment of a `file` URL
+/// with no host (WHATWG URL §4.4 path state, "shorten a path"), RFC 3986 §5.2.4 removes it.
+pub fn has_drive_segment(path: &[u8]) -> bool {
+    path.split(|&b| b == b'/' || b == b'\\')
+        .any(|seg| seg.len() == 2 && seg[0].is_ascii_alphabetic() && matches!(seg[1], b':' | b'|'))
+}
+
+/// True when `path` has a `.` or `..` segment (RFC 3986 §5.2.4; `%2E` forms included, as
+/// browsers read them).
+pub fn has_dot_segment(path: &[u8]) -> bool {
+    path.split(|&b| b == b'/' || b == b'\\').any(|seg| {
+        let l = seg.to_ascii_lowercase();
+        matches!(
+            &l[..],
+            b"." | b".." | b"%2e" | b"%2e%2e" | b".%2e" | b"%2e."
+        )
+    })
+}
+
+/// WHATWG URL §3.5 "ends in a number checker" on an ASCII host: split on `.`, drop one empty
+/// last part, and the last part is all ASCII digits or parses as an IPv4 number (`0x…` hex,
+/// `0…` octal, decimal). Such a host is parsed as an IPv4 address by browsers (and refused if
+/// that fails), whatever DNS holds.
+pub fn ends_in_number(host: &[u8]) -> bool {
+    let mut parts: Vec<&[u8]> = host.split(|&b| b == b'.').collect();
+    if parts.last() == Some(&&b""[..]) {
+        if parts.len() == 1 {
+            return false;
+        }
+        parts.pop();
+    }
+    let Some(last) = parts.last() else {
+        return false;
+    };
+    if !last.is_empty() && last.iter().all(u8::is_ascii_digit) {
+        return true;
+    }
+    ipv4_number(last)
+}
+
+/// WHATWG URL §4.3 "IPv4 number parser": success of `0x`/`0X` hex (possibly empty), `0`-led
+/// octal, or decimal.
+fn ipv4_number(s: &[u8]) -> bool {
+    if s.is_empty() {
+        return false;
+    }
+    if s.len() >= 2 && s[0] == b'0' && (s[1] == b'x' || s[1] == b'X') {
+        return s[2..].iter().all(u8::is_ascii_hexdigit);
+    }
+    if s.len() >= 2 && s[0] == b'0' {
+        return s[1..].iter().all(|b| (b'0'..=b'7').contains(b));
+    }
+    s.iter().all(u8::is_ascii_digit)
+}
+
+/// The host of an absolute reference with an authority (userinfo and port removed, brackets
+/// kept), or `None`.
+pub fn host_of(line: &[u8]) -> Option<&[u8]> {
+    let c = components::split(line);
+    let a = components::split_authority(line, c.authority?).ok()?;
+    Some(&line[a.host])
+}
+
+/// What host mapping deletes from `host` (decoded, Unicode): the first character that UTS #46
+/// maps to nothing ("ignored", UTS #46 §5; `idna2003 == false`) or that Nameprep maps to
+/// nothing (RFC 3491 §3, RFC 3454 table B.1; `idna2003 == true`), with its byte offset.
+pub fn removed_char(host: &str, idna2003: bool) -> Option<(usize, char)> {
+    use idna::uts46::{AsciiDenyList, Hyphens, Uts46};
+    host.char_indices().find(|&(_, c)| {
+        if c.is_ascii() {
+            return false;
+        }
+        if idna2003 {
+            return stringprep::tables::commonly_mapped_to_nothing(c);
+        }
+        let mut b = [0u8; 4];
+        let (mapped, _) = Uts46::new().to_unicode(
+            c.encode_utf8(&mut b).as_bytes(),
+            AsciiDenyList::EMPTY,
+            Hyphens::Allow,
+        );
+        mapped.is_empty()
+    })
+}
+
+/// How IDNA2003 (RFC 3490 ToASCII, kept by `--host idna2003`) and UTS #46 non-transitional
+/// (browsers, WHATWG URL §3.5 "domain to ASCII") differ on `host` (decoded, Unicode), when
+/// IDNA2003 succeeds: `None` when they agree; `Some(true)` when UTS #46 refuses a host whose
+/// ZWJ/ZWNJ Nameprep deleted (`pay\u{200D}pal`: IDNA2003 reads `paypal`, browsers nothing:
+/// always an error); `Some(false)` for other differences (`ß ς`, characters unassigned in
+/// Unicode 3.2, normalization changes): the warning `idna2003-differs`.
+pub fn idna2003_differs(host: &str, flags: crate::config::Idna2003Flags) -> Option<bool> {
+    use crate::host::{to_ascii, Idna};
+    let mut a = String::new();
+    to_ascii(host, Idna::Idna2003(flags), &mut a).ok()?;
+    let mut b = String::new();
+    match to_ascii(host, Idna::Uts46, &mut b) {
+        Ok(()) if a.eq_ignore_ascii_case(&b) => None,
+        Ok(()) => Some(false),
+        Err(_) => Some(host.contains(['\u{200C}', '\u{200D}'])),
+    }
+}
+
+/// Fast-path guard: true when none of this module's checks can fire on `line` as it is (no
+/// control or space at its ends, a non-empty host after `//` for `http https ws wss ftp`).
+/// `false` only means "take the slow path" (an authority with `@` always does).
+#[inline]
+pub fn quick_ok(line: &[u8]) -> bool {
+    match (line.first(), line.last()) {
+        (Some(&f), Some(&l)) if is_c0_or_space(f) || is_c0_or_space(l) => return false,
+        _ => {}
+    }
+    let Some(s) = scheme_of(line) else {
+        return true;
+    };
+    if s.eq_ignore_ascii_case(b"file") {
+        return file_port(line).is_none();
+    }
+    if !is_net_special(s) {
+        return true;
+    }
+    let Some(a) = line[s.len() + 1..].strip_prefix(b"//") else {
+        return false;
+    };
+    let a = &a[..memchr::memchr3(b'/', b'?', b'#', a).unwrap_or(a.len())];
+    !a.is_empty() && a[0] != b':' && memchr::memchr(b'@', a).is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_host_cases() {
+        for s in [
+            "http:/x",
+            "http:x",
+            "http:///x",
+            "HTTPS://:80/",
+            "ws://u@/p",
+            "ftp:",
+        ] {
+            assert!(missing_host(s.as_bytes()).is_some(), "{s}");
+        }
+        for s in [
+            "http://a/",
+            "file:///x",
+            "foo:/x",
+            "/x",
+            "mailto:a@b",
+            "http://a:80",
+        ] {
+            assert_eq!(missing_host(s.as_bytes()), None, "{s}");
+        }
+        assert_eq!(missing_host(b"http:/x"), Some(5));
+        assert_eq!(missing_host(b"http://u@/x"), Some(9));
+    }
+
+    #[test]
+    fn stripped_cases() {
+        assert_eq!(browser_stripped(b" http://a/", false), Some(0));
+        assert_eq!(browser_stripped(b"http://a ", false), Some(8));
+        assert_eq!(browser_stripped(b"http://a/ ", false), Some(9));
+        assert_eq!(browser_stripped(b"http://g\tood.com/", false), Some(8));
+        assert_eq!(browser_stripped(b"ht\ttp://a/", false), Some(2));
+        assert_eq!(browser_stripped(b"file:\t//good.com/x", false), Some(5));
+        // In the path: a browser removes it too, but the host is the same.
+        assert_eq!(browser_stripped(b"http://a/b\tc", false), None);
+        assert_eq!(browser_stripped(b"foo://a b ", false), None);
+        assert_eq!(browser_stripped(b" x", true), Some(0));
+        assert_eq!(browser_stripped(b" x", false), None);
+        assert_eq!(browser_stripped(b"\\\\x\t/", true), Some(3));
+        assert_eq!(browser_stripped(b"\x01blob:https://a/", false), Some(0));
+        assert_eq!(browser_stripped(b"blob:https://g\rood/", false), Some(14));
+        assert_eq!(browser_stripped(b"blob:https://good/\r", false), Some(18));
+        assert_eq!(browser_stripped(b"blob:https://good/a\tb", false), None);
+        assert_eq!(
+            browser_stripped(b"blob:https:/\tgood.com/uuid", false),
+            Some(12)
+        );
+        assert_eq!(browser_stripped(b"http:\tgood.com/", false), Some(5));
+        assert_eq!(file_port(b"file://h:/x"), Some(8));
+        assert_eq!(file_port(b"file://h/x"), None);
+        let mut out = Vec::new();
+        assert_eq!(trim_into(b" \x01ht\ttp://a/b\nc \x1f", &mut out), 6);
+        assert_eq!(out, b"http://a/bc");
+        let line = b" \x01ht\ttp://a/b\nc \x1f";
+        for (k, &b) in out.iter().enumerate() {
+            assert_eq!(line[untrimmed_offset(line, k)], b, "{k}");
+        }
+        assert_eq!(untrimmed_offset(line, out.len()), line.len() - 2);
+    }
+
+    #[test]
+    fn ends_in_number_cases() {
+        for h in [
+            "127.1",
+            "2130706433",
+            "0x7f.1",
+            "a.0x",
+            "a.1.",
+            "a.09",
+            "0X7F",
+        ] {
+            assert!(ends_in_number(h.as_bytes()), "{h}");
+        }
+        for h in ["a.b", "a.0x7g", "1.a", "", ".", "a.b."] {
+            assert!(!ends_in_number(h.as_bytes()), "{h}");
+        }
+    }
+
+    #[test]
+    fn quick_ok_never_hides_a_check() {
+        for s in [
+            "http://a/",
+            "http:/a",
+            "http://u@/x",
+            "http://:1/",
+            " http://a",
+            "foo:x",
+            "x",
+            "http://a@b/",
+            "HTTP:///",
+            "ws:",
+            "",
+            "http://a\t",
+            "http://[::1]/",
+        ] {
+            let b = s.as_bytes();
+            if quick_ok(b) {
+                assert_eq!(missing_host(b), None, "{s}");
+                assert_eq!(browser_stripped(b, false), None, "{s}");
+            }
+        }
+        assert!(quick_ok(b"http://a/b") && quick_ok(b"/rel") && !quick_ok(b"http:/a"));
+    }
+
+    #[test]
+    fn idna_differences() {
+        use crate::config::Idna2003Flags as Flags;
+        assert_eq!(idna2003_differs("faß.de", Flags::CONVERT), Some(false));
+        assert_eq!(
+            idna2003_differs("pay\u{200D}pal.com", Flags::CONVERT),
+            Some(true)
+        );
+        assert_eq!(idna2003_differs("bücher.de", Flags::CONVERT), None);
+        assert_eq!(
+            removed_char("go\u{3164}od.com", false),
+            Some((2, '\u{3164}'))
+        );
+        assert_eq!(removed_char("a\u{AD}b", true), Some((1, '\u{AD}')));
+        assert_eq!(removed_char("bücher.de", false), None);
+    }
+
+    #[test]
+    fn drive_letters() {
+        assert!(file_drive_with_host(b"file://h/C://x"));
+        assert!(!file_drive_with_host(b"file:///C:/x"));
+        assert!(!file_drive_with_host(b"file://h/Cx/"));
+        for r in ["/j:/../", "c:/x", "C|", "/c|/x", "d:"] {
+            assert!(drive_letter_reference(r.as_bytes()), "{r}");
+        }
+        for r in ["//c:/x", "cd:/x", "/cx/", "x", "http:c:"] {
+            assert!(!drive_letter_reference(r.as_bytes()), "{r}");
+        }
+    }
+
+    #[test]
+    fn backslash_authorities() {
+        let f = backslash_authority;
+        assert_eq!(f(br"blob:https://good.co\m/uuid"), Some(20));
+        assert_eq!(f(br"blob:https:\//good.com/uuid"), Some(11));
+        assert_eq!(f(br"blob:https://a.\com/uuid"), Some(15));
+        assert_eq!(f(br"blob:https://good.com/a\b"), None);
+        assert_eq!(f(br"blob:foo://good.co\m/uuid"), None);
+        assert_eq!(f(br"https://good.co\m/uuid"), Some(15));
+        assert_eq!(f(br"file:\/h/x"), Some(5));
+        assert_eq!(f(br"file:/\h/x"), Some(6));
+        assert_eq!(f(br"file:///x\y"), None);
+        assert_eq!(f(br"file:///C:\Users\x"), None);
+        assert_eq!(f(br"file://h\x"), Some(8));
+        assert_eq!(f(br"file://\x"), Some(7));
+        assert_eq!(f(br"foo:\\h/x"), None);
+        assert_eq!(f(br"\\h/x"), None);
+    }
+
+    #[test]
+    fn backslash_references() {
+        assert!(backslash_reference(b"\\\\evil.com/"));
+        assert!(backslash_reference(b"/\\evil.com/"));
+        assert!(backslash_reference(b"\\/evil.com/"));
+        assert!(!backslash_reference(b"//evil.com/"));
+        assert!(!backslash_reference(b"/x\\"));
+    }
+}
