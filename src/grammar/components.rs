@@ -46,20 +46,35 @@ pub const BACKSLASH_SPECIAL_SCHEMES: [&[u8]; 6] =
 /// ```
 pub fn backslash_in_special_authority(line: &[u8]) -> Option<usize> {
     memchr::memchr(b'\\', line)?;
-    let c = split(line);
-    let scheme = &line[c.scheme?];
+    backslash_in_authority(line, &split_head(line))
+}
+
+/// [`backslash_in_special_authority`] for a line already split by [`split`] or
+/// [`split_head`] into `c`: scans only the authority, and only for the special schemes.
+#[inline]
+pub fn backslash_in_authority(line: &[u8], c: &Components) -> Option<usize> {
+    let a = c.authority.clone()?;
+    let scheme = &line[c.scheme.clone()?];
     if !BACKSLASH_SPECIAL_SCHEMES
         .iter()
         .any(|s| s.eq_ignore_ascii_case(scheme))
     {
         return None;
     }
-    let a = c.authority?;
     memchr::memchr(b'\\', &line[a.clone()]).map(|p| a.start + p)
 }
 
-/// Splits `s` into components per RFC 3986 Appendix B. Never fails: validation is separate.
-pub fn split(s: &[u8]) -> Components {
+/// The head of [`split`]: the scheme and the authority (RFC 3986 Appendix B), and `path` from
+/// its start to the **end of the line** (query and fragment not split off, both `None`).
+/// For the converter that encodes path, query and fragment in one pass (`?` and `#` are the
+/// only delimiters after the authority, RFC 3986 §3.3–§3.5).
+///
+/// ```
+/// use iribulk::grammar::components::split_head;
+/// let c = split_head(b"http://h:1/p?q#f");
+/// assert_eq!((c.scheme, c.authority, c.path), (Some(0..4), Some(7..10), 10..16));
+/// ```
+pub fn split_head(s: &[u8]) -> Components {
     let n = s.len();
     let mut c = Components::default();
     let mut i = 0;
@@ -80,6 +95,15 @@ pub fn split(s: &[u8]) -> Components {
         c.authority = Some(start..end);
         i = end;
     }
+    c.path = i..n;
+    c
+}
+
+/// Splits `s` into components per RFC 3986 Appendix B. Never fails: validation is separate.
+pub fn split(s: &[u8]) -> Components {
+    let n = s.len();
+    let mut c = split_head(s);
+    let mut i = c.path.start;
     // path: [^?#]*
     let pend = memchr::memchr2(b'?', b'#', &s[i..]).map_or(n, |p| i + p);
     c.path = i..pend;
