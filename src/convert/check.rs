@@ -98,7 +98,12 @@ impl Checker {
         }
         // The grammar: the strict conversion's errors. An ASCII line that is already a valid
         // URI reference needs no conversion to know it (the engine's twin-tested shortcut).
-        if !(line.is_ascii() && crate::grammar::validate::is_valid_ascii_uri(line)) {
+        let parts = if line.is_ascii() {
+            crate::grammar::validate::valid_ascii_uri_split(line)
+        } else {
+            None
+        };
+        if parts.is_none() {
             self.scratch.clear();
             self.conv.convert_into(line, &mut self.scratch)?;
         }
@@ -113,11 +118,22 @@ impl Checker {
             // here cost 3 % of check's instructions on intl_cldr.
             unsafe { std::str::from_utf8_unchecked(line) }
         };
-        let c = components::split(line);
+        // The components: those the ASCII shortcut found, or split again (the grammar passed,
+        // so the authority splits).
+        let (c, auth) = match parts {
+            Some(p) if !self.naive => p,
+            _ => {
+                let c = components::split(line);
+                let a = c.authority.clone().map(|ar| {
+                    components::split_authority(line, ar).expect("validated by the conversion")
+                });
+                (c, a)
+            }
+        };
         let mut o = Outcome::default();
         let mut comps = std::mem::take(&mut self.comps);
         comps.clear();
-        let r = self.check_components(line, s, &c, &mut comps, &mut o);
+        let r = self.check_components(line, s, &c, auth, &mut comps, &mut o);
         self.comps = comps;
         r?;
         out.extend_from_slice(line);
@@ -129,12 +145,12 @@ impl Checker {
         line: &[u8],
         s: &str,
         c: &components::Components,
+        auth: Option<components::Authority>,
         comps: &mut Vec<Range<usize>>,
         o: &mut Outcome,
     ) -> Result<(), LineError> {
         let mut host = None;
-        if let Some(ar) = c.authority.clone() {
-            let a = components::split_authority(line, ar).expect("validated by the conversion");
+        if let Some(a) = auth {
             if line.get(a.host.start) != Some(&b'[') {
                 self.check_host(s, a.host.clone(), c.scheme.clone().map(|r| &line[r]))?;
                 host = Some(a.host);
@@ -143,6 +159,9 @@ impl Checker {
         if !line.is_ascii() {
             // RFC 3987 §4.2 with the components of contract item 13 (see `bidi`).
             bidi::check_line(s, c, comps)?;
+            if !self.naive && warn_line_fast(s, o) {
+                return Ok(());
+            }
             if comps.is_empty() {
                 // `check_line` skipped the split (no right-to-left character): the warnings
                 // still need the components.
@@ -300,6 +319,48 @@ pub(crate) fn is_compat_naive(c: char) -> bool {
             std::iter::once(c).nfkc().ne(std::iter::once(c))
         }
     }
+}
+
+/// The warnings of [`warn_chars`] and of the host's label dots over a whole line, without
+/// splitting it into components, when no character needs the components; returns `false`
+/// (and leaves `o` as it was) otherwise. Every non-ASCII character of a line that passed the
+/// grammar lies in a component, except the host's label dots (RFC 3490 §3.1), whose
+/// compatibility forms are warned too: so a compatibility character is warned wherever it is,
+/// once, and the first warning is the first in the line. A ZWJ/ZWNJ needs its component
+/// (RFC 5892 Appendix A context), and so does a combining mark right after an ASCII byte, a
+/// label dot or the line start (the only places a component can start: all other
+/// delimiters are ASCII); a combining mark after any other character cannot start one.
+fn warn_line_fast(s: &str, o: &mut Outcome) -> bool {
+    let b = s.as_bytes();
+    let mut count = 0;
+    let mut first = None;
+    let mut after_delimiter = true;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] < 0x80 {
+            after_delimiter = true;
+            i += 1;
+            continue;
+        }
+        let c = s[i..].chars().next().expect("a character starts here");
+        if matches!(c, joiner::ZWNJ | joiner::ZWJ)
+            || (after_delimiter && unicode_normalization::char::is_combining_mark(c))
+        {
+            return false;
+        }
+        if is_compat(c) {
+            count += 1;
+            first.get_or_insert(i);
+        }
+        after_delimiter = crate::host::is_label_dot(c);
+        i += c.len_utf8();
+    }
+    o.warnings += count;
+    if let Some(p) = first {
+        o.first_warning
+            .get_or_insert(LineError::new(ErrorKind::CompatChar, p));
+    }
+    true
 }
 
 /// RFC 3987 §6.1 / 3987bis §5.1 warnings on one component.
