@@ -456,14 +456,16 @@ pub fn host_integrity(data: &[u8]) {
     integrity::fuzz_one(data, integrity::OPEN_CAUSES);
 }
 
-/// Target `simd_twin` (issue 11): the percent-encoding kernel at every level this CPU has
-/// and the right-to-left prefilter of `check` against their scalar twins on the raw bytes;
+/// Target `simd_twin` (issue 11): the percent-encoding kernel at every level this CPU has,
+/// the right-to-left prefilter of `check` and the triplet decoder of to-iri against their
+/// scalar twins on the raw bytes;
 /// then the per-line converters with their block kernels against their naive twins
 /// (`ToUri::new_naive`, `ToIri::new_naive`, `Checker::new_naive`): the same output, outcome
 /// and error, with options from the first byte.
 pub fn simd_twin(data: &[u8]) {
     iribulk::simd::pct_twin_check(data);
     iribulk::simd::rtl_twin_check(data);
+    iribulk::simd::hex_twin_check(data);
     let Some((&b, line)) = data.split_first() else {
         return;
     };
