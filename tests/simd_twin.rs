@@ -3,10 +3,12 @@
 //! the same `Outcome` and the same errors (code and byte offset) on every line of every data set
 //! in `../shared/datasets` and of two synthetic sets from `scripts/gen-dataset`, in to-uri (every
 //! host mode, and the option sets that change which bytes stop the kernel) and in to-iri (every
-//! host mode, on the raw lines and on their to-uri output).
+//! host mode, on the raw lines and on their to-uri output); `check` (`Checker::new_naive`) the
+//! same way.
 
 mod common;
 
+use iribulk::convert::check::{CheckOptions, Checker};
 use iribulk::convert::to_iri::{ToIri, ToIriOptions};
 use iribulk::{HostMode, InvalidUtf8, ToUri, ToUriOptions};
 use std::path::{Path, PathBuf};
@@ -71,6 +73,15 @@ fn compare(name: &str, bytes: &[u8]) -> Vec<Vec<u8>> {
             }
         }
     }
+    for host in HOSTS {
+        for uri_only in [false, true] {
+            let opts = CheckOptions {
+                to_uri: ToUriOptions::default().host(host),
+                uri_only,
+            };
+            compare_check(name, opts, lines(bytes));
+        }
+    }
     let raw: Vec<&[u8]> = lines(bytes).collect();
     for host in HOSTS {
         let opts = ToIriOptions { host };
@@ -97,6 +108,94 @@ fn compare(name: &str, bytes: &[u8]) -> Vec<Vec<u8>> {
         }
     }
     uris
+}
+
+/// `check` with its fast paths (fused to-uri, NFKC page memo, one IDNA run per host, one-pass
+/// DNS-name test) against `Checker::new_naive` on every line: the same output, outcome, error.
+fn compare_check<'a>(name: &str, opts: CheckOptions, lines: impl Iterator<Item = &'a [u8]>) {
+    let mut fast = Checker::new(opts);
+    let mut naive = Checker::new_naive(opts);
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for (n, line) in lines.enumerate() {
+        a.clear();
+        b.clear();
+        let ra = fast.convert_into(line, &mut a);
+        let rb = naive.convert_into(line, &mut b);
+        assert_eq!(
+            (&ra, &a),
+            (&rb, &b),
+            "{name}:{}: check with {opts:?}: {:?}",
+            n + 1,
+            String::from_utf8_lossy(line)
+        );
+    }
+}
+
+/// Every length × alignment × position: a run of plain and quiet non-ASCII text after a
+/// prefix of each length 0..32 (the alignment of the run in the line), with one special piece
+/// (`?`, `#`, a second `#`, `%` triplets good and bad, loud characters of each kind, a C1
+/// control, a bracket) at every position of the run; to-uri in every option set and check
+/// against their naive twins. The fused path/query/fragment pass must split at the same `?`
+/// and `#` and give the per-character checks the same component.
+#[test]
+fn fused_tail_matches_twin_over_length_alignment_position() {
+    let specials: [&str; 14] = [
+        "?",
+        "#",
+        "##",
+        "?#?",
+        "%41",
+        "%4",
+        "%G1",
+        "\u{E000}",
+        "\u{202E}",
+        "\u{FDD0}",
+        "\u{85}",
+        "\u{061C}",
+        "[",
+        "\u{F0000}",
+    ];
+    let filler: Vec<char> = "aé/日=ü~ا.ש".chars().collect();
+    let mut lines_v: Vec<Vec<u8>> = Vec::new();
+    for align in 0..32 {
+        let prefix = format!("http://h{}/", "x".repeat(align));
+        for len in [0usize, 1, 2, 7, 15, 16, 17, 31, 33, 47, 64, 70] {
+            let run: String = filler.iter().cycle().take(len).collect();
+            let run: Vec<char> = run.chars().collect();
+            for sp in specials {
+                for pos in 0..=run.len() {
+                    let mut l = prefix.clone();
+                    l.extend(&run[..pos]);
+                    l.push_str(sp);
+                    l.extend(&run[pos..]);
+                    lines_v.push(l.into_bytes());
+                }
+            }
+        }
+    }
+    assert!(lines_v.len() > 100_000, "{}", lines_v.len());
+    for opts in to_uri_options() {
+        let mut fast = ToUri::new(opts);
+        let mut naive = ToUri::new_naive(opts);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for line in &lines_v {
+            a.clear();
+            b.clear();
+            let ra = fast.convert_into(line, &mut a);
+            let rb = naive.convert_into(line, &mut b);
+            assert_eq!(
+                (&ra, &a),
+                (&rb, &b),
+                "to-uri {opts:?}: {:?}",
+                String::from_utf8_lossy(line)
+            );
+        }
+    }
+    compare_check(
+        "length × alignment × position",
+        CheckOptions::default(),
+        lines_v.iter().map(|l| &l[..]),
+    );
 }
 
 #[test]

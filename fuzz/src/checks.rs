@@ -6,6 +6,7 @@
 //! exactly the same checks.
 
 use iribulk::config::{HostMode, InvalidUtf8, ToUriOptions};
+use iribulk::convert::check::{CheckOptions, Checker};
 use iribulk::convert::to_iri::{ToIri, ToIriOptions};
 use iribulk::engine::input::Source;
 use iribulk::engine::pipeline::{self, RunOptions};
@@ -455,12 +456,16 @@ pub fn host_integrity(data: &[u8]) {
     integrity::fuzz_one(data, integrity::OPEN_CAUSES);
 }
 
-/// Target `simd_twin` (issue 11): the percent-encoding kernel at every level this CPU has
-/// against its scalar twin on the raw bytes; then the per-line converters with their block
-/// kernels against their naive twins (`ToUri::new_naive`, `ToIri::new_naive`): the same
-/// output, outcome and error, with options from the first byte.
+/// Target `simd_twin` (issue 11): the percent-encoding kernel at every level this CPU has,
+/// the right-to-left prefilter of `check` and the triplet decoder of to-iri against their
+/// scalar twins on the raw bytes;
+/// then the per-line converters with their block kernels against their naive twins
+/// (`ToUri::new_naive`, `ToIri::new_naive`, `Checker::new_naive`): the same output, outcome
+/// and error, with options from the first byte.
 pub fn simd_twin(data: &[u8]) {
     iribulk::simd::pct_twin_check(data);
+    iribulk::simd::rtl_twin_check(data);
+    iribulk::simd::hex_twin_check(data);
     let Some((&b, line)) = data.split_first() else {
         return;
     };
@@ -469,6 +474,14 @@ pub fn simd_twin(data: &[u8]) {
     let ra = ToUri::new(opts).convert_into(line, &mut a);
     let rc = ToUri::new_naive(opts).convert_into(line, &mut c);
     assert_eq!((&ra, lossy(&a)), (&rc, lossy(&c)), "to-uri {opts:?}");
+    let check = CheckOptions {
+        to_uri: opts,
+        uri_only: b & 16 != 0,
+    };
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    let rx = Checker::new(check).convert_into(line, &mut x);
+    let ry = Checker::new_naive(check).convert_into(line, &mut y);
+    assert_eq!((&rx, lossy(&x)), (&ry, lossy(&y)), "check {check:?}");
     let iri = ToIriOptions {
         host: HOSTS[(b & 3) as usize],
     };

@@ -89,28 +89,11 @@ pub fn is_rtl(c: char) -> bool {
 /// - `E2 80 8F`: U+200F RIGHT-TO-LEFT MARK (`check` already rejects it, RFC 3987 §4.1);
 /// - `EF AC`–`EF BB`: U+FB00–U+FEFF (Hebrew and Arabic presentation forms);
 /// - `F0 90`, `F0 9E`: U+10000–U+10FFF and U+1E000–U+1EFFF (historic scripts, Adlam, ...).
+///
+/// The test runs in 16-byte blocks (`crate::simd::rtl`, twin-tested there).
 #[inline]
 pub fn may_contain_rtl(b: &[u8]) -> bool {
-    let mut i = 0;
-    while i < b.len() {
-        let x = b[i];
-        if x >= 0xD6 {
-            let next = b.get(i + 1).copied().unwrap_or(0);
-            let hit = match x {
-                0xD6..=0xDF => true,
-                0xE0 => (0xA0..=0xA3).contains(&next),
-                0xE2 => next == 0x80 && b.get(i + 2) == Some(&0x8F),
-                0xEF => (0xAC..=0xBB).contains(&next),
-                0xF0 => next == 0x90 || next == 0x9E,
-                _ => false,
-            };
-            if hit {
-                return true;
-            }
-        }
-        i += 1;
-    }
-    false
+    crate::simd::rtl::may_contain_rtl(b)
 }
 
 /// RFC 3987 §4.2 on one component: `s[r]`. The caller has run [`may_contain_rtl`] or not;

@@ -408,18 +408,12 @@ impl ToIri {
         while let Some(p) = find_percent(&s[i..]) {
             i += p;
             out.extend_from_slice(&s[run..i]);
-            let mut j = i;
             self.octets.clear();
-            while j < n && s[j] == b'%' {
-                let (hi, lo) = match s.get(j + 1..j + 3) {
-                    Some(&[h, l]) => (HEX_VALUE[h as usize], HEX_VALUE[l as usize]),
-                    _ => (0xFF, 0xFF),
-                };
-                if (hi | lo) & 0xF0 != 0 {
-                    return Err(LineError::new(ErrorKind::BadPercent, r.start + j));
-                }
-                self.octets.push(hi << 4 | lo);
-                j += 3;
+            // The run of triplets, five per 16-byte block (`simd::hex`); a '%' right after
+            // it starts no triplet.
+            let j = i + crate::simd::hex::decode_triplets(&s[i..], &mut self.octets);
+            if j < n && s[j] == b'%' {
+                return Err(LineError::new(ErrorKind::BadPercent, r.start + j));
             }
             let at = out.len() - mark;
             emit_octets(&s[i..j], &self.octets, comp, out, o);
@@ -497,39 +491,47 @@ fn keep_ascii_labels(host: &str, u: String) -> String {
 }
 
 /// Writes the decoded form of a run of `%HH` triplets (`text`, whose octets are `octets`),
-/// RFC 3987 §3.2 steps 2–4: runs of displayable characters are copied as octets, the rest
-/// stays encoded with uppercase hex.
+/// RFC 3987 §3.2 steps 2–4: runs of displayable characters are copied as octets (one copy
+/// per run, not per character), the rest stays encoded with uppercase hex.
 fn emit_octets(text: &[u8], octets: &[u8], comp: Comp, out: &mut Vec<u8>, o: &mut Outcome) {
+    let in_query = comp == Comp::Query;
     let mut k = 0;
+    // Start of the pending run of octets written as they are.
+    let mut span = 0;
     while k < octets.len() {
         let b = octets[k];
         if b < 0x80 {
             if classes::is(b, classes::UNRESERVED) {
-                out.push(b);
                 o.changed = true;
             } else {
                 // '%', reserved and disallowed ASCII stay encoded as written (step 2).
+                out.extend_from_slice(&octets[span..k]);
                 out.extend_from_slice(&text[3 * k..3 * k + 3]);
+                span = k + 1;
             }
             k += 1;
             continue;
         }
         match decode_utf8(&octets[k..]) {
-            Some((c, len)) if is_displayable(c, comp == Comp::Query) => {
-                out.extend_from_slice(&octets[k..k + len]);
+            Some((c, len)) if is_displayable(c, in_query) => {
                 o.changed = true;
                 k += len;
             }
             Some((_, len)) => {
+                out.extend_from_slice(&octets[span..k]);
                 push_upper(&text[3 * k..3 * (k + len)], out, o);
                 k += len;
+                span = k;
             }
             None => {
+                out.extend_from_slice(&octets[span..k]);
                 push_upper(&text[3 * k..3 * k + 3], out, o);
                 k += 1;
+                span = k;
             }
         }
     }
+    out.extend_from_slice(&octets[span..]);
 }
 
 /// The naive twin of [`emit_octets`] (decodes and re-encodes each character, full NFKC).
@@ -578,22 +580,6 @@ fn push_upper(text: &[u8], out: &mut Vec<u8>, o: &mut Outcome) {
         out.push(u);
     }
 }
-
-/// The value of each hex digit (RFC 3986 §2.1, either case), 0xFF for other bytes.
-static HEX_VALUE: [u8; 256] = {
-    let mut t = [0xFFu8; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = match b as u8 {
-            c @ b'0'..=b'9' => c - b'0',
-            c @ b'a'..=b'f' => c - b'a' + 10,
-            c @ b'A'..=b'F' => c - b'A' + 10,
-            _ => 0xFF,
-        };
-        b += 1;
-    }
-    t
-};
 
 /// The next `%`: percent-encoded runs are close together in encoded IRIs, so the first 16
 /// bytes are looked at one by one before `memchr` (whose set-up costs more than that).
@@ -660,7 +646,7 @@ mod tests {
     fn hex_table_and_percent_search_match_twins() {
         for b in 0..=255u8 {
             assert_eq!(
-                HEX_VALUE[b as usize],
+                crate::simd::hex::HEX_VALUE[b as usize],
                 classes::hex_value(b).unwrap_or(0xFF),
                 "{b:02X}"
             );

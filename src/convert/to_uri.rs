@@ -159,11 +159,23 @@ impl ToUri {
                 return Err(LineError::new(ErrorKind::InvalidUtf8, at));
             }
         }
-        // Step 2: components (3987bis §3.2, RFC 3986 Appendix B).
-        let c: Components = components::split(line);
+        // Step 2: components (3987bis §3.2, RFC 3986 Appendix B). On a valid line the block
+        // path splits off only the scheme and the authority: path, query and fragment are
+        // split while they are encoded, in one pass ([`ToUri::encode_tail`]).
+        let fused = self.valid_utf8 && !self.naive;
+        let c: Components = if fused {
+            components::split_head(line)
+        } else {
+            components::split(line)
+        };
         components::check_scheme(line, &c)?;
         // Host confusion (WHATWG URL §4.4 against RFC 3986 §3.2): never repaired.
-        if let Some(p) = components::backslash_in_special_authority(line) {
+        let backslash = if self.naive {
+            components::backslash_in_special_authority(line)
+        } else {
+            components::backslash_in_authority(line, &c)
+        };
+        if let Some(p) = backslash {
             return Err(LineError::new(ErrorKind::BackslashAuthority, p));
         }
         // Everything before `pos` has been written; the scheme and its ':' are copied with
@@ -197,6 +209,10 @@ impl ToUri {
         }
         // Step 4: path, query, fragment (RFC 3987 §3.1 step 2, 3987bis §3.3).
         out.extend_from_slice(&line[pos..c.path.start]);
+        if fused {
+            self.encode_tail(line, c.path.start, out, &mut o)?;
+            return Ok(o);
+        }
         self.encode(line, c.path.clone(), Comp::Path, out, &mut o)?;
         if let Some(q) = c.query.clone() {
             out.push(b'?');
@@ -351,58 +367,129 @@ impl ToUri {
             if i == n {
                 return Ok(());
             }
-            let b = s[i];
-            let at = r.start + i;
-            if b < 0x80 {
-                match b {
-                    b'%' => {
-                        if !is_pct_triplet(s, i) {
-                            return Err(LineError::new(ErrorKind::BadPercent, at));
-                        }
-                        out.extend_from_slice(&s[i..i + 3]);
-                        i += 3;
-                        continue;
-                    }
-                    b'[' | b']' => return Err(LineError::new(ErrorKind::BadBracket, at)),
-                    b'#' => return Err(LineError::new(ErrorKind::ExtraHash, at)),
-                    _ if classes::is(b, DISALLOWED_ASCII) => {
-                        if self.opts.strict {
-                            return Err(LineError::new(ErrorKind::DisallowedAscii, at));
-                        }
-                    }
-                    _ => {
-                        // C0 control or DEL.
-                        debug_assert!(classes::is(b, CONTROL));
-                        if !self.opts.leiri {
-                            return Err(LineError::new(ErrorKind::ControlChar, at));
-                        }
-                    }
-                }
-                push_pct(out, b);
-                o.repairs += 1;
+            i = self.encode_stop(s, r.start, i, comp, out, o)?;
+        }
+    }
+
+    /// Path, query and fragment (`line[start..]`) in one pass of the block kernel, split
+    /// while encoded (RFC 3987 §3.1 step 2, 3987bis §3.3; RFC 3986 §3.3–§3.5): `?` is plain
+    /// in the query (§3.4) and cannot occur in the path, so the kernel copies it like any
+    /// plain byte; `#` stops the kernel: the first one starts the fragment, another one is an
+    /// error (§3.5, `extra-hash`). A `pct-encoded` triplet cannot span `?` or `#` (neither is
+    /// a hex digit), so the checks see the same triplets as per component. The component
+    /// decides only whether private use is allowed (in the query, §2.2): it is looked up at the
+    /// few characters that take the per-character check.
+    fn encode_tail(
+        &self,
+        line: &[u8],
+        start: usize,
+        out: &mut Vec<u8>,
+        o: &mut Outcome,
+    ) -> Result<(), LineError> {
+        let s = &line[start..];
+        let n = s.len();
+        let mut i = 0;
+        let mut fragment = false;
+        // The first '?' of the tail, searched once when first needed.
+        let mut query: Option<Option<usize>> = None;
+        loop {
+            let before = out.len();
+            let k = self.enc.encode_prefix(&s[i..], out);
+            if out.len() - before != k {
                 o.changed = true;
+            }
+            i += k;
+            if i == n {
+                return Ok(());
+            }
+            let b = s[i];
+            if b == b'#' && !fragment {
+                out.push(b'#');
+                fragment = true;
                 i += 1;
                 continue;
             }
-            // A lead byte whose character needs the per-character check (RFC 3987 §2.2, §4.1).
-            o.changed = true;
-            match decode_utf8(&s[i..]) {
-                Some((c, len)) => {
-                    self.check_char(c, comp, at, o)?;
-                    push_pct_all(out, &s[i..i + len]);
-                    i += len;
+            let comp = if fragment {
+                Comp::Fragment
+            } else if b < 0x80 {
+                // ASCII stops are handled alike in path and query.
+                Comp::Path
+            } else {
+                // Before the first '#': the query once past the first '?'.
+                let q = *query.get_or_insert_with(|| memchr::memchr(b'?', s));
+                if q.is_some_and(|q| q < i) {
+                    Comp::Query
+                } else {
+                    Comp::Path
                 }
-                None => {
-                    // Not reached on a valid line; answer as the naive loop would.
-                    if self.opts.invalid_utf8 == InvalidUtf8::Error {
-                        return Err(LineError::new(ErrorKind::InvalidUtf8, at));
+            };
+            i = self.encode_stop(s, start, i, comp, out, o)?;
+        }
+    }
+
+    /// The byte `s[i]` (at `base + i` in the line) that stopped the block kernel in
+    /// component `comp`: checks it (contract item 4; RFC 3987 §2.2, §4.1), writes its
+    /// mapping and returns where the kernel resumes.
+    #[inline]
+    fn encode_stop(
+        &self,
+        s: &[u8],
+        base: usize,
+        mut i: usize,
+        comp: Comp,
+        out: &mut Vec<u8>,
+        o: &mut Outcome,
+    ) -> Result<usize, LineError> {
+        let b = s[i];
+        let at = base + i;
+        if b < 0x80 {
+            match b {
+                b'%' => {
+                    if !is_pct_triplet(s, i) {
+                        return Err(LineError::new(ErrorKind::BadPercent, at));
                     }
-                    push_pct(out, b);
-                    o.repairs += 1;
-                    i += 1;
+                    out.extend_from_slice(&s[i..i + 3]);
+                    return Ok(i + 3);
+                }
+                b'[' | b']' => return Err(LineError::new(ErrorKind::BadBracket, at)),
+                b'#' => return Err(LineError::new(ErrorKind::ExtraHash, at)),
+                _ if classes::is(b, DISALLOWED_ASCII) => {
+                    if self.opts.strict {
+                        return Err(LineError::new(ErrorKind::DisallowedAscii, at));
+                    }
+                }
+                _ => {
+                    // C0 control or DEL.
+                    debug_assert!(classes::is(b, CONTROL));
+                    if !self.opts.leiri {
+                        return Err(LineError::new(ErrorKind::ControlChar, at));
+                    }
                 }
             }
+            push_pct(out, b);
+            o.repairs += 1;
+            o.changed = true;
+            return Ok(i + 1);
         }
+        // A lead byte whose character needs the per-character check (RFC 3987 §2.2, §4.1).
+        o.changed = true;
+        match decode_utf8(&s[i..]) {
+            Some((c, len)) => {
+                self.check_char(c, comp, at, o)?;
+                push_pct_all(out, &s[i..i + len]);
+                i += len;
+            }
+            None => {
+                // Not reached on a valid line; answer as the naive loop would.
+                if self.opts.invalid_utf8 == InvalidUtf8::Error {
+                    return Err(LineError::new(ErrorKind::InvalidUtf8, at));
+                }
+                push_pct(out, b);
+                o.repairs += 1;
+                i += 1;
+            }
+        }
+        Ok(i)
     }
 
     /// The naive twin of [`ToUri::encode`], and its path for lines that are not valid UTF-8:

@@ -55,16 +55,91 @@ pub fn is_special_scheme(scheme: &[u8]) -> bool {
 /// ```
 pub fn backslash_in_special_authority(line: &[u8]) -> Option<usize> {
     memchr::memchr(b'\\', line)?;
-    let c = split(line);
-    if !is_special_scheme(&line[c.scheme?]) {
+    backslash_in_authority(line, &split_head(line))
+}
+
+/// [`backslash_in_special_authority`] for a line already split by [`split`] or
+/// [`split_head`] into `c`: scans only the authority, and only for the special schemes.
+#[inline]
+pub fn backslash_in_authority(line: &[u8], c: &Components) -> Option<usize> {
+    let a = c.authority.clone()?;
+    if !is_special_scheme(&line[c.scheme.clone()?]) {
         return None;
     }
-    let a = c.authority?;
     memchr::memchr(b'\\', &line[a.clone()]).map(|p| a.start + p)
 }
 
-/// Splits `s` into components per RFC 3986 Appendix B. Never fails: validation is separate.
-pub fn split(s: &[u8]) -> Components {
+/// The head of [`split`]: the scheme and the authority (RFC 3986 Appendix B), and `path` from
+/// its start to the **end of the line** (query and fragment not split off, both `None`).
+/// For the converter that encodes path, query and fragment in one pass (`?` and `#` are the
+/// only delimiters after the authority, RFC 3986 §3.3–§3.5).
+///
+/// ```
+/// use iribulk::grammar::components::split_head;
+/// let c = split_head(b"http://h:1/p?q#f");
+/// assert_eq!((c.scheme, c.authority, c.path), (Some(0..4), Some(7..10), 10..16));
+/// ```
+pub fn split_head(s: &[u8]) -> Components {
+    // One `memchr3` at most: the block path of `split` measured no faster here.
+    split_head_memchr(s)
+}
+
+/// Lines of at most 64 bytes (half of real crawl lines): one block of delimiter masks
+/// ([`crate::simd::delims::delims64`] on a zero-padded copy; zero is no delimiter) instead of
+/// a byte loop and up to three `memchr` calls; each component end is the lowest mask bit at
+/// or after its start.
+#[inline]
+fn split_short(s: &[u8]) -> Components {
+    let n = s.len();
+    debug_assert!(n <= 64);
+    let mut block = [0u8; 64];
+    block[..n].copy_from_slice(s);
+    let d = crate::simd::delims::delims64(&block);
+    // The first set bit of `m` at or after `k`, or `n` (no bit is set at or after `n`).
+    let next = |m: u64, k: usize| -> usize {
+        if k >= 64 {
+            return n;
+        }
+        let x = m >> k;
+        if x == 0 {
+            n
+        } else {
+            k + x.trailing_zeros() as usize
+        }
+    };
+    let term = d.slash | d.query | d.hash;
+    let mut c = Components::default();
+    let mut i = 0;
+    // scheme: [^:/?#]+ ":"
+    let first = next(term | d.colon, 0);
+    if first > 0 && first < n && s[first] == b':' {
+        c.scheme = Some(0..first);
+        i = first + 1;
+    }
+    // authority: "//" [^/?#]*
+    if s[i..].starts_with(b"//") {
+        let start = i + 2;
+        let end = next(term, start);
+        c.authority = Some(start..end);
+        i = end;
+    }
+    // path: [^?#]*
+    let pend = next(d.query | d.hash, i);
+    c.path = i..pend;
+    i = pend;
+    if i < n && s[i] == b'?' {
+        let qend = next(d.hash, i + 1);
+        c.query = Some(i + 1..qend);
+        i = qend;
+    }
+    if i < n && s[i] == b'#' {
+        c.fragment = Some(i + 1..n);
+    }
+    c
+}
+
+/// [`split_head`] by a byte loop and `memchr`.
+fn split_head_memchr(s: &[u8]) -> Components {
     let n = s.len();
     let mut c = Components::default();
     let mut i = 0;
@@ -85,6 +160,24 @@ pub fn split(s: &[u8]) -> Components {
         c.authority = Some(start..end);
         i = end;
     }
+    c.path = i..n;
+    c
+}
+
+/// Splits `s` into components per RFC 3986 Appendix B. Never fails: validation is separate.
+pub fn split(s: &[u8]) -> Components {
+    if s.len() <= 64 {
+        return split_short(s);
+    }
+    split_memchr(s)
+}
+
+/// [`split`] by a byte loop and `memchr`, for any length: the twin of its block path.
+#[doc(hidden)]
+pub fn split_memchr(s: &[u8]) -> Components {
+    let n = s.len();
+    let mut c = split_head_memchr(s);
+    let mut i = c.path.start;
     // path: [^?#]*
     let pend = memchr::memchr2(b'?', b'#', &s[i..]).map_or(n, |p| i + p);
     c.path = i..pend;
@@ -381,5 +474,69 @@ mod tests {
         assert_eq!(&s[a.host.clone()], b"[::1]");
         assert_eq!(&s[a.port.unwrap()], b"80");
         assert_eq!(&s[a.userinfo.unwrap()], b"u:p");
+    }
+}
+
+#[cfg(test)]
+mod split_twin_tests {
+    use super::*;
+
+    fn check(s: &[u8]) {
+        let want = split_memchr(s);
+        assert_eq!(split(s), want, "{:?}", String::from_utf8_lossy(s));
+        let head = split_head(s);
+        assert_eq!(split_head_memchr(s), head);
+        assert_eq!(
+            (head.scheme, head.authority, head.path.start, head.path.end),
+            (want.scheme, want.authority, want.path.start, s.len())
+        );
+    }
+
+    /// Every string of up to 6 bytes over the delimiters and two other bytes, and each of
+    /// them at every alignment inside lines of length 0..=70 (across the 64-byte block limit).
+    #[test]
+    fn block_split_matches_memchr_twin() {
+        let alphabet = [b':', b'/', b'?', b'#', b'a', 0xC3];
+        let mut all: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut k = 0;
+        while k < all.len() {
+            let cur = all[k].clone();
+            check(&cur);
+            if cur.len() < 6 {
+                for &b in &alphabet {
+                    let mut n = cur.clone();
+                    n.push(b);
+                    all.push(n);
+                }
+            }
+            k += 1;
+        }
+        for piece in [
+            "http://",
+            "//",
+            "s:",
+            "?",
+            "#",
+            "a:b",
+            "//h:1/p?q#f",
+            "::",
+            "#?/",
+        ] {
+            for len in 0..=70usize {
+                for pos in 0..=len {
+                    let mut v = b"ab/c?d#"
+                        .iter()
+                        .copied()
+                        .cycle()
+                        .take(len)
+                        .collect::<Vec<_>>();
+                    v.splice(pos..pos, piece.bytes());
+                    check(&v);
+                    let mut w = vec![b'x'; len];
+                    w.splice(pos..pos, piece.bytes());
+                    check(&w);
+                }
+            }
+        }
     }
 }

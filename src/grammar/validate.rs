@@ -150,6 +150,15 @@ fn port_ok(p: &[u8]) -> bool {
 /// `false` only means "ask the converter"; `engine::Worker::convert_chunk_naive` is the twin it is tested
 /// against.
 pub fn is_valid_ascii_uri(line: &[u8]) -> bool {
+    valid_ascii_uri_split(line).is_some()
+}
+
+/// [`is_valid_ascii_uri`], with the components (RFC 3986 Appendix B) and the parts of the
+/// authority (§3.2) it split the line into when it answers `true`, for `check`, which needs
+/// them next.
+pub(crate) fn valid_ascii_uri_split(
+    line: &[u8],
+) -> Option<(components::Components, Option<components::Authority>)> {
     // One pass: allowed bytes, well-formed %HH, how many '#', whether any bracket.
     let (mut i, n) = (0, line.len());
     let (mut hashes, mut brackets) = (0u32, false);
@@ -161,7 +170,7 @@ pub fn is_valid_ascii_uri(line: &[u8]) -> bool {
         match line[i] {
             b'%' => {
                 if !pct::is_pct_triplet(line, i) {
-                    return false;
+                    return None;
                 }
                 i += 3;
             }
@@ -173,32 +182,30 @@ pub fn is_valid_ascii_uri(line: &[u8]) -> bool {
                 brackets = true;
                 i += 1;
             }
-            _ => return false, // not allowed in a URI as it is
+            _ => return None, // not allowed in a URI as it is
         }
     }
     if hashes > 1 {
-        return false;
+        return None;
     }
     let c = components::split(line);
-    if components::check_scheme(line, &c).is_err() {
-        return false;
-    }
+    components::check_scheme(line, &c).ok()?;
     let mut rest = c.path.start;
+    let mut auth = None;
     if let Some(ar) = c.authority.clone() {
-        let Ok(a) = components::split_authority(line, ar) else {
-            return false;
-        };
+        let a = components::split_authority(line, ar).ok()?;
         let host = &line[a.host.clone()];
         if host.first() == Some(&b'[') {
             if !components::is_ip_literal(host) {
-                return false;
+                return None;
             }
             rest = a.host.end; // the port (digits, checked) and the path follow
         } else {
             rest = a.host.start;
         }
+        auth = Some(a);
     }
-    !brackets || memchr::memchr2(b'[', b']', &line[rest..]).is_none()
+    (!brackets || memchr::memchr2(b'[', b']', &line[rest..]).is_none()).then_some((c, auth))
 }
 
 /// The obviously-correct twin of [`is_plain`]: split with the real splitter and check.

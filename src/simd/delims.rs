@@ -53,6 +53,71 @@ fn sse2(b: &[u8; 16]) -> (u32, u32) {
     }
 }
 
+/// Bit masks (bit i = byte i) of the delimiters that split a reference (RFC 3986 Appendix B)
+/// in a 64-byte block.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Delims64 {
+    /// `/` bytes.
+    pub slash: u64,
+    /// `?` bytes.
+    pub query: u64,
+    /// `#` bytes.
+    pub hash: u64,
+    /// `:` bytes.
+    pub colon: u64,
+}
+
+/// The [`Delims64`] of a 64-byte block: four [`delims16`]-style SSE2 compares per 16 bytes
+/// where the target has SSE2, else [`delims64_naive`].
+#[inline(always)]
+pub fn delims64(b: &[u8; 64]) -> Delims64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use std::arch::x86_64::*;
+        let mut d = Delims64::default();
+        for k in 0..4 {
+            // SAFETY: SSE2 is enabled at compile time (the cfg above), which is all these
+            // intrinsics require. `16 * k + 16 <= 64`, so the unaligned 16-byte load stays
+            // inside `b`; `_mm_loadu_si128` needs no alignment.
+            let (sl, qu, ha, co) = unsafe {
+                let v = _mm_loadu_si128(b.as_ptr().add(16 * k).cast::<__m128i>());
+                let m = |c: u8| _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8)));
+                (m(b'/'), m(b'?'), m(b'#'), m(b':'))
+            };
+            let at = |m: i32| u64::from(m as u16) << (16 * k);
+            d.slash |= at(sl);
+            d.query |= at(qu);
+            d.hash |= at(ha);
+            d.colon |= at(co);
+        }
+        d
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        delims64_naive(b)
+    }
+}
+
+/// The twin of [`delims64`]: one byte at a time (also its body where SSE2 is missing).
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "sse2", not(test)),
+    allow(dead_code)
+)]
+pub(crate) fn delims64_naive(b: &[u8; 64]) -> Delims64 {
+    let mut d = Delims64::default();
+    for (i, &x) in b.iter().enumerate() {
+        let bit = 1u64 << i;
+        match x {
+            b'/' => d.slash |= bit,
+            b'?' => d.query |= bit,
+            b'#' => d.hash |= bit,
+            b':' => d.colon |= bit,
+            _ => {}
+        }
+    }
+    d
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,5 +141,29 @@ mod tests {
         b[3] = b':';
         b[9] = b'#';
         assert_eq!(delims16(&b), (1 << 9, 1 << 3));
+    }
+
+    #[test]
+    fn block64_matches_twin() {
+        let alphabet = [b'/', b'?', b'#', b':', b'a', b'%', 0x00, 0x80, 0xFF, b'@'];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..20_000 {
+            let mut b = [0u8; 64];
+            for x in &mut b {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                *x = alphabet[(state % alphabet.len() as u64) as usize];
+            }
+            assert_eq!(delims64(&b), delims64_naive(&b), "{b:?}");
+        }
+        // Each delimiter alone at every position (every lane of every 16-byte load).
+        for p in 0..64 {
+            for c in [b'/', b'?', b'#', b':'] {
+                let mut b = [b'x'; 64];
+                b[p] = c;
+                assert_eq!(delims64(&b), delims64_naive(&b), "{c} at {p}");
+            }
+        }
     }
 }

@@ -14,6 +14,12 @@ pub mod delims;
 pub(crate) mod pct;
 #[doc(hidden)]
 pub use pct::pct_twin_check;
+pub(crate) mod hex;
+#[doc(hidden)]
+pub use hex::hex_twin_check;
+pub(crate) mod rtl;
+#[doc(hidden)]
+pub use rtl::rtl_twin_check;
 mod scalar;
 pub(crate) mod utf8;
 #[cfg(target_arch = "x86_64")]
