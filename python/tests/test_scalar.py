@@ -116,15 +116,16 @@ def test_options_are_the_cli_flags():
 
 
 # The CLI's table of where each option applies (src/bin/iribulk/cli.rs, `OPTIONS`): rows
-# `row("--flag", "clap_id", MODES, NEEDS)`, MODES one of the names bound in that table.
+# `row("--flag", "clap_id", MODES, NEEDS)`, MODES a name bound in that table with
+# `let name = Modes::A.or(Modes::B)...;`.
 CLI_SOURCE = REPO / "src" / "bin" / "iribulk" / "cli.rs"
-MODE_GROUPS = {
-    "all": {"to-uri", "to-iri", "check", "leiri-to-iri", "normalize"},
-    "uri": {"to-uri"},
-    "chk": {"check"},
-    "norm": {"normalize"},
-    "iris": {"to-uri", "check", "leiri-to-iri", "normalize"},
-    "hosts": {"to-uri", "to-iri", "check", "normalize"},
+MODE_CONSTANTS = {
+    "ALL": {"to-uri", "to-iri", "check", "leiri-to-iri", "normalize"},
+    "TO_URI": {"to-uri"},
+    "TO_IRI": {"to-iri"},
+    "CHECK": {"check"},
+    "LEIRI_TO_IRI": {"leiri-to-iri"},
+    "NORMALIZE": {"normalize"},
 }
 # CLI options about files, streams, records or the run, with no meaning for one value or one
 # array (the batch functions' errors/on_error/threads are their own: checked apart).
@@ -147,12 +148,18 @@ def cli_options_table() -> Dict[str, Tuple[str, Set[str]]]:
     src = CLI_SOURCE.read_text()
     table = src[src.index("pub const OPTIONS: &[Applies]") :]
     table = table[: table.index("\n};")]
+    groups: Dict[str, Set[str]] = {}
+    for name, expr in re.findall(r"let (\w+) = (Modes::[^;]+);", table):
+        consts = re.findall(r"Modes::(\w+)", expr)
+        assert consts and all(c in MODE_CONSTANTS for c in consts), (name, expr)
+        groups[name] = set().union(*(MODE_CONSTANTS[c] for c in consts))
+    assert {"all", "uri"} <= groups.keys(), groups
     rows = re.findall(r'row\(\s*"([^"]+)",\s*"(\w+)",\s*(\w+),', table)
     assert len(rows) >= 30, "the OPTIONS table of the CLI moved or changed shape"
     out = {}
     for flag, ident, group in rows:
-        assert group in MODE_GROUPS, f"unknown mode group {group} in {CLI_SOURCE}"
-        out[ident] = (flag, MODE_GROUPS[group])
+        assert group in groups, f"unknown mode group {group} in {CLI_SOURCE}"
+        out[ident] = (flag, groups[group])
     return out
 
 
