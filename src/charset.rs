@@ -1127,6 +1127,79 @@ impl RecordDecoder {
         let t = pmap[offset.min(pmap.len() - 1)];
         dmap[t.min(dmap.len() - 1)]
     }
+
+    /// [`RecordDecoder::prepare`] for a record whose characters were already decoded from its
+    /// charset (the caller holds text, not bytes: a Python `str` taken from a page in that
+    /// charset, with the charset given alongside). Decoding is done, but RFC 3987 §3.1 step 1b
+    /// still asks for NFC, and the 3987bis §3.5 query rule still applies in to-uri mode: `out`
+    /// (cleared first) gets the NFC text with the IRI field's query rewritten, as `prepare`
+    /// writes a decoded record. `Ok(false)`: use `record` as it is (a UCS-based charset: step
+    /// 1c, no normalization and no query rule; or an all-ASCII record, which neither changes).
+    /// Errors: those of [`RecordDecoder::charset_of`].
+    ///
+    /// Fast path: NFC only when the quick check (UAX #15 §9) says the text may not be NFC;
+    /// [`RecordDecoder::prepare_decoded_naive`] is its slow twin.
+    pub fn prepare_decoded(&mut self, record: &str, out: &mut Vec<u8>) -> Result<bool, LineError> {
+        let cs = self.charset_of(record.as_bytes())?;
+        if cs.is_ucs_based() || record.is_ascii() {
+            return Ok(false);
+        }
+        if self.naive {
+            return self.prepare_decoded_naive(record, out);
+        }
+        self.repairs = 0;
+        self.text.clear();
+        if surely_nfc(record) || is_nfc_quick(record.chars()) == IsNormalized::Yes {
+            self.text.push_str(record);
+        } else {
+            self.text.extend(record.nfc());
+        }
+        out.clear();
+        self.assemble(cs, &self.text, out, None);
+        Ok(true)
+    }
+
+    /// The slow, obviously-correct twin of [`RecordDecoder::prepare_decoded`]: NFC of the whole
+    /// text without the quick check, then the same assembly.
+    pub fn prepare_decoded_naive(
+        &mut self,
+        record: &str,
+        out: &mut Vec<u8>,
+    ) -> Result<bool, LineError> {
+        let cs = self.charset_of(record.as_bytes())?;
+        if cs.is_ucs_based() || record.is_ascii() {
+            return Ok(false);
+        }
+        self.repairs = 0;
+        self.text = record.nfc().collect();
+        out.clear();
+        self.assemble(cs, &self.text, out, None);
+        Ok(true)
+    }
+
+    /// The byte offset in `record` (as given to [`RecordDecoder::prepare_decoded`]) of byte
+    /// `offset` of its prepared form: the first byte of the character (or NFC segment) it comes
+    /// from. Called only for errors and warnings.
+    pub fn column_of_decoded(&mut self, record: &str, offset: usize) -> usize {
+        let Ok(cs) = self.charset_of(record.as_bytes()) else {
+            return 0;
+        };
+        // Each byte of the text maps to the first byte of its character.
+        let starts: Vec<usize> = record
+            .char_indices()
+            .flat_map(|(k, c)| std::iter::repeat_n(k, c.len_utf8()))
+            .collect();
+        let mut text = String::new();
+        let mut nmap = Vec::new();
+        nfc_mapped(record, &starts, &mut text, &mut nmap);
+        nmap.push(record.len());
+        let mut prepared = Vec::new();
+        let mut pmap = Vec::new();
+        self.assemble(cs, &text, &mut prepared, Some(&mut pmap));
+        pmap.push(text.len());
+        let t = pmap[offset.min(pmap.len() - 1)];
+        nmap[t.min(nmap.len() - 1)]
+    }
 }
 
 /// A [`Read`] adapter that transcodes UTF-16LE/BE input to UTF-8 (RFC 3987 §3.1 step 1c: a

@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import List, Tuple
+from typing import Dict, List, Tuple
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -37,8 +37,17 @@ def read_lines(path: Path) -> List[bytes]:
     return [l[:-1] if l.endswith(b"\r") else l for l in lines]
 
 
-def run_cli(cli: str, data: bytes, *flags: str) -> Tuple[List[bytes], List[List[bytes]]]:
-    """The CLI on `data`: its output lines and its error report rows (line, column, code, ...)."""
+def read_report(tsv: bytes) -> List[Dict[str, bytes]]:
+    """The rows of a CLI error report (TSV), each by the names of its header: file, line,
+    column, code, message, input."""
+    header, *rows = [r.split(b"\t") for r in tsv.split(b"\n") if r]
+    names = [h.decode() for h in header]
+    assert {"line", "column", "code"} <= set(names), names
+    return [dict(zip(names, r)) for r in rows]
+
+
+def run_cli(cli: str, data: bytes, *flags: str) -> Tuple[List[bytes], List[Dict[str, bytes]]]:
+    """The CLI on `data`: its output lines and its error report rows (read_report)."""
     import tempfile
 
     with tempfile.TemporaryDirectory() as d:
@@ -50,7 +59,7 @@ def run_cli(cli: str, data: bytes, *flags: str) -> Tuple[List[bytes], List[List[
         )
         if p.returncode not in (0, 3):
             raise SystemExit(f"CLI failed ({p.returncode}): {p.stderr.decode(errors='replace')}")
-        rows = [r.split(b"\t") for r in report.read_bytes().split(b"\n")[1:] if r]
+        rows = read_report(report.read_bytes())
     out = p.stdout.split(b"\n")
     assert out[-1] == b"", "the CLI ends every line with LF"
     return out[:-1], rows

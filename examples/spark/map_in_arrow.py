@@ -65,7 +65,7 @@ def main() -> None:
         "every row equals the CLI's output line",
     )
     ours = {(r["line"], r["error_column"], r["error_code"]) for r in result if r["error_code"]}
-    theirs = {(int(r[0]), int(r[1]), r[2].decode()) for r in cli_report}
+    theirs = {(int(r["line"]), int(r["column"]), r["code"].decode()) for r in cli_report}
     check(ours == theirs and len(ours) > 0, f"errors reported as the CLI does ({len(ours)} rows)")
 
 

@@ -17,7 +17,7 @@ import shlex
 import tempfile
 from pathlib import Path
 
-from common import REPO, check, default_cli, read_lines, run_cli, spark_session
+from common import REPO, check, default_cli, read_lines, read_report, run_cli, spark_session
 
 
 def pipe_command(cli: str, errors_dir: str) -> str:
@@ -48,7 +48,7 @@ def main() -> None:
         out = rdd.pipe(pipe_command(cli, errors_dir)).collect()
         reported = []
         for f in sorted(Path(errors_dir).glob("part-*.tsv")):
-            reported += [r.split(b"\t") for r in f.read_bytes().split(b"\n")[1:] if r]
+            reported += read_report(f.read_bytes())
     spark.stop()
 
     data = "".join(t + "\n" for t in text).encode("utf-8")
@@ -56,9 +56,9 @@ def main() -> None:
     check(len(text) == len(read_lines(Path(args.input))), "textFile read every line")
     check(len(out) == len(text), f"rows in = rows out ({len(text)})")
     check([o.encode("utf-8") for o in out] == cli_out, "every row equals the CLI's output line")
-    codes = sorted(r[2] for r in reported)
+    codes = sorted((r["code"], r["column"]) for r in reported)
     check(
-        codes == sorted(r[2] for r in cli_report) and len(codes) > 0,
+        codes == sorted((r["code"], r["column"]) for r in cli_report) and len(codes) > 0,
         f"errors reported by the tasks as by one CLI run ({len(codes)} rows)",
     )
 

@@ -1,5 +1,6 @@
 """Type stubs of iribulk. Option names and defaults are the CLI's (``iribulk --help``)."""
 
+from typing import Any, Literal, Optional, Union
 
 import pyarrow as pa
 
@@ -10,6 +11,14 @@ OnError = Literal["keep", "null", "fail"]
 Level = Literal["string", "syntax", "scheme"]
 Idn = Literal["ascii", "unicode"]
 StrOrBytes = Union[str, bytes]
+#: A WHATWG Encoding Standard label (``"shift_jis"``, ``"gbk"``, ``"windows-1252"``,
+#: ``"utf-16le"``...): ``bytes`` (binary arrays) are in this charset and are decoded, then
+#: normalized to NFC (RFC 3987 §3.1 step 1b); a ``str`` (string arrays) is taken as already
+#: decoded: NFC and the query rule still apply. None: UTF-8, never normalized (step 1c).
+Charset = Optional[str]
+#: to-uri: an http/https query in the document charset (3987bis §3.5, the default with a
+#: legacy charset) or always in UTF-8. Goes with ``charset``.
+QueryCharset = Optional[Literal["document", "utf-8"]]
 #: Anything with the Arrow PyCapsule interface (``__arrow_c_array__``/``__arrow_c_stream__``):
 #: pyarrow Array/ChunkedArray, polars Series, ...
 ArrowStrings = Any
@@ -34,6 +43,8 @@ def to_uri(
     idna2003_no_unassigned: bool = False,
     idna2003_no_std3: bool = False,
     base: Optional[str] = None,
+    charset: Charset = None,
+    query_charset: QueryCharset = None,
     max_line_bytes: int = ...,
 ) -> str: ...
 def to_iri(
@@ -53,6 +64,7 @@ def check(
     idna2003_no_unassigned: bool = False,
     idna2003_no_std3: bool = False,
     base: Optional[str] = None,
+    charset: Charset = None,
     max_line_bytes: int = ...,
 ) -> str: ...
 def normalize(
@@ -71,10 +83,15 @@ def normalize(
     idna2003_no_unassigned: bool = False,
     idna2003_no_std3: bool = False,
     base: Optional[str] = None,
+    charset: Charset = None,
     max_line_bytes: int = ...,
 ) -> str: ...
 def leiri_to_iri(
-    s: StrOrBytes, *, base: Optional[str] = None, max_line_bytes: int = ...
+    s: StrOrBytes,
+    *,
+    base: Optional[str] = None,
+    charset: Charset = None,
+    max_line_bytes: int = ...,
 ) -> str: ...
 def resolve(base: str, ref: str) -> str: ...
 
@@ -91,6 +108,8 @@ def to_uri_batch(
     idna2003_no_unassigned: bool = False,
     idna2003_no_std3: bool = False,
     base: Optional[str] = None,
+    charset: Charset = None,
+    query_charset: QueryCharset = None,
     max_line_bytes: int = ...,
     errors: bool = False,
     on_error: OnError = "keep",
@@ -116,6 +135,7 @@ def check_batch(
     idna2003_no_unassigned: bool = False,
     idna2003_no_std3: bool = False,
     base: Optional[str] = None,
+    charset: Charset = None,
     max_line_bytes: int = ...,
     errors: bool = False,
     on_error: OnError = "keep",
@@ -137,6 +157,7 @@ def normalize_batch(
     idna2003_no_unassigned: bool = False,
     idna2003_no_std3: bool = False,
     base: Optional[str] = None,
+    charset: Charset = None,
     max_line_bytes: int = ...,
     errors: bool = False,
     on_error: OnError = "keep",
@@ -146,6 +167,7 @@ def leiri_to_iri_batch(
     array: ArrowStrings,
     *,
     base: Optional[str] = None,
+    charset: Charset = None,
     max_line_bytes: int = ...,
     errors: bool = False,
     on_error: OnError = "keep",

@@ -5,7 +5,7 @@
 //! parallel, each worker with its own [`Converter`] (one per thread, kept between calls), and
 //! the parts are joined in order into one value buffer with its offsets.
 
-use crate::lib_api::{self, Converter, LineError, Options, Outcome};
+use crate::lib_api::{self, Converter, Input, LineError, Options, Outcome};
 use arrow_array::builder::{BooleanBuilder, Int64Builder, StringBuilder};
 use arrow_array::{
     Array, ArrayRef, BinaryArray, BinaryViewArray, GenericBinaryArray, GenericStringArray,
@@ -61,6 +61,14 @@ impl<'a> Src<'a> {
             Src::Bin(a) => Some((a.value_data(), Offsets::I32(a.value_offsets()))),
             Src::LargeBin(a) => Some((a.value_data(), Offsets::I64(a.value_offsets()))),
             _ => None,
+        }
+    }
+
+    /// Characters (string arrays are UTF-8 by definition) or bytes (in the charset given).
+    fn input(&self) -> Input {
+        match self {
+            Src::Bin(_) | Src::LargeBin(_) | Src::BinView(_) => Input::Bytes,
+            Src::Str(_) | Src::LargeStr(_) | Src::StrView(_) | Src::Null(_) => Input::Text,
         }
     }
 
@@ -186,7 +194,9 @@ fn convert_range(
     on_error: OnError,
     naive: bool,
 ) -> Part {
+    let input = src.input();
     with_converter(opts, |conv| {
+        conv.set_naive(naive);
         let mut p = Part {
             values: Vec::new(),
             ends: Vec::with_capacity(rows.len()),
@@ -218,14 +228,15 @@ fn convert_range(
                 Some((offs, lo)) => conv.passes_with(
                     v,
                     !lib_api::any_flagged(&masks, offs.at(i) - lo, offs.at(i + 1) - lo),
+                    input,
                 ),
-                None => conv.passes(v),
+                None => conv.passes(v, input),
             };
             let r = if passes {
                 p.values.extend_from_slice(v);
                 Ok(Outcome::default())
             } else {
-                conv.convert_slow(v, &mut p.values)
+                conv.convert_slow(v, &mut p.values, input)
             };
             match r {
                 Ok(o) => {
@@ -247,7 +258,7 @@ fn convert_range(
                     });
                     match on_error {
                         OnError::Keep => {
-                            p.values.extend_from_slice(v);
+                            p.values.extend_from_slice(conv.kept(v));
                             p.valid.push(true);
                         }
                         OnError::Null | OnError::Fail => p.valid.push(false),

@@ -11,8 +11,8 @@ use arrow_array::ArrayRef;
 use arrow_schema::{DataType, Field};
 use batch::{OnError, RowIssue};
 use lib_api::{
-    HostMode, Idn, Idna2003Flags, InvalidUtf8, Level, LineError, Mode, Options, Rungs,
-    ToUriOptions, DEFAULT_MAX_LINE_BYTES,
+    Charset, HostMode, Idn, Idna2003Flags, Input, InvalidUtf8, Level, LineError, Mode, Options,
+    QueryCharset, Rungs, ToUriOptions, DEFAULT_MAX_LINE_BYTES,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -96,6 +96,36 @@ fn max_line(n: usize) -> PyResult<usize> {
         return Err(PyValueError::new_err("max_line_bytes must be at least 1"));
     }
     Ok(n)
+}
+
+/// `charset=` and `query_charset=` (the CLI's `--charset LABEL` and `--query-charset`): a
+/// WHATWG Encoding Standard label; `query_charset` goes with a charset, as on the CLI.
+fn charset_of(
+    label: Option<&str>,
+    query_charset: Option<&str>,
+) -> PyResult<(Option<Charset>, QueryCharset)> {
+    let cs = match label {
+        None => None,
+        Some(l) => Some(Charset::for_label(l.as_bytes()).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "charset={l:?} is not a label of the WHATWG Encoding Standard (such as \
+                 shift_jis, euc-jp, gbk, gb18030, big5, euc-kr, windows-1251, koi8-r, \
+                 windows-1252, iso-8859-2, windows-874, utf-16le, utf-16be)"
+            ))
+        })?),
+    };
+    let q = match query_charset {
+        None | Some("document") => QueryCharset::Document,
+        Some("utf-8") => QueryCharset::Utf8,
+        Some(s) => return Err(choice_error("query_charset", s, &["document", "utf-8"])),
+    };
+    if query_charset.is_some() && cs.is_none() {
+        return Err(PyValueError::new_err(
+            "query_charset goes with charset=LABEL (it says how a legacy charset's queries \
+             are encoded)",
+        ));
+    }
+    Ok((cs, q))
 }
 
 fn base_of(base: Option<&str>) -> Option<Arc<[u8]>> {
@@ -210,12 +240,20 @@ fn scalar_bytes(
     same: Option<&Bound<'_, PyAny>>,
     opts: &Options,
 ) -> PyResult<Py<PyAny>> {
+    // A str is characters (`same`: returned as it is when it needs no work); bytes are in the
+    // charset of the options (UTF-8 without one).
+    let input = if same.is_some() {
+        Input::Text
+    } else {
+        Input::Bytes
+    };
     let r = batch::with_converter(opts, |c| {
-        if same.is_some() && c.passes(v) {
+        c.set_naive(false);
+        if same.is_some() && c.passes(v, input) {
             return Ok(None);
         }
         let mut out = Vec::with_capacity(v.len() + 16);
-        c.convert_slow(v, &mut out).map(|_| Some(out))
+        c.convert_slow(v, &mut out, input).map(|_| Some(out))
     });
     match r {
         Ok(None) => Ok(same.expect("checked").clone().unbind()),
@@ -247,16 +285,31 @@ fn scalar_bytes(
 /// * `invalid_utf8`: for `bytes` input, `"error"` or `"percent"` (encode each bad byte).
 /// * `idna2003_no_unassigned`, `idna2003_no_std3`: IDNA2003 flags.
 /// * `base`: resolve `s` against this IRI first (RFC 3986 §5.2, RFC 3987 §6.5).
+/// * `charset`: the charset of the page the IRI comes from, a WHATWG Encoding Standard label
+///   (`"shift_jis"`, `"gbk"`, `"big5"`, `"euc-kr"`, `"windows-1251"`, `"windows-1252"`,
+///   `"utf-16le"`...). `bytes` are in that charset: decoded, then normalized to NFC (RFC 3987
+///   §3.1 step 1b; UTF-16 is only decoded, step 1c); bytes not valid in it are the error
+///   `bad-charset` (or `%HH` with `invalid_utf8="percent"`). A `str` is already decoded:
+///   NFC and the query rule still apply. Without `charset`, input is UTF-8, never normalized.
+/// * `query_charset`: with a legacy `charset`, the query of an `http`/`https` IRI is encoded
+///   in that charset (`"document"`, the default: what browsers send, 3987bis §3.5; characters
+///   it cannot write become `%26%23NNNN%3B`, the Encoding Standard's `&#NNNN;`), or in UTF-8
+///   like any other component (`"utf-8"`).
 /// * `max_line_bytes`: a longer input is the error `line-too-long` (default 8 MiB).
 ///
 /// Raises `iribulk.IriError` (`.code`, `.column`, `.message`) when the input cannot be
-/// converted.
+/// converted. `.column` is a 1-based byte column of the input: of the bytes as given, or of
+/// the UTF-8 of a `str`.
 ///
 /// >>> import iribulk
 /// >>> iribulk.to_uri("http://résumé.example.org/ros%C3%A9#red")
 /// 'http://xn--rsum-bpad.example.org/ros%C3%A9#red'
 /// >>> iribulk.to_uri("http://bücher.de/straße?q=ü")
 /// 'http://xn--bcher-kva.de/stra%C3%9Fe?q=%C3%BC'
+/// >>> iribulk.to_uri(b"http://example.jp/\x93\xfa\x96\x7b?q=\x8c\x9f\x8d\xf5", charset="shift_jis")
+/// 'http://example.jp/%E6%97%A5%E6%9C%AC?q=%8C%9F%8D%F5'
+/// >>> iribulk.to_uri("http://example.jp/日本?q=検索", charset="shift_jis")
+/// 'http://example.jp/%E6%97%A5%E6%9C%AC?q=%8C%9F%8D%F5'
 /// >>> iribulk.to_uri("http://example.org/a b", strict=True)
 /// Traceback (most recent call last):
 /// ...
@@ -264,7 +317,7 @@ fn scalar_bytes(
 #[pyfunction]
 #[pyo3(signature = (s, *, host="auto", strict=false, leiri=false, host_fallback=None,
     invalid_utf8="error", idna2003_no_unassigned=false, idna2003_no_std3=false, base=None,
-    max_line_bytes=8388608))]
+    charset=None, query_charset=None, max_line_bytes=8388608))]
 #[allow(clippy::too_many_arguments)]
 fn to_uri(
     py: Python<'_>,
@@ -277,8 +330,11 @@ fn to_uri(
     idna2003_no_unassigned: bool,
     idna2003_no_std3: bool,
     base: Option<&str>,
+    charset: Option<&str>,
+    query_charset: Option<&str>,
     max_line_bytes: usize,
 ) -> PyResult<Py<PyAny>> {
+    let (charset, query_charset) = charset_of(charset, query_charset)?;
     let opts = Options {
         mode: Mode::ToUri,
         to_uri: to_uri_options(
@@ -292,6 +348,8 @@ fn to_uri(
         )?,
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base),
+        charset,
+        query_charset,
     };
     scalar(py, s, &opts)
 }
@@ -322,6 +380,8 @@ fn to_iri(
         to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base),
+        charset: None,
+        query_charset: QueryCharset::Document,
     };
     scalar(py, s, &opts)
 }
@@ -329,7 +389,8 @@ fn to_iri(
 /// Validates an IRI reference (RFC 3987 §2.2, bidi rules of §4.2, §6.1); with `uri=True`, a
 /// URI reference (RFC 3986). Returns the input unchanged when it is valid, raises
 /// `iribulk.IriError` when it is not. Options: `uri`, `host` and the IDNA2003 flags (which IDNA
-/// rules hosts must follow), `base`, `max_line_bytes`.
+/// rules hosts must follow), `base`, `charset` (as `to_uri`: the IRI validated, and returned,
+/// is the decoded NFC text), `max_line_bytes`.
 ///
 /// >>> import iribulk
 /// >>> iribulk.check("http://bücher.de/ü")
@@ -340,7 +401,7 @@ fn to_iri(
 /// iribulk.IriError: non-ascii at column 9: ...
 #[pyfunction]
 #[pyo3(signature = (s, *, uri=false, host="auto", idna2003_no_unassigned=false,
-    idna2003_no_std3=false, base=None, max_line_bytes=8388608))]
+    idna2003_no_std3=false, base=None, charset=None, max_line_bytes=8388608))]
 #[allow(clippy::too_many_arguments)]
 fn check(
     py: Python<'_>,
@@ -350,13 +411,17 @@ fn check(
     idna2003_no_unassigned: bool,
     idna2003_no_std3: bool,
     base: Option<&str>,
+    charset: Option<&str>,
     max_line_bytes: usize,
 ) -> PyResult<Py<PyAny>> {
+    let (charset, query_charset) = charset_of(charset, None)?;
     let opts = Options {
         mode: Mode::Check { uri },
         to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base),
+        charset,
+        query_charset,
     };
     scalar(py, s, &opts)
 }
@@ -367,7 +432,8 @@ fn check(
 /// §5.3.2.3, dot segments §5.3.2.4) or `"scheme"` (syntax + scheme rules + IDN to ACE,
 /// §5.3.3). The rung flags add to the level: `case`, `percent`, `nfc`, `nfkc`, `path`,
 /// `scheme_rules`, `idn` (`"ascii"` or `"unicode"`); `as_uri` writes a URI. `host="idna2003"`
-/// picks IDNA2003 for IDN rungs (UTS #46 otherwise).
+/// picks IDNA2003 for IDN rungs (UTS #46 otherwise). `charset` as `to_uri` (decode and NFC
+/// first; the query rule is `to_uri`'s alone).
 ///
 /// >>> import iribulk
 /// >>> iribulk.normalize("HTTP://Example.ORG/a/./b/../c/%7euser")
@@ -378,7 +444,7 @@ fn check(
 #[pyo3(signature = (s, *, level="syntax", case=false, percent=false, nfc=false, nfkc=false,
     path=false, scheme_rules=false, idn=None, as_uri=false, host="auto",
     idna2003_no_unassigned=false, idna2003_no_std3=false, base=None,
-    max_line_bytes=8388608))]
+    charset=None, max_line_bytes=8388608))]
 #[allow(clippy::too_many_arguments)]
 fn normalize(
     py: Python<'_>,
@@ -396,8 +462,10 @@ fn normalize(
     idna2003_no_unassigned: bool,
     idna2003_no_std3: bool,
     base: Option<&str>,
+    charset: Option<&str>,
     max_line_bytes: usize,
 ) -> PyResult<Py<PyAny>> {
+    let (charset, query_charset) = charset_of(charset, None)?;
     let opts = Options {
         mode: normalize_mode(
             level,
@@ -413,29 +481,36 @@ fn normalize(
         to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base),
+        charset,
+        query_charset,
     };
     scalar(py, s, &opts)
 }
 
 /// Converts a LEIRI to an IRI (3987bis §6.3): percent-encodes what LEIRIs allow and IRIs do
-/// not (controls, space, `"`, `<`, `>`, ...). Options: `base`, `max_line_bytes`.
+/// not (controls, space, `"`, `<`, `>`, ...). Options: `base`, `charset` (as `to_uri`: decode
+/// and NFC first), `max_line_bytes`.
 ///
 /// >>> import iribulk
 /// >>> iribulk.leiri_to_iri("http://example.org/a b")
 /// 'http://example.org/a%20b'
 #[pyfunction]
-#[pyo3(signature = (s, *, base=None, max_line_bytes=8388608))]
+#[pyo3(signature = (s, *, base=None, charset=None, max_line_bytes=8388608))]
 fn leiri_to_iri(
     py: Python<'_>,
     s: &Bound<'_, PyAny>,
     base: Option<&str>,
+    charset: Option<&str>,
     max_line_bytes: usize,
 ) -> PyResult<Py<PyAny>> {
+    let (charset, query_charset) = charset_of(charset, None)?;
     let opts = Options {
         mode: Mode::LeiriToIri,
         to_uri: ToUriOptions::default(),
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base),
+        charset,
+        query_charset,
     };
     scalar(py, s, &opts)
 }
@@ -612,6 +687,12 @@ fn run_batch(
 /// ChunkedArray or a Polars Series) of the same length: strings for string input (`string`,
 /// or `large_string` for large input or past 2 GiB), binary for binary input. Null gives null.
 ///
+/// `charset`, `query_charset`: as `to_uri`. String arrays are text (already decoded: NFC and
+/// the query rule apply); binary arrays hold bytes in the charset. A binary row converted is
+/// UTF-8; a binary row kept with an error (`on_error="keep"`) keeps its original bytes (UTF-16
+/// rows: their UTF-8 transcoding, as the CLI writes them), so with `on_error="null"` the
+/// result casts to `pa.string()`.
+///
 /// `on_error`: what a row with an error becomes: `"keep"` (unchanged, the default, as the
 /// CLI), `"null"`, or `"fail"` (raise `IriError` for the first one; `.row` is its index).
 ///
@@ -625,10 +706,13 @@ fn run_batch(
 /// >>> out, err = iribulk.to_uri_batch(pa.array(["http://a/%zz"]), errors=True)
 /// >>> err.to_pylist()[0]["code"]
 /// 'bad-percent'
+/// >>> links = pa.array([b"http://example.ru/?q=\xef\xee\xe8\xf1\xea", b"http://a/%zz"])
+/// >>> iribulk.to_uri_batch(links, charset="windows-1251", on_error="null").cast(pa.string()).to_pylist()
+/// ['http://example.ru/?q=%EF%EE%E8%F1%EA', None]
 #[pyfunction]
 #[pyo3(signature = (array, *, host="auto", strict=false, leiri=false, host_fallback=None,
     invalid_utf8="error", idna2003_no_unassigned=false, idna2003_no_std3=false, base=None,
-    max_line_bytes=8388608, errors=false, on_error="keep", threads=0))]
+    charset=None, query_charset=None, max_line_bytes=8388608, errors=false, on_error="keep", threads=0))]
 #[allow(clippy::too_many_arguments)]
 fn to_uri_batch(
     py: Python<'_>,
@@ -641,11 +725,14 @@ fn to_uri_batch(
     idna2003_no_unassigned: bool,
     idna2003_no_std3: bool,
     base: Option<&str>,
+    charset: Option<&str>,
+    query_charset: Option<&str>,
     max_line_bytes: usize,
     errors: bool,
     on_error: &str,
     threads: usize,
 ) -> PyResult<Py<PyAny>> {
+    let (charset, query_charset) = charset_of(charset, query_charset)?;
     let opts = Options {
         mode: Mode::ToUri,
         to_uri: to_uri_options(
@@ -659,6 +746,8 @@ fn to_uri_batch(
         )?,
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base),
+        charset,
+        query_charset,
     };
     run_batch(py, array, opts, errors, on_error, threads)
 }
@@ -691,13 +780,15 @@ fn to_iri_batch(
         to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base),
+        charset: None,
+        query_charset: QueryCharset::Document,
     };
     run_batch(py, array, opts, errors, on_error, threads)
 }
 
 /// The batch form of `check`: valid rows come back unchanged; `errors=True` says which rows
 /// are invalid and why (`errors.is_null()` is the mask of valid rows). Arrays, results,
-/// `on_error` and `threads` as `to_uri_batch`.
+/// `charset`, `on_error` and `threads` as `to_uri_batch`.
 ///
 /// >>> import pyarrow as pa, iribulk
 /// >>> _, err = iribulk.check_batch(pa.array(["http://a/b", "http://a/%zz"]), errors=True)
@@ -705,7 +796,7 @@ fn to_iri_batch(
 /// [True, False]
 #[pyfunction]
 #[pyo3(signature = (array, *, uri=false, host="auto", idna2003_no_unassigned=false,
-    idna2003_no_std3=false, base=None, max_line_bytes=8388608, errors=false,
+    idna2003_no_std3=false, base=None, charset=None, max_line_bytes=8388608, errors=false,
     on_error="keep", threads=0))]
 #[allow(clippy::too_many_arguments)]
 fn check_batch(
@@ -716,22 +807,26 @@ fn check_batch(
     idna2003_no_unassigned: bool,
     idna2003_no_std3: bool,
     base: Option<&str>,
+    charset: Option<&str>,
     max_line_bytes: usize,
     errors: bool,
     on_error: &str,
     threads: usize,
 ) -> PyResult<Py<PyAny>> {
+    let (charset, query_charset) = charset_of(charset, None)?;
     let opts = Options {
         mode: Mode::Check { uri },
         to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base),
+        charset,
+        query_charset,
     };
     run_batch(py, array, opts, errors, on_error, threads)
 }
 
 /// The batch form of `normalize` (RFC 3987 §5.3), with its options; arrays, results,
-/// `errors`, `on_error` and `threads` as `to_uri_batch`.
+/// `charset`, `errors`, `on_error` and `threads` as `to_uri_batch`.
 ///
 /// >>> import pyarrow as pa, iribulk
 /// >>> iribulk.normalize_batch(pa.array(["HTTP://A.org/./x"])).to_pylist()
@@ -740,7 +835,7 @@ fn check_batch(
 #[pyo3(signature = (array, *, level="syntax", case=false, percent=false, nfc=false,
     nfkc=false, path=false, scheme_rules=false, idn=None, as_uri=false, host="auto",
     idna2003_no_unassigned=false, idna2003_no_std3=false, base=None,
-    max_line_bytes=8388608, errors=false, on_error="keep", threads=0))]
+    charset=None, max_line_bytes=8388608, errors=false, on_error="keep", threads=0))]
 #[allow(clippy::too_many_arguments)]
 fn normalize_batch(
     py: Python<'_>,
@@ -758,11 +853,13 @@ fn normalize_batch(
     idna2003_no_unassigned: bool,
     idna2003_no_std3: bool,
     base: Option<&str>,
+    charset: Option<&str>,
     max_line_bytes: usize,
     errors: bool,
     on_error: &str,
     threads: usize,
 ) -> PyResult<Py<PyAny>> {
+    let (charset, query_charset) = charset_of(charset, None)?;
     let opts = Options {
         mode: normalize_mode(
             level,
@@ -778,33 +875,40 @@ fn normalize_batch(
         to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base),
+        charset,
+        query_charset,
     };
     run_batch(py, array, opts, errors, on_error, threads)
 }
 
-/// The batch form of `leiri_to_iri` (3987bis §6.3); arrays, results, `errors`, `on_error`
-/// and `threads` as `to_uri_batch`.
+/// The batch form of `leiri_to_iri` (3987bis §6.3); arrays, results, `charset`, `errors`,
+/// `on_error` and `threads` as `to_uri_batch`.
 ///
 /// >>> import pyarrow as pa, iribulk
 /// >>> iribulk.leiri_to_iri_batch(pa.array(["http://a/b c"])).to_pylist()
 /// ['http://a/b%20c']
 #[pyfunction]
-#[pyo3(signature = (array, *, base=None, max_line_bytes=8388608, errors=false,
+#[pyo3(signature = (array, *, base=None, charset=None, max_line_bytes=8388608, errors=false,
     on_error="keep", threads=0))]
+#[allow(clippy::too_many_arguments)]
 fn leiri_to_iri_batch(
     py: Python<'_>,
     array: &Bound<'_, PyAny>,
     base: Option<&str>,
+    charset: Option<&str>,
     max_line_bytes: usize,
     errors: bool,
     on_error: &str,
     threads: usize,
 ) -> PyResult<Py<PyAny>> {
+    let (charset, query_charset) = charset_of(charset, None)?;
     let opts = Options {
         mode: Mode::LeiriToIri,
         to_uri: ToUriOptions::default(),
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base),
+        charset,
+        query_charset,
     };
     run_batch(py, array, opts, errors, on_error, threads)
 }

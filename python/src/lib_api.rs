@@ -9,13 +9,18 @@
 //! `engine::EngineOptions` (today the private `engine::Op`, with its `convert_into` and
 //! `is_clean`), so that the engine, the CLI and these bindings share one dispatch.
 
+use std::io::Read;
 use std::sync::Arc;
+
+pub use iribulk::charset::{Charset, CharsetSource, LegacyInput, QueryCharset};
+use iribulk::charset::{RecordDecoder, Utf16Reader};
 
 pub use iribulk::config::Idna2003Flags;
 pub use iribulk::convert::check::{CheckOptions, Checker};
 pub use iribulk::convert::leiri::LeiriToIri;
 pub use iribulk::convert::normalize::{Idn, Level, NormalizeOptions, Normalizer, Rungs};
 pub use iribulk::convert::to_iri::{ToIri, ToIriOptions};
+pub use iribulk::engine::worker::offset_in_reference;
 pub use iribulk::engine::{has_ace_host, EngineOptions, Mode as EngineMode, Worker};
 pub use iribulk::grammar::validate::{is_plain, is_valid_ascii_uri};
 pub use iribulk::host::Idna;
@@ -60,6 +65,22 @@ pub struct Options {
     pub max_line_bytes: usize,
     /// `--base`: resolve each value against this IRI first (RFC 3986 §5.2, RFC 3987 §6.5).
     pub base: Option<Arc<[u8]>>,
+    /// `--charset`: the charset of the values (issue 12; the modes whose input is an IRI).
+    pub charset: Option<Charset>,
+    /// `--query-charset` (to-uri): the 3987bis §3.5 query rule, on by default with a legacy
+    /// charset.
+    pub query_charset: QueryCharset,
+}
+
+/// What a value is: characters (a Python `str`, an Arrow string array: UTF-8 by definition) or
+/// bytes (Python `bytes`, an Arrow binary array: in the charset of the options, UTF-8 without
+/// one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Characters, already decoded: with a legacy charset only NFC and the query rule apply.
+    Text,
+    /// Bytes in the charset: decoded (RFC 3987 §3.1 step 1b/1c) before anything else.
+    Bytes,
 }
 
 impl Options {
@@ -78,6 +99,37 @@ impl Options {
             ..EngineOptions::default()
         }
     }
+
+    /// The engine's legacy-charset settings for a fixed charset, when values need the
+    /// per-record decoder: a charset that is not UCS-based (UTF-16 is transcoded apart, UTF-8
+    /// is the values' own encoding).
+    fn legacy_input(&self) -> Option<LegacyInput> {
+        let cs = self.charset.filter(|cs| !cs.is_ucs_based())?;
+        Some(LegacyInput {
+            source: CharsetSource::Fixed(cs),
+            query_charset: self.query_charset,
+        })
+    }
+
+    /// The charset of bytes that are transcoded before conversion: UTF-16LE/BE (RFC 3987 §3.1
+    /// step 1c: converted, not normalized), as the CLI transcodes such input.
+    fn utf16(&self) -> Option<Charset> {
+        self.charset
+            .filter(|cs| cs.is_ucs_based() && *cs != Charset::UTF_8)
+    }
+}
+
+/// How offsets in the converted form of a value map back to the value as given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Prepared {
+    /// The value itself was converted.
+    No,
+    /// The decoded (NFC, query-rewritten) form of bytes in a legacy charset.
+    Bytes,
+    /// The NFC, query-rewritten form of text said to come from a legacy charset.
+    Text,
+    /// The UTF-8 transcoding of UTF-16 bytes (columns refer to it, as in the CLI's reports).
+    Utf16,
 }
 
 /// The library's converter of one mode (as `engine::Op` builds it for the CLI).
@@ -101,6 +153,14 @@ pub struct Converter {
     /// The same set, for the SIMD scan of a whole range of values ([`Self::scan`]).
     classifier: Classifier,
     resolved: Vec<u8>,
+    /// The engine's per-record decoder for a legacy charset (issue 12).
+    legacy: Option<RecordDecoder>,
+    /// UTF-16LE/BE: bytes are transcoded to UTF-8 first.
+    utf16: Option<Charset>,
+    /// The decoded / transcoded value.
+    prepared: Vec<u8>,
+    /// What the last [`Self::convert_slow`] converted (for [`Self::kept`]).
+    last: Prepared,
 }
 
 impl Converter {
@@ -131,12 +191,27 @@ impl Converter {
         for (b, f) in flagged.iter_mut().enumerate() {
             *f = set.contains(b as u8);
         }
+        let legacy = opts.legacy_input().map(|li| {
+            RecordDecoder::new(li, None, opts.to_uri.invalid_utf8, opts.mode == Mode::ToUri)
+        });
         Converter {
             op,
+            utf16: opts.utf16(),
             opts,
             flagged,
             classifier: Classifier::new(set),
             resolved: Vec::new(),
+            legacy,
+            prepared: Vec::new(),
+            last: Prepared::No,
+        }
+    }
+
+    /// Makes the legacy-charset decoding use its slow twins (for the batch functions' naive
+    /// mode): the mapped decoder for bytes, NFC without the quick check for text.
+    pub fn set_naive(&mut self, naive: bool) {
+        if let Some(l) = &mut self.legacy {
+            l.set_naive(naive);
         }
     }
 
@@ -147,19 +222,31 @@ impl Converter {
 
     /// True if `v` needs no work in this mode and is written as it is: no flagged byte and the
     /// mode's own test (the engine's fast path), or, in to-uri, an ASCII value that is already
-    /// a valid URI reference. Never true when a base is set (every value is resolved).
+    /// a valid URI reference. Never true when a base is set (every value is resolved), nor
+    /// for a value that its charset must decode, normalize or transcode first.
     #[inline]
-    pub fn passes(&self, v: &[u8]) -> bool {
+    pub fn passes(&self, v: &[u8], input: Input) -> bool {
         let clean = !v.iter().any(|&b| self.flagged[b as usize]);
-        self.passes_with(v, clean)
+        self.passes_with(v, clean, input)
     }
 
     /// [`Self::passes`] when the caller knows whether `v` has a flagged byte (`clean`: none),
     /// from [`Self::scan`].
     #[inline]
-    pub fn passes_with(&self, v: &[u8], clean: bool) -> bool {
+    pub fn passes_with(&self, v: &[u8], clean: bool, input: Input) -> bool {
         if self.opts.base.is_some() || v.len() > self.opts.max_line_bytes {
             return false;
+        }
+        if let Some(cs) = self.opts.charset {
+            let as_is = match input {
+                // Text: only an all-ASCII value is its own NFC with no query to re-encode.
+                Input::Text => cs.is_ucs_based() || v.is_ascii(),
+                // Bytes: those the decoder would leave as they are (the engine's test).
+                Input::Bytes => self.utf16.is_none() && !cs.needs_decode(v),
+            };
+            if !as_is {
+                return false;
+            }
         }
         match &self.op {
             Op::ToUri(_) => {
@@ -180,28 +267,142 @@ impl Converter {
     }
 
     /// The converter (the slow path, and the twin of the pass-through of [`Self::passes`]):
-    /// the line cap, then resolution against the base, then the mode. Appends the result to
-    /// `out` (nothing on error).
-    pub fn convert_slow(&mut self, v: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
-        if v.len() > self.opts.max_line_bytes {
-            return Err(LineError::new(
-                ErrorKind::LineTooLong,
-                self.opts.max_line_bytes,
-            ));
+    /// the line cap, then the charset (decode + NFC + query rule, or transcode UTF-16), then
+    /// resolution against the base, then the mode, in the order of the CLI's engine. Appends
+    /// the result to `out` (nothing on error). Error and warning columns refer to `v` as
+    /// given (bytes of its charset, or UTF-8 bytes of text), except after a UTF-16 transcoding,
+    /// where they refer to the UTF-8 value, as in the CLI's reports.
+    pub fn convert_slow(
+        &mut self,
+        v: &[u8],
+        out: &mut Vec<u8>,
+        input: Input,
+    ) -> Result<Outcome, LineError> {
+        let max = self.opts.max_line_bytes;
+        self.last = Prepared::No;
+        if v.len() > max {
+            return Err(LineError::new(ErrorKind::LineTooLong, max));
         }
+        let mut prepared = std::mem::take(&mut self.prepared);
+        let how = self.prepare(v, input, &mut prepared);
+        let r = match how {
+            Err(e) => Err(e),
+            Ok(Prepared::No) => self.resolve_and_convert(v, out),
+            Ok(_) if prepared.len() > max => Err(LineError::new(ErrorKind::LineTooLong, max)),
+            Ok(_) => self.resolve_and_convert(&prepared, out).map(|mut o| {
+                o.changed = true;
+                o
+            }),
+        };
+        self.prepared = prepared;
+        let how = how.unwrap_or(Prepared::No);
+        self.last = how;
+        let map =
+            |s: &mut Self, e: LineError| LineError::new(e.kind, s.column_of(v, how, e.offset));
+        match r {
+            Ok(mut o) => {
+                if let Some(w) = o.first_warning {
+                    o.first_warning = Some(map(self, w));
+                }
+                if let (Prepared::Bytes, Some(l)) = (how, &self.legacy) {
+                    o.repairs += l.last_repairs();
+                }
+                Ok(o)
+            }
+            Err(e) => Err(map(self, e)),
+        }
+    }
+
+    /// The value that a row with an error keeps (`on_error="keep"`), after [`Self::convert_slow`]
+    /// returned the error for `v`: `v` as given (bytes of a legacy charset stay as they were,
+    /// as the CLI keeps a line), except UTF-16 bytes, kept as their UTF-8 transcoding (the CLI
+    /// transcodes a UTF-16 file as a stream and writes every line in UTF-8).
+    pub fn kept<'a>(&'a self, v: &'a [u8]) -> &'a [u8] {
+        match self.last {
+            Prepared::Utf16 => &self.prepared,
+            _ => v,
+        }
+    }
+
+    /// The charset step of [`Self::convert_slow`]: `prepared` gets the form to convert, unless
+    /// the value is converted as it is ([`Prepared::No`]).
+    fn prepare(
+        &mut self,
+        v: &[u8],
+        input: Input,
+        prepared: &mut Vec<u8>,
+    ) -> Result<Prepared, LineError> {
+        if let Some(l) = &mut self.legacy {
+            return match input {
+                Input::Bytes => Ok(if l.prepare(v, prepared)? {
+                    Prepared::Bytes
+                } else {
+                    Prepared::No
+                }),
+                Input::Text => {
+                    // Text input is UTF-8 (a Python str, an Arrow string array).
+                    let t = std::str::from_utf8(v)
+                        .map_err(|e| LineError::new(ErrorKind::InvalidUtf8, e.valid_up_to()))?;
+                    Ok(if l.prepare_decoded(t, prepared)? {
+                        Prepared::Text
+                    } else {
+                        Prepared::No
+                    })
+                }
+            };
+        }
+        match (self.utf16, input) {
+            (Some(cs), Input::Bytes) => {
+                // RFC 3987 §3.1 step 1c: transcoded, not normalized; a malformed sequence is
+                // one 0xFF byte (never UTF-8), reported invalid-utf8 as by the CLI.
+                prepared.clear();
+                Utf16Reader::new(v, cs)
+                    .read_to_end(prepared)
+                    .map_err(|_| LineError::new(ErrorKind::InvalidUtf8, 0))?;
+                Ok(Prepared::Utf16)
+            }
+            _ => Ok(Prepared::No),
+        }
+    }
+
+    /// The column in `v` of byte `offset` of the form [`Self::prepare`] gave it.
+    fn column_of(&mut self, v: &[u8], how: Prepared, offset: usize) -> usize {
+        match (how, &mut self.legacy) {
+            (Prepared::Bytes, Some(l)) => l.column_of(v, offset),
+            (Prepared::Text, Some(l)) => match std::str::from_utf8(v) {
+                Ok(t) => l.column_of_decoded(t, offset),
+                Err(_) => offset,
+            },
+            _ => offset,
+        }
+    }
+
+    /// Resolution against the base (when set), then the mode; offsets of errors and warnings
+    /// are mapped back from the resolved target to `reference` as the CLI's engine does
+    /// ([`offset_in_reference`]).
+    fn resolve_and_convert(
+        &mut self,
+        reference: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
         let Some(base) = self.opts.base.clone() else {
-            return self.op_convert(v, out);
+            return self.op_convert(reference, out);
         };
         self.resolved.clear();
-        iribulk::grammar::resolve::resolve_into(&base, v, &mut self.resolved)?;
+        iribulk::grammar::resolve::resolve_into(&base, reference, &mut self.resolved)?;
         let resolved = std::mem::take(&mut self.resolved);
         let mark = out.len();
-        let r = self.op_convert(&resolved, out);
-        self.resolved = resolved;
-        r.map(|mut o| {
-            o.changed = out[mark..] != *v;
+        let back = |e: LineError| {
+            LineError::new(e.kind, offset_in_reference(&resolved, reference, e.offset))
+        };
+        let r = self.op_convert(&resolved, out).map(|mut o| {
+            o.changed = out[mark..] != *reference;
+            o.first_warning = o.first_warning.map(back);
             o
-        })
+        });
+        let r = r.map_err(back);
+        self.resolved = resolved;
+        r
     }
 
     #[inline]

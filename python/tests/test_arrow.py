@@ -211,7 +211,7 @@ def test_threads_option():
 
 def test_same_as_the_cli_on_the_sample():
     """Each line of datasets/sample.txt through to_uri_batch equals the CLI's output line, and
-    the rows with errors are the lines the CLI reports (line, column, code)."""
+    the rows with errors are the lines the CLI reports (line, column, code, message)."""
     cli = cli_binary()
     if cli is None:
         skip("no iribulk CLI (build it with cargo build, or set IRIBULK_CLI)")
@@ -234,9 +234,55 @@ def test_same_as_the_cli_on_the_sample():
     assert len(out) == len(lines) == len(cli_lines)
     for i, (a, b) in enumerate(zip(out.to_pylist(), cli_lines)):
         assert a == b.rstrip(b"\r"), (i + 1, a, b)
-    report = [r.split(b"\t") for r in p.stderr.split(b"\n")[1:] if r]
-    cli_rows = {(int(r[0]), int(r[1]), r[2].decode()) for r in report}
+    # The report's columns by name (its header): file, line, column, code, message, input.
+    header, *rows = [r.split(b"\t") for r in p.stderr.split(b"\n") if r]
+    col = {name.decode(): k for k, name in enumerate(header)}
+    assert {"file", "line", "column", "code", "message"} <= col.keys(), header
+    assert rows, "the sample has bad lines: the report cannot be empty"
+    assert {r[col["file"]] for r in rows} == {str(sample).encode()}
+    cli_rows = {
+        (int(r[col["line"]]), int(r[col["column"]]), r[col["code"]].decode(),
+         r[col["message"]].decode())
+        for r in rows
+    }
     ours = {
-        (i + 1, e["column"], e["code"]) for i, e in enumerate(err.to_pylist()) if e is not None
+        (i + 1, e["column"], e["code"], _report_message(e))
+        for i, e in enumerate(err.to_pylist())
+        if e is not None
     }
     assert ours == cli_rows
+
+
+def _report_message(e) -> str:
+    """The message column of the CLI's report for an errors-struct row: warnings are written
+    with a "warning: " prefix there, the struct says so in its `warning` field instead."""
+    return ("warning: " if e["warning"] else "") + e["message"]
+
+
+def test_base_like_the_cli():
+    """With base=, results and report columns are the CLI's --base ones: a column points into
+    the reference as written (the engine maps the resolved target back), not into the target."""
+    cli = cli_binary()
+    if cli is None:
+        skip("no iribulk CLI (build it with cargo build, or set IRIBULK_CLI)")
+    base = "http://a/b/c/d;p?q"
+    refs = ["g", "../x/ü/%zz#f", "d/%zz", "?q=ü", "#%zz", "//h\x01/", "g h", "../../../g"]
+    p = subprocess.run(
+        [str(cli), "-q", "--base", base, "--errors", "/dev/stderr"],
+        input="".join(r + "\n" for r in refs).encode(),
+        capture_output=True,
+    )
+    assert p.returncode in (0, 3), p.stderr
+    header, *rows = [r.split(b"\t") for r in p.stderr.split(b"\n") if r]
+    col = {name.decode(): k for k, name in enumerate(header)}
+    report = {(int(r[col["line"]]), int(r[col["column"]]), r[col["code"]].decode()) for r in rows}
+    assert len(report) >= 3
+    out, err = iribulk.to_uri_batch(pa.array(refs), base=base, errors=True)
+    assert [o.encode() for o in out.to_pylist()] == p.stdout.split(b"\n")[:-1]
+    assert {(i + 1, e["column"], e["code"]) for i, e in enumerate(err.to_pylist()) if e} == report
+    for i, r in enumerate(refs):
+        bad = [c for (line, c, _) in report if line == i + 1]
+        if bad:
+            with pytest.raises(iribulk.IriError) as ei:
+                iribulk.to_uri(r, base=base)
+            assert ei.value.column == bad[0]

@@ -4,7 +4,7 @@ tests): the scalar function, and the batch function on the same value, give the 
 from __future__ import annotations
 
 import inspect
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import pyarrow as pa
 import pytest
@@ -53,13 +53,16 @@ def value(b: bytes):
         return b
 
 
-def parse_expected(e: str) -> Tuple[str, str, str]:
-    """(kind, code, output): OK / WARN / ERROR / NOT, as the tables write them."""
+def parse_expected(e: str) -> Tuple[str, str, Optional[str]]:
+    """(kind, code, output): OK / WARN / ERROR / NOT, as the tables write them. For ERROR the
+    third item is the message when the table pins it (`ERROR:code:message`, the text the CLI's
+    report prints, detail included), else None."""
     if e == "OK":
         return ("OK", "", None)
     kind, _, rest = e.partition(":")
     if kind == "ERROR":
-        return ("ERROR", rest, None)
+        code, sep, message = rest.partition(":")
+        return ("ERROR", code, message if sep else None)
     if kind == "WARN":
         code, _, out = rest.partition(":")
         return ("WARN", code, unescape(out).decode("utf-8"))
@@ -76,6 +79,8 @@ def run_row(rid: str, mode: str, kw: Dict[str, object], inp: bytes, expected: st
             f(s, **kw)
         assert ei.value.code == code, rid
         assert ei.value.column >= 1 and ei.value.message, rid
+        if want is not None:
+            assert ei.value.message == want, rid
     else:
         out = f(s, **kw)
         assert isinstance(out, str), rid

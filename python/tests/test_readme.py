@@ -42,6 +42,15 @@ def test_python_section_example_prints_what_it_says():
     assert run_code(code) == blocks(sec, "text")[0]
 
 
+def test_python_section_charset_example_prints_what_it_says():
+    """The charset= example: the Shift_JIS bytes and the same text as a str give one URI (NFC
+    and the query rule apply to both), and a GBK batch with a bad byte."""
+    sec = section("Python").split("<!-- python-charset-example -->", 1)[1]
+    code = blocks(sec, "python")[0]
+    assert 'charset="shift_jis"' in code and 'charset="gbk"' in code
+    assert run_code(code) == blocks(sec, "text")[0]
+
+
 def test_polars_duckdb_example():
     try:
         import duckdb  # noqa: F401

@@ -7,6 +7,7 @@ import inspect
 import pickle
 import re
 import subprocess
+from typing import Dict, Set, Tuple
 
 import pytest
 
@@ -114,10 +115,73 @@ def test_options_are_the_cli_flags():
             assert flag in flags or name == "scheme_rules" and "scheme-rules" in flags, name
 
 
-def test_cli_source_names():
-    src = (REPO / "src" / "cli.rs").read_text()
-    for name in ("host-fallback", "invalid-utf8", "idna2003_no_unassigned", "max-line-bytes"):
-        assert name in src, name
+# The CLI's table of where each option applies (src/bin/iribulk/cli.rs, `OPTIONS`): rows
+# `row("--flag", "clap_id", MODES, NEEDS)`, MODES a name bound in that table with
+# `let name = Modes::A.or(Modes::B)...;`.
+CLI_SOURCE = REPO / "src" / "bin" / "iribulk" / "cli.rs"
+MODE_CONSTANTS = {
+    "ALL": {"to-uri", "to-iri", "check", "leiri-to-iri", "normalize"},
+    "TO_URI": {"to-uri"},
+    "TO_IRI": {"to-iri"},
+    "CHECK": {"check"},
+    "LEIRI_TO_IRI": {"leiri-to-iri"},
+    "NORMALIZE": {"normalize"},
+}
+# CLI options about files, streams, records or the run, with no meaning for one value or one
+# array (the batch functions' errors/on_error/threads are their own: checked apart).
+PER_RUN = {
+    "files", "input", "output", "mode", "valid_only", "invalid_only", "base_field", "on_error",
+    "errors", "errors_format", "field", "delimiter", "charset_field", "threads", "no_mmap",
+    "chunk_size", "stats", "stats_file", "exit_zero", "quiet",
+}
+FUNCTIONS = {
+    "to-uri": ("to_uri", "to_uri_batch"),
+    "to-iri": ("to_iri", "to_iri_batch"),
+    "check": ("check", "check_batch"),
+    "leiri-to-iri": ("leiri_to_iri", "leiri_to_iri_batch"),
+    "normalize": ("normalize", "normalize_batch"),
+}
+
+
+def cli_options_table() -> Dict[str, Tuple[str, Set[str]]]:
+    """clap id -> (flag, modes where it applies), read from the CLI's OPTIONS table."""
+    src = CLI_SOURCE.read_text()
+    table = src[src.index("pub const OPTIONS: &[Applies]") :]
+    table = table[: table.index("\n};")]
+    groups: Dict[str, Set[str]] = {}
+    for name, expr in re.findall(r"let (\w+) = (Modes::[^;]+);", table):
+        consts = re.findall(r"Modes::(\w+)", expr)
+        assert consts and all(c in MODE_CONSTANTS for c in consts), (name, expr)
+        groups[name] = set().union(*(MODE_CONSTANTS[c] for c in consts))
+    assert {"all", "uri"} <= groups.keys(), groups
+    rows = re.findall(r'row\(\s*"([^"]+)",\s*"(\w+)",\s*(\w+),', table)
+    assert len(rows) >= 30, "the OPTIONS table of the CLI moved or changed shape"
+    out = {}
+    for flag, ident, group in rows:
+        assert group in groups, f"unknown mode group {group} in {CLI_SOURCE}"
+        out[ident] = (flag, groups[group])
+    return out
+
+
+def test_keywords_are_the_cli_options_of_their_mode():
+    """Contract items 14 and 16, both ways, against the CLI's own table of where each option
+    applies: every keyword of a function is an option of that mode (same name, `_` for `-`),
+    and every option of that mode that means something for one value is a keyword."""
+    table = cli_options_table()
+    for mode, names in FUNCTIONS.items():
+        want = {i for i, (_, modes) in table.items() if mode in modes and i not in PER_RUN}
+        for name in names:
+            params = set(inspect.signature(getattr(iribulk, name)).parameters)
+            params -= {"s", "array"}
+            if name.endswith("_batch"):
+                assert {"errors", "on_error", "threads"} <= params, name
+                params -= {"errors", "on_error", "threads"}
+            for p in params:
+                assert p in table, f"{name}({p}=...) is no CLI option"
+                flag, modes = table[p]
+                assert flag == "--" + p.replace("_", "-"), (name, p, flag)
+                assert mode in modes, f"{name}({p}=...): {flag} does not apply to {mode}"
+            assert params == want, (name, sorted(want - params), sorted(params - want))
 
 
 def test_help_reads_well():
@@ -151,3 +215,24 @@ def test_stub_lists_every_name():
     stub = (REPO / "python" / "iribulk" / "__init__.pyi").read_text()
     for name in iribulk.__all__:
         assert re.search(rf"\b{name}\b", stub), name
+
+
+def test_stub_signatures_are_the_functions():
+    """The .pyi runs (every name it uses is defined) and each function in it has the keywords,
+    in order, and the defaults of the real one."""
+    ns: Dict[str, object] = {}
+    exec(compile((REPO / "python" / "iribulk" / "__init__.pyi").read_text(), "stub", "exec"), ns)
+    checked = 0
+    for name in iribulk.__all__:
+        real = getattr(iribulk, name)
+        if not callable(real) or name == "IriError":
+            continue
+        want = inspect.signature(real).parameters
+        got = inspect.signature(ns[name]).parameters
+        assert list(got) == list(want), name
+        for p in want:
+            d = got[p].default
+            assert d is Ellipsis or d == want[p].default, (name, p, d, want[p].default)
+            assert got[p].kind == want[p].kind, (name, p)
+        checked += 1
+    assert checked == 11

@@ -1,0 +1,338 @@
+"""charset= and query_charset= (issue 12): the Python functions against the CLI's --charset and
+--query-charset on the same bytes (tests/data/charset_examples.tsv, read in place), and the
+meaning of a str given with a legacy charset (already decoded: NFC and the query rule apply)."""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+import unicodedata
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import pyarrow as pa
+import pytest
+
+import iribulk
+from conftest import cli_binary, read_tsv, skip
+
+ROWS = read_tsv("charset_examples.tsv")  # id, label, input_hex, expected, note
+LABELS = sorted({r[1] for r in ROWS})
+
+# The modes whose input is an IRI: (CLI --mode, scalar, batch).
+MODES = {
+    "to-uri": (iribulk.to_uri, iribulk.to_uri_batch),
+    "check": (iribulk.check, iribulk.check_batch),
+    "normalize": (iribulk.normalize, iribulk.normalize_batch),
+    "leiri-to-iri": (iribulk.leiri_to_iri, iribulk.leiri_to_iri_batch),
+}
+
+# Python's codecs for the labels (an encoder independent of encoding_rs, as the table's
+# generator uses); rows whose note says Python and WHATWG differ are left out where used.
+PY_CODEC = {
+    "shift_jis": "shift_jis", "euc-jp": "euc_jp", "gbk": "gbk", "gb18030": "gb18030",
+    "big5": "big5", "euc-kr": "euc_kr", "windows-1251": "cp1251", "koi8-r": "koi8_r",
+    "windows-1252": "cp1252", "iso-8859-2": "iso8859_2", "windows-874": "cp874",
+    "windows-1258": "cp1258",
+}
+
+
+def rows_of(label: str) -> List[List[str]]:
+    return [r for r in ROWS if r[1] == label]
+
+
+def newline(label: str) -> bytes:
+    """A line terminator in the charset (a UTF-16 file is transcoded as a stream)."""
+    return {"utf-16le": b"\n\x00", "utf-16be": b"\x00\n"}.get(label, b"\n")
+
+
+def cli() -> Path:
+    c = cli_binary()
+    if c is None:
+        skip("no iribulk CLI (build it with cargo build, or set IRIBULK_CLI)")
+    return c
+
+
+def run_cli(args: List[str], values: List[bytes], label: str):
+    """The CLI on a file holding `values`, one per line: (output lines, report rows as
+    (line, column, code, message)). The exit status is 0 or 3 (lines kept with errors)."""
+    with tempfile.TemporaryDirectory() as d:
+        src, out, rep = Path(d, "in.txt"), Path(d, "out.txt"), Path(d, "errors.tsv")
+        src.write_bytes(b"".join(v + newline(label) for v in values))
+        p = subprocess.run(
+            [str(cli()), "-q", *args, "--out", str(out), "--errors", str(rep), str(src)],
+            capture_output=True,
+        )
+        assert p.returncode in (0, 3), (args, p.stderr[-2000:])
+        lines = out.read_bytes().split(b"\n")
+        assert lines[-1] == b""
+        header, *rows = [r.split(b"\t") for r in rep.read_bytes().split(b"\n") if r]
+    col = {name.decode(): k for k, name in enumerate(header)}
+    report = {
+        (int(r[col["line"]]), int(r[col["column"]]), r[col["code"]].decode(),
+         r[col["message"]].decode())
+        for r in rows
+    }
+    return lines[:-1], report
+
+
+def ours(err: pa.Array) -> set:
+    """The errors struct as the CLI's report rows (warnings have a "warning: " prefix there)."""
+    return {
+        (i + 1, e["column"], e["code"], ("warning: " if e["warning"] else "") + e["message"])
+        for i, e in enumerate(err.to_pylist())
+        if e is not None
+    }
+
+
+def check_like_the_cli(mode: str, label: str, values: List[bytes], kw: Dict[str, object],
+                       cli_args: List[str]) -> Tuple[list, set]:
+    """Batch (binary array) and scalar (bytes) results and errors equal the CLI's on the same
+    bytes, in both the fast path and its naive twin; returns the CLI's (lines, report)."""
+    f, fb = MODES[mode]
+    lines, report = run_cli(["--mode", mode, "--charset", label, *cli_args], values, label)
+    assert len(lines) == len(values)
+    arr = pa.array(values, pa.binary())
+    for naive in (False, True):
+        old = iribulk._iribulk._set_naive(naive)
+        try:
+            out, err = fb(arr, charset=label, errors=True, **kw)
+        finally:
+            iribulk._iribulk._set_naive(old)
+        assert out.to_pylist() == lines, (mode, label, naive)
+        assert ours(err) == report, (mode, label, naive)
+    errors = {r[0]: r for r in report if not r[3].startswith("warning: ")}
+    for i, v in enumerate(values):
+        if i + 1 in errors:
+            _, column, code, message = errors[i + 1]
+            with pytest.raises(iribulk.IriError) as ei:
+                f(v, charset=label, **kw)
+            assert (ei.value.column, ei.value.code, ei.value.message) == (column, code, message)
+        else:
+            assert f(v, charset=label, **kw) == lines[i].decode("utf-8"), (mode, label, i)
+    return lines, report
+
+
+@pytest.mark.parametrize("label", LABELS)
+def test_to_uri_bytes_like_the_cli_and_the_table(label):
+    rows = rows_of(label)
+    values = [bytes.fromhex(r[2]) for r in rows]
+    lines, report = check_like_the_cli("to-uri", label, values, {}, [])
+    # The table's expected results, computed without iribulk (scripts/gen-charset-vectors).
+    errors = {r[0]: r for r in report if not r[3].startswith("warning: ")}
+    for i, r in enumerate(rows):
+        rid, expected = r[0], r[3]
+        if not expected.startswith("error:"):
+            assert lines[i].decode() == expected, rid
+            assert i + 1 not in errors, rid
+            continue
+        code, col = expected[6:].split("@")
+        got = errors[i + 1]
+        if label.startswith("utf-16"):
+            # UTF-16 is transcoded first (step 1c): the malformed sequence is the byte FF of the
+            # UTF-8 value, reported invalid-utf8, as by the CLI.
+            assert got[2] == "invalid-utf8", rid
+        else:
+            assert (got[2], got[1] - 1) == (code, int(col)), rid
+            assert lines[i] == values[i], rid  # kept as it was: the original bytes
+
+
+@pytest.mark.parametrize("mode", ["check", "normalize", "leiri-to-iri"])
+def test_other_modes_bytes_like_the_cli(mode):
+    for label in LABELS:
+        values = [bytes.fromhex(r[2]) for r in rows_of(label)]
+        check_like_the_cli(mode, label, values, {}, [])
+
+
+def test_query_charset_utf8_like_the_cli():
+    for label in LABELS:
+        values = [bytes.fromhex(r[2]) for r in rows_of(label)]
+        lines, _ = check_like_the_cli(
+            "to-uri", label, values, {"query_charset": "utf-8"}, ["--query-charset", "utf-8"]
+        )
+        document, _ = run_cli(["--charset", label], values, label)
+        if label in ("shift_jis", "windows-1251"):
+            # The query rule is what utf-8 turns off: an http query differs.
+            assert lines != document, label
+
+
+def test_bad_bytes_percent_like_the_cli():
+    values = [bytes.fromhex(r[2]) for r in ROWS if r[0].endswith("-bad") and r[1] != "utf-16le"]
+    assert len(values) >= 5
+    for label in ("shift_jis", "euc-jp", "gbk", "big5", "euc-kr"):
+        lines, _ = check_like_the_cli(
+            "to-uri", label, values, {"invalid_utf8": "percent"}, ["--invalid-utf8", "percent"]
+        )
+        assert all(b"%" in l for l in lines)
+
+
+def decoded_rows() -> List[Tuple[str, str, str, bytes, str]]:
+    """(id, label, text, bytes, expected URI) of the rows that Python's codec decodes as the
+    WHATWG decoder does (no note) and that convert without error."""
+    out = []
+    for rid, label, hexed, expected, note in ROWS:
+        if label in PY_CODEC and not note and not expected.startswith("error:"):
+            b = bytes.fromhex(hexed)
+            out.append((rid, label, b.decode(PY_CODEC[label]), b, expected))
+    assert len(out) >= 50
+    return out
+
+
+def test_str_with_a_legacy_charset_is_already_decoded():
+    """A str is characters: with charset=, decoding is skipped, but NFC (RFC 3987 §3.1 step
+    1b) and the 3987bis §3.5 query rule still apply, so the str gives what its bytes give."""
+    rows = decoded_rows()
+    for rid, label, text, b, expected in rows:
+        assert iribulk.to_uri(text, charset=label) == expected == iribulk.to_uri(b, charset=label), rid
+    for label in {r[1] for r in rows}:
+        rs = [r for r in rows if r[1] == label]
+        texts = [r[2] for r in rs]
+        for t in (pa.string(), pa.large_string(), pa.string_view()):
+            for naive in (False, True):
+                old = iribulk._iribulk._set_naive(naive)
+                try:
+                    out = iribulk.to_uri_batch(pa.array(texts, t), charset=label)
+                finally:
+                    iribulk._iribulk._set_naive(old)
+                assert out.to_pylist() == [r[4] for r in rs], (label, t, naive)
+        for mode in ("check", "normalize", "leiri-to-iri"):
+            f, _ = MODES[mode]
+            for rid, _, text, b, _ in rs:
+                try:
+                    want = f(b, charset=label)
+                except iribulk.IriError as e:
+                    with pytest.raises(iribulk.IriError) as ei:
+                        f(text, charset=label)
+                    assert ei.value.code == e.code, (mode, rid)
+                    continue
+                assert f(text, charset=label) == want, (mode, rid)
+
+
+def test_str_query_rule_only_for_http_and_only_with_a_legacy_charset():
+    s = "http://example.jp/p?q=検索"
+    assert iribulk.to_uri(s, charset="shift_jis") == "http://example.jp/p?q=%8C%9F%8D%F5"
+    assert iribulk.to_uri(s, charset="euc-jp") == "http://example.jp/p?q=%B8%A1%BA%F7"
+    assert iribulk.to_uri(s) == "http://example.jp/p?q=%E6%A4%9C%E7%B4%A2"
+    assert iribulk.to_uri(s, charset="utf-8") == iribulk.to_uri(s)
+    assert iribulk.to_uri(s, charset="utf-16le") == iribulk.to_uri(s)  # UCS-based: no rule
+    assert iribulk.to_uri(s, charset="shift_jis", query_charset="utf-8") == iribulk.to_uri(s)
+    assert iribulk.to_uri("ftp://example.jp/p?q=検索", charset="shift_jis") == (
+        "ftp://example.jp/p?q=%E6%A4%9C%E7%B4%A2"
+    )
+    # Unmappable in the charset: the Encoding Standard's &#NNNN; percent-encoded.
+    assert iribulk.to_uri("http://a/?q=€", charset="koi8-r") == "http://a/?q=%26%238364%3B"
+    # The query rule is to-uri's alone: the other modes write IRIs or validate.
+    assert iribulk.leiri_to_iri(s, charset="shift_jis") == s
+
+
+def test_str_nfc_with_a_legacy_charset_only():
+    # ê + COMBINING DOT BELOW, as windows-1258 writes ệ (it has no precomposed ệ).
+    nfd = "http://example.vn/Vi\u00ea\u0323t?q=Vi\u00ea\u0323t"
+    assert unicodedata.normalize("NFC", nfd) != nfd
+    # Step 1b: normalized, then the path in UTF-8 and the query in windows-1258 (which has no
+    # precomposed ệ: an NCR) ...
+    got = iribulk.to_uri(nfd, charset="windows-1258")
+    assert got == "http://example.vn/Vi%E1%BB%87t?q=Vi%26%237879%3Bt", got
+    # ... the same as the bytes a windows-1258 page holds for it.
+    b = nfd.encode("cp1258")
+    assert iribulk.to_uri(b, charset="windows-1258") == got
+    # Step 1c: UTF-8 input is never normalized.
+    assert iribulk.to_uri(nfd) == (
+        "http://example.vn/Vi%C3%AA%CC%A3t?q=Vi%C3%AA%CC%A3t"
+    )
+    assert iribulk.check(nfd, charset="windows-1258") == unicodedata.normalize("NFC", nfd)
+    assert iribulk.check(nfd) == nfd
+
+
+def test_str_error_columns_refer_to_the_str():
+    """Columns are 1-based byte columns of the str's UTF-8, through NFC and the query rule."""
+    cases = [
+        ("http://example.vn/Vi\u00ea\u0323t/%zz", "windows-1258"),
+        ("http://a/?q=検索%zz", "shift_jis"),
+        ("http://a/検索?q=検索&r=x\x01y", "euc-jp"),
+    ]
+    for s, label in cases:
+        bad = "%zz" if "%zz" in s else "\x01"
+        want = s.encode().index(bad.encode()) + 1
+        with pytest.raises(iribulk.IriError) as ei:
+            iribulk.to_uri(s, charset=label)
+        assert ei.value.column == want, (s, label, ei.value)
+        for naive in (False, True):
+            old = iribulk._iribulk._set_naive(naive)
+            try:
+                _, err = iribulk.to_uri_batch(pa.array([None, s]), charset=label, errors=True)
+            finally:
+                iribulk._iribulk._set_naive(old)
+            assert err[1].as_py()["column"] == want and err[0].as_py() is None
+        # The same text as bytes of the charset: the column of the bytes, as the CLI says.
+        b = s.encode(PY_CODEC[label])
+        with pytest.raises(iribulk.IriError) as eb:
+            iribulk.to_uri(b, charset=label)
+        assert eb.value.column == b.index(bad.encode()) + 1
+        _, report = run_cli(["--charset", label], [b], label)
+        assert {(r[1], r[2]) for r in report} == {(eb.value.column, eb.value.code)}
+
+
+def test_binary_results_and_kept_rows():
+    """Binary in, binary out: a row kept with an error holds its original bytes; on_error="null"
+    leaves only converted rows, which are UTF-8 (cast to string works)."""
+    rows = rows_of("shift_jis")
+    values = [bytes.fromhex(r[2]) for r in rows]
+    arr = pa.array(values + [None], pa.binary()).slice(1)
+    out = iribulk.to_uri_batch(arr, charset="shift_jis")
+    assert out.type == pa.binary()
+    for v, o in zip(arr.to_pylist(), out.to_pylist()):
+        if v is None:
+            assert o is None
+            continue
+        try:
+            want = iribulk.to_uri(v, charset="shift_jis").encode()
+        except iribulk.IriError:
+            want = v
+        assert o == want
+    nulls = iribulk.to_uri_batch(arr, charset="shift_jis", on_error="null")
+    assert nulls.cast(pa.string()).null_count >= 2
+    chunked = iribulk.to_uri_batch(pa.chunked_array([values[:3], values[3:]], pa.binary()),
+                                   charset="shift_jis")
+    assert chunked.to_pylist() == iribulk.to_uri_batch(pa.array(values, pa.binary()),
+                                                       charset="shift_jis").to_pylist()
+
+
+def test_utf16_values():
+    """Bytes in UTF-16 are transcoded (step 1c, no NFC), a BOM honoured; a malformed sequence
+    is invalid-utf8 at its column in the UTF-8 value, as the CLI reports UTF-16 files."""
+    s = "http://bücher.example/e\u0301?q=ü"
+    want = iribulk.to_uri(s)
+    for label, codec in (("utf-16le", "utf-16-le"), ("utf-16be", "utf-16-be")):
+        assert iribulk.to_uri(s.encode(codec), charset=label) == want
+    assert iribulk.to_uri(s.encode("utf-16"), charset="utf-16be") == want  # BOM wins
+    bad = "http://a/x".encode("utf-16-le") + b"\x00\xd8" + "y".encode("utf-16-le")
+    with pytest.raises(iribulk.IriError) as ei:
+        iribulk.to_uri(bad, charset="utf-16le")
+    assert (ei.value.code, ei.value.column) == ("invalid-utf8", 11)
+
+
+def test_refused_options():
+    with pytest.raises(ValueError, match="not a label"):
+        iribulk.to_uri("http://a/", charset="klingon")
+    with pytest.raises(ValueError, match="not a label"):
+        iribulk.check_batch(pa.array(["x"]), charset="iso-2022-kr")  # the replacement encoding
+    with pytest.raises(ValueError, match="goes with charset"):
+        iribulk.to_uri("http://a/", query_charset="utf-8")
+    with pytest.raises(ValueError):
+        iribulk.to_uri("http://a/", charset="sjis", query_charset="latin1")
+    with pytest.raises(TypeError):
+        iribulk.to_iri("http://a/", charset="sjis")  # to-iri takes URIs (ASCII)
+    with pytest.raises(TypeError):
+        iribulk.check("http://a/", charset="sjis", query_charset="utf-8")  # to-uri's alone
+
+
+def test_utf16_kept_rows_and_the_line_cap():
+    """A UTF-16 row kept with an error is its UTF-8 transcoding; a row past max_line_bytes
+    that follows it keeps its own bytes (nothing of the row before leaks into it)."""
+    bad = "http://a/x".encode("utf-16-le") + b"\x00\xd8"
+    long = "http://a/".encode("utf-16-le") * 4
+    out, err = iribulk.to_uri_batch(pa.array([bad, long], pa.binary()), charset="utf-16le",
+                                    max_line_bytes=30, errors=True, threads=1)
+    assert out.to_pylist() == [b"http://a/x\xff", long]
+    assert [e["code"] for e in err.to_pylist()] == ["invalid-utf8", "line-too-long"]
