@@ -42,12 +42,18 @@ fn tsv(d: &[u8]) -> Vec<u8> {
 /// The reference: BOM dropped, then every line through the converter, one at a time.
 fn reference(input: &[u8], opts: EngineOptions, file: &str) -> (Vec<u8>, Vec<u8>) {
     let data = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
+    let host_mode = opts.to_uri.host;
     let mut w = Worker::new(opts);
     let mut out = ChunkOut::default();
     w.convert_chunk_naive(data, &mut out);
     let mut report = iribulk::engine::report::HEADER.as_bytes().to_vec();
     let mut scratch = String::new();
     for is in &out.issues {
+        let readings = iribulk::convert::readings::readings(
+            is.err.kind,
+            &data[is.start..is.start + is.len],
+            host_mode,
+        );
         let row = iribulk::engine::report::Row {
             file,
             line: is.line + 1,
@@ -55,6 +61,7 @@ fn reference(input: &[u8], opts: EngineOptions, file: &str) -> (Vec<u8>, Vec<u8>
             kind: is.err.kind,
             warning: is.warning,
             input: &data[is.start..is.start + is.len],
+            readings: readings.as_deref(),
         };
         iribulk::engine::report::write_row(&mut report, ReportFormat::Tsv, &row, &mut scratch)
             .unwrap();

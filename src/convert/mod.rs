@@ -15,6 +15,7 @@ pub mod check;
 pub mod integrity;
 pub mod leiri;
 pub mod normalize;
+pub mod readings;
 pub mod repair;
 pub mod to_iri;
 pub mod to_uri;

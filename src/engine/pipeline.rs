@@ -590,6 +590,11 @@ impl State {
                 if let Some(w) = report.as_mut() {
                     for is in &s.res.issues {
                         let line = &data[is.start..is.start + is.len];
+                        let readings = crate::convert::readings::readings(
+                            is.err.kind,
+                            line,
+                            opts.engine.to_uri.host,
+                        );
                         let row = Row {
                             file: &self.file,
                             line: self.line_base + is.line + 1,
@@ -597,6 +602,7 @@ impl State {
                             kind: is.err.kind,
                             warning: is.warning,
                             input: line,
+                            readings: readings.as_deref(),
                         };
                         report::write_row(*w, opts.errors_format, &row, &mut self.scratch)
                             .map_err(rep_err)?;
@@ -632,6 +638,7 @@ impl State {
                             kind: ErrorKind::LineTooLong,
                             warning: false,
                             input: data,
+                            readings: None,
                         };
                         report::write_row(*w, opts.errors_format, &row, &mut self.scratch)
                             .map_err(rep_err)?;

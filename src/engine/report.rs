@@ -48,6 +48,9 @@ pub struct Row<'a> {
     pub warning: bool,
     /// The line's bytes (escaped and cut when written).
     pub input: &'a [u8],
+    /// The two readings of a host-integrity error on this line, appended to the message
+    /// ([`crate::convert::readings`]), or `None`.
+    pub readings: Option<&'a str>,
 }
 
 /// The JSON form of a row: the same fields as the TSV columns, as serde writes them.
@@ -145,6 +148,10 @@ pub fn write_row<W: Write + ?Sized>(
         message.push_str("warning: ");
     }
     let _ = write!(message, "{}", row.kind.full_message());
+    if let Some(r) = row.readings {
+        message.push_str("; on this line: ");
+        message.push_str(r);
+    }
     if let Some(h) = tab_hint(row.input, row.column) {
         message.push_str(h);
     }
@@ -348,6 +355,7 @@ mod tests {
             kind: ErrorKind::BadPort,
             warning: false,
             input: b"x\xE2\x80\xAE\ty\xFF",
+            readings: Some("a browser reads host a, RFC 3986 reads host b"),
         };
         let mut scratch = String::new();
         let mut tsv = Vec::new();
@@ -366,6 +374,10 @@ mod tests {
         assert_eq!(v["column"], 3);
         assert_eq!(v["code"], f[3]);
         assert_eq!(v["message"], f[4]);
+        assert!(
+            f[4].ends_with(": a browser reads host a, RFC 3986 reads host b"),
+            "{tsv}"
+        );
         assert_eq!(v["input"], f[5]);
         assert_eq!(f[5], "x\\u{202E}\\x09y\\xFF");
     }
