@@ -5,8 +5,8 @@
 //! Browsers parse URLs with the WHATWG URL Standard; RFC 3986 and the RFCs of the schemes
 //! decide what iribulk writes. Where the two readings of a line would name different hosts,
 //! the line is an error (or, for the documented IDNA2003 choice, a warning) instead of a
-//! silent change. The checks here are syntactic and cheap; [`crate::engine::Worker`] runs them
-//! around each mode's converter, and its fast path asks [`quick_ok`] first.
+//! silent change. The checks here are syntactic and cheap; [`Guard`] runs them around a
+//! converter, and the engine's fast path asks [`quick_ok`] first.
 //!
 //! * [`missing_host`]: `http https ws wss ftp` need a non-empty host (RFC 9110 §4.2.1,
 //!   RFC 6455 §3); a browser would read the first path segment as the host.
@@ -865,6 +865,51 @@ pub fn quick_ok(line: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The guard keeps [`Converter`]'s contract (an error leaves `out` as it was), resolves
+    /// against a base, reports in the reference as written, and trims as browsers do.
+    #[test]
+    fn guard_contract() {
+        let mut g = Guard::new(Verbatim, GuardOptions::default());
+        let mut out = b"keep".to_vec();
+        let e = g
+            .convert_into(b"http:/good.com/../evil.com/", &mut out)
+            .unwrap_err();
+        assert_eq!(
+            (e.code(), e.offset, &out[..]),
+            ("missing-host", 5, &b"keep"[..])
+        );
+        let mut out = b"keep".to_vec();
+        let o = g
+            .convert_ref(Some(b"http://a/b/c"), b"../g", &mut out)
+            .unwrap();
+        assert_eq!((&out[..], o.changed), (&b"keephttp://a/g"[..], true));
+        let mut out = b"keep".to_vec();
+        let e = g
+            .convert_ref(Some(b"https://a/b"), b"x/y ", &mut out)
+            .unwrap_err();
+        assert_eq!(
+            (e.code(), e.offset, &out[..]),
+            ("browser-stripped", 3, &b"keep"[..])
+        );
+        let e = g
+            .convert_ref(Some(b"http://a/b"), b"/\\evil.com/", &mut out)
+            .unwrap_err();
+        assert_eq!(e.code(), "backslash-reference");
+        let mut t = Guard::new(
+            Verbatim,
+            GuardOptions {
+                trim: true,
+                ..GuardOptions::default()
+            },
+        );
+        let mut out = Vec::new();
+        let o = t.convert_into(b" http://a/b\t", &mut out).unwrap();
+        assert_eq!(
+            (&out[..], o.repairs, o.changed),
+            (&b"http://a/b"[..], 1, true)
+        );
+    }
 
     #[test]
     fn missing_host_cases() {
