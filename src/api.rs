@@ -8,16 +8,27 @@
 //! Every helper returns the input borrowed when the result is byte-identical to it, and the
 //! first [`LineError`] otherwise: its [`LineError::code`], its byte offset in the input
 //! ([`LineError::offset`], 0-based) and its [`LineError::message`].
+//!
+//! Every helper runs its converter inside the host-integrity [`Guard`] the engine uses (issue
+//! 16, README "Host integrity"): a string written without an error keeps, for a browser, the
+//! scheme, host, port and userinfo of its input (`http:/good.com/../evil.com/` is
+//! `missing-host`, not `http:/evil.com/`). The helpers return no warnings, so the one warning
+//! that announces another host for browsers, `idna2003-differs` (`--host idna2003`), is their
+//! error; use a converter inside a [`Guard`] to get it as a warning in the [`Outcome`].
+//!
+//! [`Outcome`]: crate::convert::Outcome
 
+use crate::config::HostMode;
 use crate::config::ToUriOptions;
 use crate::convert::check::{CheckOptions, Checker};
+use crate::convert::integrity::{Guard, GuardOptions, Verbatim};
 use crate::convert::leiri::LeiriToIri;
 use crate::convert::normalize::{NormalizeOptions, Normalizer};
 use crate::convert::to_iri::{ToIri, ToIriOptions};
 use crate::convert::to_uri::ToUri;
 use crate::convert::Converter;
 use crate::error::{ErrorKind, LineError};
-use crate::grammar::resolve::resolve_into;
+use crate::host::Idna;
 use std::borrow::Cow;
 
 /// What [`check`] found in a valid line: its warnings (the line stays valid).
@@ -30,10 +41,22 @@ pub struct Checked {
     pub first_warning: Option<LineError>,
 }
 
-/// Runs `conv` on `s` and returns the input borrowed when the output is the same bytes.
-fn run<'a>(conv: &mut dyn Converter, s: &'a str) -> Result<Cow<'a, str>, LineError> {
+/// The guard's options for a helper: what the converter does to hosts (`maps_hosts`), and a
+/// caller that sees no warnings.
+fn guard(maps_hosts: Option<HostMode>, trim: bool, strict: bool) -> GuardOptions {
+    GuardOptions {
+        trim,
+        strict,
+        maps_hosts,
+        warnings_unseen: true,
+    }
+}
+
+/// Runs `conv` on `s` inside its host-integrity [`Guard`] and returns the input borrowed when
+/// the output is the same bytes.
+fn run<C: Converter>(conv: C, opts: GuardOptions, s: &str) -> Result<Cow<'_, str>, LineError> {
     let mut out = Vec::with_capacity(s.len());
-    conv.convert_into(s.as_bytes(), &mut out)?;
+    Guard::new(conv, opts).convert_into(s.as_bytes(), &mut out)?;
     owned_or_borrowed(s, out)
 }
 
@@ -65,7 +88,7 @@ pub fn to_iri(s: &str) -> Result<Cow<'_, str>, LineError> {
 
 /// [`to_iri`] with the given options.
 pub fn to_iri_with(s: &str, opts: ToIriOptions) -> Result<Cow<'_, str>, LineError> {
-    run(&mut ToIri::new(opts), s)
+    run(ToIri::new(opts), guard(None, false, false), s)
 }
 
 /// Converts a LEIRI (3987bis §6, the XML/XLink "legacy extended IRI") to an IRI: the
@@ -75,7 +98,7 @@ pub fn to_iri_with(s: &str, opts: ToIriOptions) -> Result<Cow<'_, str>, LineErro
 /// assert_eq!(iribulk::leiri_to_iri("http://a/b c").unwrap(), "http://a/b%20c");
 /// ```
 pub fn leiri_to_iri(s: &str) -> Result<Cow<'_, str>, LineError> {
-    run(&mut LeiriToIri, s)
+    run(LeiriToIri, guard(None, false, false), s)
 }
 
 /// Validates an IRI reference (RFC 3987 §2.2, §4.1, §4.2) with the default options.
@@ -96,7 +119,8 @@ pub fn check(s: &str) -> Result<Checked, LineError> {
 /// [`check`] with the given options (`uri_only` validates `URI-reference`, RFC 3986 §4.1).
 pub fn check_with(s: &str, opts: CheckOptions) -> Result<Checked, LineError> {
     let mut out = Vec::with_capacity(s.len());
-    let o = Checker::new(opts).convert_into(s.as_bytes(), &mut out)?;
+    let g = guard(None, opts.to_uri.trim, opts.to_uri.strict);
+    let o = Guard::new(Checker::new(opts), g).convert_into(s.as_bytes(), &mut out)?;
     Ok(Checked {
         warnings: o.warnings,
         first_warning: o.first_warning,
@@ -118,22 +142,35 @@ pub fn normalize(s: &str) -> Result<Cow<'_, str>, LineError> {
 
 /// [`normalize`] with the given options (the rungs of the ladder, URI or IRI output).
 pub fn normalize_with(s: &str, opts: NormalizeOptions) -> Result<Cow<'_, str>, LineError> {
-    run(&mut Normalizer::new(opts), s)
+    let host = match opts.idna {
+        Idna::Idna2003(flags) => HostMode::Idna2003(flags),
+        Idna::Uts46 => HostMode::Uts46,
+    };
+    run(Normalizer::new(opts), guard(Some(host), false, false), s)
 }
 
-/// Resolves `reference` against `base`, an absolute IRI (RFC 3986 §5.2, RFC 3987 §6.5).
+/// Resolves `reference` against `base`, an absolute IRI (RFC 3986 §5.2, RFC 3987 §6.5;
+/// the non-strict branch of §5.2.2 for the special schemes of browsers, as `--base` does).
 ///
-/// Errors are `bad-scheme` (see [`crate::grammar::resolve::resolve_into`]): at offset 0 when
-/// the base has no scheme, else at the offset of the bad scheme in the base or the reference.
-/// The reference is returned borrowed when it is its own target.
+/// Errors: `bad-scheme` (see [`crate::grammar::resolve::resolve_into`]) at offset 0 when the
+/// base has no scheme, else at the offset of the bad scheme in the base or the reference; and
+/// the host-integrity errors of `--base` (README "Host integrity"): `missing-host`,
+/// `backslash-reference`, `drive-letter-reference`, `browser-stripped`,
+/// `backslash-authority`, `bad-port`, at their offset in the reference. The reference is
+/// returned borrowed when it is its own target.
 ///
 /// ```
 /// assert_eq!(iribulk::resolve("http://a/b/c/d;p?q", "../g").unwrap(), "http://a/b/g");
 /// assert_eq!(iribulk::resolve("nobase", "g").unwrap_err().code(), "bad-scheme");
+/// assert_eq!(iribulk::resolve("http://a/b", "/\\evil.com/").unwrap_err().code(), "backslash-reference");
 /// ```
 pub fn resolve<'a>(base: &str, reference: &'a str) -> Result<Cow<'a, str>, LineError> {
     let mut out = Vec::with_capacity(base.len() + reference.len());
-    resolve_into(base.as_bytes(), reference.as_bytes(), &mut out)?;
+    Guard::new(Verbatim, guard(None, false, false)).convert_ref(
+        Some(base.as_bytes()),
+        reference.as_bytes(),
+        &mut out,
+    )?;
     owned_or_borrowed(reference, out)
 }
 
@@ -151,7 +188,11 @@ pub fn iri_to_uri(s: &str) -> Result<Cow<'_, str>, LineError> {
 
 /// [`iri_to_uri`] with the given options.
 pub fn iri_to_uri_with(s: &str, opts: ToUriOptions) -> Result<Cow<'_, str>, LineError> {
-    ToUri::new(opts).convert(s)
+    run(
+        ToUri::new(opts),
+        guard(Some(opts.host), opts.trim, opts.strict),
+        s,
+    )
 }
 
 #[cfg(test)]
@@ -172,6 +213,90 @@ mod tests {
         assert!(matches!(iri_to_uri("http://a/é"), Ok(Cow::Owned(s)) if s == "http://a/%C3%A9"));
         assert!(matches!(to_iri("http://a/%C3%A9"), Ok(Cow::Owned(s)) if s == "http://a/é"));
         assert!(matches!(resolve("http://x/y", "z"), Ok(Cow::Owned(s)) if s == "http://x/z"));
+    }
+
+    /// Issue 16's cases through the helpers: the same host-integrity errors as the engine
+    /// (README "Host integrity"), with offsets in the input.
+    #[test]
+    fn host_integrity_holds_for_the_helpers() {
+        fn code(r: Result<Cow<'_, str>, LineError>) -> Result<String, (&'static str, usize)> {
+            r.map(Cow::into_owned).map_err(|e| (e.code(), e.offset))
+        }
+        assert_eq!(
+            code(normalize("http:/good.com/../evil.com/")),
+            Err(("missing-host", 5))
+        );
+        assert_eq!(
+            code(normalize("https:///good.com/../evil.com/")),
+            Err(("missing-host", 8))
+        );
+        assert_eq!(
+            code(iri_to_uri("http://good.com ")),
+            Err(("browser-stripped", 15))
+        );
+        let trim = ToUriOptions::default().trim(true);
+        assert_eq!(
+            iri_to_uri_with(" http://good.com/é", trim).unwrap(),
+            "http://good.com/%C3%A9"
+        );
+        assert_eq!(
+            code(leiri_to_iri("file:\t//good.com/x")),
+            Err(("browser-stripped", 5))
+        );
+        assert_eq!(check("http:x").unwrap_err().code(), "missing-host");
+        assert_eq!(
+            code(to_iri("https://good.co\\m/")),
+            Err(("backslash-authority", 15))
+        );
+        // Resolution: non-strict for special schemes, `\\`-like references refused.
+        assert_eq!(
+            resolve("http://base.example/d/p", "http:evil.com").unwrap(),
+            "http://base.example/d/evil.com"
+        );
+        assert_eq!(
+            code(resolve("https://base.example/d/p", "\\\\evil.com/")),
+            Err(("backslash-reference", 0))
+        );
+        assert_eq!(
+            code(resolve("foo://a/b", "http:/evil.com")),
+            Err(("missing-host", 5))
+        );
+        assert_eq!(
+            code(resolve("file://h/d/p", "C:/x")),
+            Err(("drive-letter-reference", 0))
+        );
+        // Host mapping: ambiguous-ipv4 and, with no way to return a warning, idna2003-differs
+        // as the error; a deleted joiner is always one.
+        assert_eq!(
+            code(iri_to_uri("http://127\u{3002}1/")),
+            Err(("ambiguous-ipv4", 7))
+        );
+        let idna2003 = ToUriOptions::default().host(HostMode::IDNA2003);
+        assert_eq!(
+            code(iri_to_uri_with("http://faß.de/", idna2003)),
+            Err(("idna2003-differs", 7))
+        );
+        assert_eq!(
+            code(iri_to_uri_with("http://pay\u{200D}pal.com/", idna2003)),
+            Err(("idna2003-differs", 7))
+        );
+        assert_eq!(
+            iri_to_uri_with("http://bücher.de/", idna2003).unwrap(),
+            "http://xn--bcher-kva.de/"
+        );
+        // host-char-removed stays a warning (browsers delete the character too); strict
+        // makes it an error.
+        assert_eq!(
+            iri_to_uri("http://go\u{AD}od.com/").unwrap(),
+            "http://good.com/"
+        );
+        assert_eq!(
+            code(iri_to_uri_with(
+                "http://go\u{AD}od.com/",
+                ToUriOptions::default().strict(true)
+            )),
+            Err(("host-char-removed", 9))
+        );
     }
 
     /// The lines of README's "As a library" example, as written there.

@@ -30,7 +30,9 @@
 //! "bytes not valid in the input charset" whatever the charset.
 
 use crate::config::{InvalidUtf8, ToUriOptions};
+use crate::convert::integrity::{Guard, GuardOptions};
 use crate::convert::to_uri::{Outcome, ToUri};
+use crate::convert::Converter;
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::components;
 use encoding_rs::{DecoderResult, EncoderResult, Encoding, UTF_16BE, UTF_16LE, UTF_8};
@@ -724,12 +726,13 @@ pub struct LegacyOptions {
 }
 
 /// The per-line converter of legacy-charset input: decode (+ NFC), the query rule, then
-/// [`ToUri`]. One per worker thread (it owns the converter's host cache and scratch space).
+/// [`ToUri`] inside the host-integrity [`Guard`] (issue 16). One per worker thread (it owns
+/// the converter's host cache and scratch space).
 #[derive(Debug)]
 pub struct LegacyConverter {
     charset: Charset,
     query_charset: QueryCharset,
-    to_uri: ToUri,
+    to_uri: Guard<ToUri>,
     text: String,
     line: Vec<u8>,
 }
@@ -737,10 +740,23 @@ pub struct LegacyConverter {
 impl LegacyConverter {
     /// A converter for lines in `charset`.
     pub fn new(charset: Charset, opts: LegacyOptions) -> Self {
+        Self::guarded(charset, opts, false)
+    }
+
+    /// [`Self::new`]; `warnings_unseen` for a caller that returns no warnings
+    /// ([`GuardOptions::warnings_unseen`]).
+    fn guarded(charset: Charset, opts: LegacyOptions, warnings_unseen: bool) -> Self {
+        let t = opts.to_uri;
+        let guard = GuardOptions {
+            trim: t.trim,
+            strict: t.strict,
+            maps_hosts: Some(t.host),
+            warnings_unseen,
+        };
         LegacyConverter {
             charset,
             query_charset: opts.query_charset,
-            to_uri: ToUri::new(opts.to_uri),
+            to_uri: Guard::new(ToUri::new(t), guard),
             text: String::new(),
             line: Vec::new(),
         }
@@ -777,7 +793,7 @@ impl LegacyConverter {
                 .convert_into(line, out)
                 .map_err(LegacyError::Convert);
         }
-        let bad = self.to_uri.options().invalid_utf8;
+        let bad = self.to_uri.inner().options().invalid_utf8;
         let dec = self
             .charset
             .decode_line(line, bad, &mut self.text)
@@ -808,7 +824,7 @@ impl LegacyConverter {
 
     /// Maps an offset in the rewritten line (the converter's input) to a column of `line`.
     fn column_of(&self, line: &[u8], offset: usize) -> usize {
-        let bad = self.to_uri.options().invalid_utf8;
+        let bad = self.to_uri.inner().options().invalid_utf8;
         let mut text = String::new();
         let mut dmap = Vec::new();
         if self
@@ -899,7 +915,7 @@ pub fn convert_legacy_line(
     opts: LegacyOptions,
 ) -> Result<String, LegacyError> {
     let mut out = Vec::new();
-    LegacyConverter::new(charset, opts).convert_into(bytes, &mut out)?;
+    LegacyConverter::guarded(charset, opts, true).convert_into(bytes, &mut out)?;
     // ASCII by construction (the converter's output); checked without unsafe.
     Ok(String::from_utf8(out).expect("converter output is ASCII"))
 }

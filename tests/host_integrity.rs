@@ -10,6 +10,13 @@
 //! IPv4 forms into and around the authority. Every line goes through every mode and host mode
 //! of [`integrity::configs`], the way the engine runs it.
 //!
+//! The same lines and configs also run through the string helpers of the crate root
+//! (`iribulk::iri_to_uri_with`, `to_iri_with`, `check_with`, `leiri_to_iri`, `normalize_with`;
+//! `iribulk::resolve` first in the resolving configs), the library API: the rule is judged on
+//! what they return (tallied as `api <mode>: cause`), and each must agree with the engine
+//! (the same output, or an error where the engine reports one; `idna2003-differs`, a warning
+//! in the engine, is the helpers' error since they return no warnings).
+//!
 //! The test tallies the violations by `mode: cause`, prints the table with three examples per
 //! class, and asserts the exact tally against [`KNOWN_VIOLATIONS`], which is empty since issue
 //! 16's decisions are wired into every mode: any violation fails the test.
@@ -29,6 +36,13 @@ mod common;
 mod integrity;
 
 use integrity::{cause, configs, Runner, Violation};
+use iribulk::config::ToUriOptions;
+use iribulk::convert::integrity::{Guard, GuardOptions};
+use iribulk::convert::Converter;
+use iribulk::engine::{ChunkOut, Mode};
+use iribulk::error::LineError;
+use iribulk::{CheckOptions, LeiriToIri, NormalizeOptions, ToIriOptions};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -238,6 +252,12 @@ struct Tally {
     examples: BTreeMap<String, Vec<String>>,
     judged: usize,
     written: usize,
+    /// Runs through the helpers of the crate root, and those that returned a line.
+    api_judged: usize,
+    api_written: usize,
+    /// Lines where a helper and the engine disagree, three examples.
+    disagreements: usize,
+    disagree_examples: Vec<String>,
 }
 
 impl Tally {
@@ -258,35 +278,184 @@ impl Tally {
     }
 }
 
-/// Runs every line through every config and tallies the violations.
+/// The judgements of one written line: the rule, and for `check` and the display modes their
+/// own classes.
+fn judge_written(
+    tally: &mut Tally,
+    name: &str,
+    class: &str,
+    line: &[u8],
+    out: &[u8],
+    base: Option<&url::Url>,
+) {
+    if let Some(v) = integrity::judge(line, out, base) {
+        tally.add(class, line, out, &v);
+    }
+    if name == "check" {
+        if let Some(v) = check_accepts_bad(line) {
+            tally.add(class, line, out, &v);
+        }
+    }
+    if name == "to-iri" || name == "normalize/idn-unicode" {
+        if let Some(v) = display_unsafe(line, out) {
+            tally.add(class, line, out, &v);
+        }
+    }
+}
+
+/// Runs every line through every config, by the engine and by the helpers of the crate root,
+/// and tallies the violations and the disagreements.
 fn run_all(lines: &[(Vec<u8>, &'static str)], tally: &mut Tally) {
     for config in configs() {
         let name = config.name;
-        let mut runner = Runner::new(config);
+        let api_class = format!("api {name}");
+        let mut runner = Runner::new(config.clone());
         for (line, _src) in lines {
             tally.judged += 1;
             // The base of a resolving config comes from the line and the mode alone, so a
             // row added to tests/data moves no other line's base.
             let k = line_hash(name.as_bytes(), line) as usize;
-            let Some((out, base)) = runner.run(line, k) else {
+            let engine = runner.run(line, k);
+            if let Some((out, base)) = &engine {
+                tally.written += 1;
+                judge_written(tally, name, name, line, out, base.as_ref());
+            }
+            // The library API on the same line (it takes `&str`: UTF-8 lines only).
+            let Ok(s) = std::str::from_utf8(line) else {
                 continue;
             };
-            tally.written += 1;
-            if let Some(v) = integrity::judge(line, &out, base.as_ref()) {
-                tally.add(name, line, &out, &v);
+            let base = config
+                .resolve
+                .then(|| integrity::BASES[k % integrity::BASES.len()]);
+            tally.api_judged += 1;
+            let api = api_run(config.opts.mode, config.opts.to_uri, s, base);
+            if let Ok((out, false)) = &api {
+                tally.api_written += 1;
+                let base = base.map(|b| url::Url::parse(b).expect("the bases parse"));
+                judge_written(tally, name, &api_class, line, out.as_bytes(), base.as_ref());
             }
-            if name == "check" {
-                if let Some(v) = check_accepts_bad(line) {
-                    tally.add(name, line, &out, &v);
-                }
-            }
-            if name == "to-iri" || name == "normalize/idn-unicode" {
-                if let Some(v) = display_unsafe(line, &out) {
-                    tally.add(name, line, &out, &v);
+            let api = api.map(|(out, _)| out);
+            if let Some(why) = disagreement(runner.last(), line, &api, base.is_some()) {
+                tally.disagreements += 1;
+                if tally.disagree_examples.len() < 5 {
+                    tally
+                        .disagree_examples
+                        .push(format!("{name}: {s:?}: {why}"));
                 }
             }
         }
     }
+}
+
+/// What the helper of the crate root that does `mode` with `t` returns for `s`, resolved
+/// first against `base` with `iribulk::resolve` when there is one (a library user's `--base`).
+/// `check` returns its input when valid. The flag is true when the line carries one of the
+/// warnings that announce another reading (`integrity::ANNOUNCED`; the engine's runs skip
+/// those lines too): only `check` returns warnings. `trim` in a mode whose helper has no such option
+/// (leiri-to-iri, to-iri, normalize) runs the converter in the [`Guard`] the helpers use.
+fn api_run(
+    mode: Mode,
+    t: ToUriOptions,
+    s: &str,
+    base: Option<&str>,
+) -> Result<(String, bool), LineError> {
+    let s: Cow<'_, str> = match base {
+        Some(b) => iribulk::resolve(b, s)?,
+        None => Cow::Borrowed(s),
+    };
+    let idna = match t.host {
+        iribulk::HostMode::Idna2003(f) => iribulk::host::Idna::Idna2003(f),
+        _ => iribulk::host::Idna::Uts46,
+    };
+    let out = match mode {
+        Mode::ToUri => iribulk::iri_to_uri_with(&s, t)?,
+        Mode::Check { uri_only } => {
+            let c = iribulk::check_with(
+                &s,
+                CheckOptions {
+                    to_uri: t,
+                    uri_only,
+                },
+            )?;
+            let announced = c
+                .first_warning
+                .is_some_and(|w| integrity::ANNOUNCED.contains(&w.code()));
+            return Ok((s.into_owned(), announced));
+        }
+        Mode::LeiriToIri if t.trim => return guarded(LeiriToIri, &s).map(|o| (o, false)),
+        Mode::LeiriToIri => iribulk::leiri_to_iri(&s)?,
+        Mode::ToIri if t.trim => {
+            return guarded(iribulk::ToIri::new(ToIriOptions { host: t.host }), &s)
+                .map(|o| (o, false))
+        }
+        Mode::ToIri => iribulk::to_iri_with(&s, ToIriOptions { host: t.host })?,
+        Mode::Normalize { rungs, as_uri } => {
+            let o = NormalizeOptions {
+                rungs,
+                as_uri,
+                idna,
+            };
+            if t.trim {
+                return guarded(iribulk::Normalizer::new(o), &s).map(|o| (o, false));
+            }
+            iribulk::normalize_with(&s, o)?
+        }
+    };
+    Ok((out.into_owned(), false))
+}
+
+/// `c` in the [`Guard`] the helpers use, with `trim` (which the helper of its mode lacks).
+fn guarded<C: Converter>(c: C, s: &str) -> Result<String, LineError> {
+    let g = GuardOptions {
+        trim: true,
+        warnings_unseen: true,
+        ..GuardOptions::default()
+    };
+    let mut out = Vec::new();
+    Guard::new(c, g).convert_into(s.as_bytes(), &mut out)?;
+    Ok(String::from_utf8(out).expect("UTF-8 in, UTF-8 out"))
+}
+
+/// Where the helper's result `api` and the engine's (`res`, on `line`) disagree: the engine
+/// reports an error and the helper returns a line, or the reverse (but for `idna2003-differs`,
+/// the helpers' error where the engine warns), or the two write other bytes; without a base,
+/// both errors have the same code.
+fn disagreement(
+    res: &ChunkOut,
+    line: &[u8],
+    api: &Result<String, LineError>,
+    resolving: bool,
+) -> Option<String> {
+    if line.is_empty() {
+        return None; // no reference: the engine passes an empty line through
+    }
+    let err = res
+        .issues
+        .iter()
+        .find(|i| !i.warning)
+        .map(|i| i.err.kind.code());
+    let differs = res
+        .issues
+        .iter()
+        .any(|i| i.warning && i.err.kind.code() == "idna2003-differs");
+    let mut written = res.render(line);
+    if written.last() == Some(&b'\n') {
+        written.pop();
+    }
+    let ok = match (err, api) {
+        (Some(c), Err(e)) => resolving || c == e.code(),
+        (Some(_), Ok(_)) => false,
+        (None, Err(e)) => differs && e.code() == "idna2003-differs",
+        (None, Ok(out)) => !differs && out.as_bytes() == written,
+    };
+    (!ok).then(|| {
+        format!(
+            "engine {:?} / {:?}, api {:?}",
+            err,
+            String::from_utf8_lossy(&written),
+            api.as_ref().map_err(|e| e.code())
+        )
+    })
 }
 
 /// The raw host of an absolute IRI with an authority (userinfo and port removed).
@@ -445,6 +614,13 @@ fn host_integrity_oracle() {
         tally.judged,
         tally.written
     );
+    println!(
+        "library API: {} runs, {} returned a line; {} disagreements with the engine",
+        tally.api_judged, tally.api_written, tally.disagreements
+    );
+    for e in &tally.disagree_examples {
+        println!("            e.g. {e}");
+    }
     for (class, n) in &tally.counts {
         println!("  {n:>6}  {class}");
         for e in &tally.examples[class] {
@@ -458,6 +634,15 @@ fn host_integrity_oracle() {
     assert!(
         tally.written > tally.judged / 2,
         "most runs write their line"
+    );
+    assert!(
+        tally.api_written > tally.api_judged / 2,
+        "most helper calls return a line"
+    );
+    assert_eq!(
+        tally.disagreements, 0,
+        "the helpers and the engine disagree: {:#?}",
+        tally.disagree_examples
     );
 
     let known: BTreeMap<String, usize> = KNOWN_VIOLATIONS
@@ -589,11 +774,12 @@ fn mutations_cover_the_inserts() {
 #[test]
 fn host_integrity_rows() {
     use iribulk::convert::normalize::{Idn, Level, Rungs};
-    use iribulk::engine::{ChunkOut, EngineOptions, Mode, Worker};
+    use iribulk::engine::{EngineOptions, Worker};
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/host_integrity.tsv");
     let mut failures = Vec::new();
     let rows = common::read_tsv(&path);
     assert!(rows.len() >= 30, "the table was read");
+    let mut api_rows = 0;
     for r in &rows {
         let [id, _src, mode, options, base, input, expected, warning] = &r[..] else {
             panic!("row {r:?}");
@@ -643,10 +829,28 @@ fn host_integrity_rows() {
                 "{id}: got {got:?} [{got_warn}], want {want:?} [{warning}]"
             ));
         }
+        // The helpers of the crate root give the same, but return `idna2003-differs` as
+        // their error (they return no warnings).
+        let api_want = if warning == "idna2003-differs" {
+            "ERROR:idna2003-differs".to_string()
+        } else {
+            want.clone()
+        };
+        let text = String::from_utf8(line.clone()).expect("rows are UTF-8");
+        let b = (base != "-").then(|| String::from_utf8(common::unescape(base)).unwrap());
+        let api = match api_run(mode, to_uri, &text, b.as_deref()) {
+            Ok((out, _)) => out,
+            Err(e) => format!("ERROR:{}", e.code()),
+        };
+        if api != api_want {
+            failures.push(format!("{id}: api gives {api:?}, want {api_want:?}"));
+        }
+        api_rows += 1;
         // The fast path agrees with its twin on every row.
         let mut fast = ChunkOut::default();
         w.convert_chunk(&line, &mut fast);
         assert_eq!(fast.render(&line), res.render(&line), "{id}: fast path");
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(api_rows, rows.len(), "every row ran through the helpers");
 }

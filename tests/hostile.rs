@@ -220,7 +220,8 @@ fn chunk_result(line: &[u8], res: &ChunkOut) -> (Res, Option<usize>) {
 }
 
 /// The codes of the host-integrity checks of issue 16, which the engine runs around every
-/// converter (`src/integrity.rs`, `Worker::convert_ref`): where the engine reports one, its
+/// converter (`convert::integrity::Guard`, which wraps the engine's mode; the per-line
+/// converters used here run without it): where the engine reports one, its
 /// per-line answer is the library's.
 const HOST_INTEGRITY_CODES: &[&str] = &[
     "missing-host",

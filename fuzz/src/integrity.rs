@@ -336,6 +336,13 @@ impl Runner {
         Some((out, base))
     }
 
+    /// What the last [`Self::run`] gave: the chunk's output, issues and stats (for
+    /// `tests/host_integrity.rs`, which compares it with the library API's answer).
+    #[allow(dead_code)] // not used by the fuzz targets
+    pub fn last(&self) -> &ChunkOut {
+        &self.res
+    }
+
     /// Runs and judges `line`: the written output and the violation, if the rule breaks.
     pub fn check(&mut self, line: &[u8], k: usize) -> Option<(Vec<u8>, Violation)> {
         let (out, base) = self.run(line, k)?;

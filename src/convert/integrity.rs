@@ -5,8 +5,8 @@
 //! Browsers parse URLs with the WHATWG URL Standard; RFC 3986 and the RFCs of the schemes
 //! decide what iribulk writes. Where the two readings of a line would name different hosts,
 //! the line is an error (or, for the documented IDNA2003 choice, a warning) instead of a
-//! silent change. The checks here are syntactic and cheap; [`crate::engine::Worker`] runs them
-//! around each mode's converter, and its fast path asks [`quick_ok`] first.
+//! silent change. The checks here are syntactic and cheap; [`Guard`] runs them around a
+//! converter, and the engine's fast path asks [`quick_ok`] first.
 //!
 //! * [`missing_host`]: `http https ws wss ftp` need a non-empty host (RFC 9110 §4.2.1,
 //!   RFC 6455 §3); a browser would read the first path segment as the host.
@@ -20,11 +20,20 @@
 //!   relative paths for RFC 3986 §4.2.
 //! * [`ends_in_number`]: a host name a browser reads as IPv4 (WHATWG URL §3.5).
 //!
+//! [`Guard`] runs them all around any [`Converter`], with resolution against a base: the
+//! engine's worker wraps its mode in one, and so does every string helper of the crate root
+//! (`iri_to_uri`, `to_iri`, `check`, `leiri_to_iri`, `normalize`, `resolve`), so the rule
+//! holds for the library API as for the command.
+//!
 //! It lives in [`crate::convert`] because two checks ([`removed_char`], [`idna2003_differs`])
 //! run the host mappings of [`crate::host`]; the scheme list is
 //! [`components::BACKSLASH_SPECIAL_SCHEMES`] ([`components::is_special_scheme`]).
 
+use crate::config::HostMode;
+use crate::convert::{Converter, Outcome};
+use crate::error::{ErrorKind, LineError};
 use crate::grammar::components::{self, is_special_scheme as is_special};
+use std::ops::Range;
 
 /// True for `http https ws wss ftp` (the special schemes of WHATWG URL §4.1 without `file`,
 /// whose host may be empty), ASCII case-insensitive.
@@ -448,6 +457,386 @@ pub fn idna2003_differs(host: &str, flags: crate::config::Idna2003Flags) -> Opti
     }
 }
 
+/// What a [`Guard`] needs to know of the converter it wraps and of its caller.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GuardOptions {
+    /// `--trim`: what browsers strip is removed ([`trim_into`], counted as a repair) instead
+    /// of the error `browser-stripped`.
+    pub trim: bool,
+    /// `--strict`: the warnings of the host mapping (`idna2003-differs`,
+    /// `host-char-removed`) are errors.
+    pub strict: bool,
+    /// The host mode of a converter that maps hosts with IDNA (to-uri, normalize): the
+    /// mapping checks ([`idna2003_differs`], [`removed_char`]) run on what it wrote. `None`
+    /// for the converters that never map a host (to-iri, check, leiri-to-iri, resolution).
+    pub maps_hosts: Option<HostMode>,
+    /// The caller sees the text and no warning (the crate-root string helpers): the one
+    /// warning that announces another host for browsers, `idna2003-differs`, is then an
+    /// error, as it would otherwise go unseen (issue 16: "where iribulk cannot keep that
+    /// promise, the line is an error").
+    pub warnings_unseen: bool,
+}
+
+/// The identity converter: copies the line. [`Guard`]`<Verbatim>` with a base is resolution
+/// (RFC 3986 §5.2) with the host-integrity checks alone (the crate's `resolve`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Verbatim;
+
+impl Converter for Verbatim {
+    #[inline]
+    fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+        out.extend_from_slice(line);
+        Ok(Outcome::default())
+    }
+}
+
+/// A converter with the host-integrity checks of this module around it (issue 16, contract
+/// item 17): what browsers strip (`browser-stripped`, or removed with
+/// [`GuardOptions::trim`]), a `\` in a special authority (`backslash-authority`), a `file`
+/// port, drive letters that resolution or dot-segment removal would move
+/// (`drive-letter-reference`), `\\`-like references against a special base
+/// (`backslash-reference`), a special scheme without a host (`missing-host`, on the reference
+/// as resolved), and the host the converter wrote (`missing-host`, `ambiguous-ipv4`,
+/// `idna2003-differs`, `host-char-removed`). With a base, the reference is resolved first
+/// (RFC 3986 §5.2; non-strict for special schemes, [`crate::grammar::resolve`]).
+///
+/// Offsets of errors and warnings are in the reference as written. On error, `out` is left
+/// as it was ([`Converter`]'s contract).
+#[derive(Debug)]
+pub struct Guard<C> {
+    inner: C,
+    opts: GuardOptions,
+    /// The resolved reference, reused between lines.
+    resolved: Vec<u8>,
+    /// The reference as browsers read it (`--trim`), reused between lines.
+    trimmed: Vec<u8>,
+}
+
+impl<C: Converter> Converter for Guard<C> {
+    #[inline]
+    fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+        self.convert_ref(None, line, out)
+    }
+}
+
+impl<C: Converter> Guard<C> {
+    /// `inner` with the checks around it.
+    pub fn new(inner: C, opts: GuardOptions) -> Self {
+        Guard {
+            inner,
+            opts,
+            resolved: Vec::new(),
+            trimmed: Vec::new(),
+        }
+    }
+
+    /// The wrapped converter.
+    pub fn inner(&self) -> &C {
+        &self.inner
+    }
+
+    /// The options.
+    pub fn options(&self) -> GuardOptions {
+        self.opts
+    }
+
+    /// Runs the converter on `reference`, resolved against `base` first when there is one,
+    /// with every check of the [`Guard`] around it, appending the result to `out`.
+    pub fn convert_ref(
+        &mut self,
+        base: Option<&[u8]>,
+        reference: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
+        let mark = out.len();
+        let r = self.convert_trimmed(base, reference, out);
+        if r.is_err() {
+            out.truncate(mark);
+        }
+        r
+    }
+
+    /// [`Self::convert_ref`] without the final truncation: the strip check and `--trim`.
+    fn convert_trimmed(
+        &mut self,
+        base: Option<&[u8]>,
+        reference: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
+        let mark = out.len();
+        let base_special = base
+            .and_then(scheme_of)
+            .is_some_and(components::is_special_scheme);
+        let mut trimmed = std::mem::take(&mut self.trimmed);
+        trimmed.clear();
+        let stripped = browser_stripped(reference, base_special);
+        let trim = stripped.is_some() && self.opts.trim;
+        let input: &[u8] = if trim {
+            trim_into(reference, &mut trimmed);
+            &trimmed
+        } else {
+            reference
+        };
+        let mut r = self.convert_checked(base, base_special, input, out);
+        if trim {
+            // Offsets in the trimmed text back to the reference as written.
+            let at = |off| untrimmed_offset(reference, off);
+            r = match r {
+                Ok(mut o) => {
+                    o.first_warning = o
+                        .first_warning
+                        .map(|w| LineError::new(w.kind, at(w.offset)));
+                    Ok(o)
+                }
+                Err(e) => Err(LineError::new(e.kind, at(e.offset))),
+            };
+        }
+        if let (Some(at), Ok(_), false) = (stripped, &r, trim) {
+            // The mode's own error (control-char, bad-scheme...) comes first; a line it would
+            // write is `browser-stripped`.
+            out.truncate(mark);
+            r = Err(LineError::new(ErrorKind::BrowserStripped, at));
+        }
+        self.trimmed = trimmed;
+        let o = r?;
+        if let Some(w) = o.first_warning {
+            // `idna2003-differs` is always the first warning (check_mapping); a caller that
+            // sees no warnings gets it as the error, after every other error of the line.
+            if self.opts.warnings_unseen && w.kind == ErrorKind::Idna2003Differs {
+                out.truncate(mark);
+                return Err(w);
+            }
+        }
+        let mut o = o;
+        if trim {
+            o.repairs += 1;
+        }
+        if trim || base.is_some() {
+            o.changed = out[mark..] != *reference;
+        }
+        Ok(o)
+    }
+
+    /// [`Self::convert_ref`] after the strip check: resolution, `missing-host`, the mode.
+    fn convert_checked(
+        &mut self,
+        base: Option<&[u8]>,
+        base_special: bool,
+        reference: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
+        let mark = out.len();
+        if let Some(at) = backslash_authority(reference) {
+            return Err(LineError::new(ErrorKind::BackslashAuthority, at));
+        }
+        if let Some(at) = file_port(reference) {
+            return Err(LineError::new(ErrorKind::BadPort, at));
+        }
+        // A file URL with a drive-letter segment and dot segments: RFC 3986 §5.2.4 may remove
+        // the drive letter that browsers keep, dropping the host (WHATWG URL §4.4 path state).
+        let file = |s: &[u8]| s.eq_ignore_ascii_case(b"file");
+        let rc = components::split(reference);
+        let rpath = &reference[rc.path.clone()];
+        let file_ref =
+            scheme_of(reference).is_some_and(file) || base.and_then(scheme_of).is_some_and(file);
+        if file_ref && has_drive_segment(rpath) && (base.is_some() || has_dot_segment(rpath)) {
+            return Err(LineError::new(
+                ErrorKind::DriveLetterReference,
+                rc.path.start,
+            ));
+        }
+        let Some(base) = base else {
+            if let Some(at) = missing_host(reference) {
+                return Err(LineError::new(ErrorKind::MissingHost, at));
+            }
+            let mut o = self.inner.convert_into(reference, out)?;
+            check_output(reference, &out[mark..])?;
+            self.check_mapping(reference, &out[mark..], &mut o)?;
+            return Ok(o);
+        };
+        if base_special && backslash_reference(reference) {
+            return Err(LineError::new(ErrorKind::BackslashReference, 0));
+        }
+        // `file:e:/` against a file base is the relative `e:/` (§5.2.2 non-strict).
+        let rest = match scheme_of(reference) {
+            Some(s) if file(s) => &reference[s.len() + 1..],
+            _ => reference,
+        };
+        if scheme_of(base).is_some_and(file) && drive_letter_reference(rest) {
+            return Err(LineError::new(ErrorKind::DriveLetterReference, 0));
+        }
+        self.resolved.clear();
+        crate::grammar::resolve::resolve_into(base, reference, &mut self.resolved)?;
+        let resolved = std::mem::take(&mut self.resolved);
+        let r = if file_drive_with_host(&resolved) {
+            Err(LineError::new(ErrorKind::DriveLetterReference, 0))
+        } else if let Some(at) = file_port(&resolved) {
+            // `//h:/x` against a file base: the port came with the reference.
+            Err(LineError::new(ErrorKind::BadPort, at))
+        } else if let Some(at) = missing_host(&resolved) {
+            Err(LineError::new(ErrorKind::MissingHost, at))
+        } else {
+            self.inner.convert_into(&resolved, out).and_then(|mut o| {
+                check_output(&resolved, &out[mark..])?;
+                self.check_mapping(&resolved, &out[mark..], &mut o)?;
+                Ok(o)
+            })
+        };
+        // Offsets in the resolved target back to the reference as written.
+        let r = r
+            .map(|mut o| {
+                o.first_warning = o.first_warning.map(|w| {
+                    LineError::new(w.kind, offset_in_reference(&resolved, reference, w.offset))
+                });
+                o
+            })
+            .map_err(|e| {
+                LineError::new(e.kind, offset_in_reference(&resolved, reference, e.offset))
+            });
+        if r.is_err() {
+            out.truncate(mark);
+        }
+        self.resolved = resolved;
+        r
+    }
+
+    /// What IDNA mapping does to the host of a special-scheme `input` in the converters that
+    /// map hosts (to-uri, normalize): `idna2003-differs` where `--host idna2003` gives another
+    /// host than UTS #46 (an error for a deleted joiner UTS #46 refuses, and with `--strict`;
+    /// always the first warning, so that [`GuardOptions::warnings_unseen`] finds it), and
+    /// `host-char-removed` naming a character the mapping deleted (an error with `--strict`).
+    /// RFC 3490 §4, UTS #46 §4, RFC 3491 §3; issue 16.
+    fn check_mapping(
+        &self,
+        input: &[u8],
+        written: &[u8],
+        o: &mut Outcome,
+    ) -> Result<(), LineError> {
+        let Some(host_mode) = self.opts.maps_hosts else {
+            return Ok(());
+        };
+        if host_mode == HostMode::Percent || !scheme_of(input).is_some_and(is_special) {
+            return Ok(());
+        }
+        let Some(raw) = host_of(input) else {
+            return Ok(());
+        };
+        if raw.is_ascii() && !raw.contains(&b'%')
+            || raw.first() == Some(&b'[')
+            || host_of(written) == Some(raw)
+        {
+            return Ok(()); // nothing to map, or the mode left the host as it was
+        }
+        let start = raw.as_ptr() as usize - input.as_ptr() as usize;
+        let Some(host) = std::str::from_utf8(raw)
+            .ok()
+            .and_then(crate::host::decode_host_percent)
+        else {
+            return Ok(());
+        };
+        let strict = self.opts.strict;
+        let mut warn = |kind, at: usize, first: bool, error: bool| -> Result<(), LineError> {
+            let e = LineError::new(kind, at);
+            if error {
+                return Err(e);
+            }
+            o.warnings += 1;
+            if first {
+                o.first_warning = Some(e);
+            } else {
+                o.first_warning.get_or_insert(e);
+            }
+            Ok(())
+        };
+        if let HostMode::Idna2003(flags) = host_mode {
+            match idna2003_differs(&host, flags) {
+                Some(true) => return Err(LineError::new(ErrorKind::Idna2003Differs, start)),
+                Some(false) => warn(ErrorKind::Idna2003Differs, start, true, strict)?,
+                None => {}
+            }
+        }
+        let idna2003 = matches!(host_mode, HostMode::Idna2003(_));
+        if let Some((i, c)) = removed_char(&host, idna2003) {
+            let at = if raw.contains(&b'%') {
+                start
+            } else {
+                start + i
+            };
+            warn(ErrorKind::HostCharRemoved(c), at, false, strict)?;
+        }
+        Ok(())
+    }
+}
+
+/// The host a converter wrote must still be one (`missing-host`: normalize must not turn
+/// `http://:/x` into `http:///x`) and may not have become a name browsers read as IPv4
+/// (`ambiguous-ipv4`, WHATWG URL §3.5) when conversion changed it. `input` is what the
+/// converter read, `written` what it wrote.
+fn check_output(input: &[u8], written: &[u8]) -> Result<(), LineError> {
+    if let Some(at) = missing_host(written) {
+        return Err(LineError::new(ErrorKind::MissingHost, at.min(input.len())));
+    }
+    if let Some(h) = host_of(written) {
+        if scheme_of(written).is_some_and(is_special)
+            && ends_in_number(h)
+            && !components::is_ipv4(h)
+            && host_of(input).is_none_or(|i| !i.eq_ignore_ascii_case(h))
+        {
+            let at = host_of(input).map_or(0, |i| i.as_ptr() as usize - input.as_ptr() as usize);
+            return Err(LineError::new(ErrorKind::AmbiguousIpv4, at));
+        }
+    }
+    Ok(())
+}
+
+/// Maps a byte offset in the resolved reference (RFC 3986 §5.2.2's target) back to the
+/// reference as written in the line, so that a report's column is always a byte of the input
+/// line. The target's fragment is the reference's; its query, authority and scheme are the
+/// reference's when the reference has them (the same bytes); a path segment of the target is
+/// found among the reference's segments (remove_dot_segments and the merge of §5.2.3 move
+/// segments but never change one). A problem in a part that came from the base points at the
+/// start of the reference (offset 0: the column of the field).
+pub fn offset_in_reference(resolved: &[u8], reference: &[u8], off: usize) -> usize {
+    let t = components::split(resolved);
+    let r = components::split(reference);
+    let same = |tr: Option<Range<usize>>, rr: Option<Range<usize>>| -> Option<usize> {
+        let (tr, rr) = (tr?, rr?);
+        (tr.contains(&off) && resolved[tr.clone()] == reference[rr.clone()])
+            .then(|| rr.start + (off - tr.start))
+    };
+    let found = same(t.fragment.clone(), r.fragment.clone())
+        .or_else(|| same(t.query.clone(), r.query.clone()))
+        .or_else(|| same(t.authority.clone(), r.authority.clone()))
+        .or_else(|| same(t.scheme.clone(), r.scheme.clone()))
+        .or_else(|| same(Some(t.path.clone()), Some(r.path.clone())));
+    if let Some(f) = found {
+        return f;
+    }
+    if t.path.contains(&off) {
+        // The segment of the target holding `off`, looked up among the reference's.
+        let p = &resolved[t.path.clone()];
+        let rel = off - t.path.start;
+        let s0 = p[..rel]
+            .iter()
+            .rposition(|&b| b == b'/')
+            .map_or(0, |k| k + 1);
+        let s1 = p[rel..]
+            .iter()
+            .position(|&b| b == b'/')
+            .map_or(p.len(), |k| rel + k);
+        let seg = &p[s0..s1];
+        let rp = &reference[r.path.clone()];
+        let mut start = 0;
+        for piece in rp.split(|&b| b == b'/') {
+            if piece == seg {
+                return r.path.start + start + (rel - s0);
+            }
+            start += piece.len() + 1;
+        }
+    }
+    0
+}
+
 /// Fast-path guard: true when none of this module's checks can fire on `line` as it is (no
 /// control or space at its ends, a non-empty host after `//` for `http https ws wss ftp`).
 /// `false` only means "take the slow path" (an authority with `@` always does).
@@ -476,6 +865,51 @@ pub fn quick_ok(line: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The guard keeps [`Converter`]'s contract (an error leaves `out` as it was), resolves
+    /// against a base, reports in the reference as written, and trims as browsers do.
+    #[test]
+    fn guard_contract() {
+        let mut g = Guard::new(Verbatim, GuardOptions::default());
+        let mut out = b"keep".to_vec();
+        let e = g
+            .convert_into(b"http:/good.com/../evil.com/", &mut out)
+            .unwrap_err();
+        assert_eq!(
+            (e.code(), e.offset, &out[..]),
+            ("missing-host", 5, &b"keep"[..])
+        );
+        let mut out = b"keep".to_vec();
+        let o = g
+            .convert_ref(Some(b"http://a/b/c"), b"../g", &mut out)
+            .unwrap();
+        assert_eq!((&out[..], o.changed), (&b"keephttp://a/g"[..], true));
+        let mut out = b"keep".to_vec();
+        let e = g
+            .convert_ref(Some(b"https://a/b"), b"x/y ", &mut out)
+            .unwrap_err();
+        assert_eq!(
+            (e.code(), e.offset, &out[..]),
+            ("browser-stripped", 3, &b"keep"[..])
+        );
+        let e = g
+            .convert_ref(Some(b"http://a/b"), b"/\\evil.com/", &mut out)
+            .unwrap_err();
+        assert_eq!(e.code(), "backslash-reference");
+        let mut t = Guard::new(
+            Verbatim,
+            GuardOptions {
+                trim: true,
+                ..GuardOptions::default()
+            },
+        );
+        let mut out = Vec::new();
+        let o = t.convert_into(b" http://a/b\t", &mut out).unwrap();
+        assert_eq!(
+            (&out[..], o.repairs, o.changed),
+            (&b"http://a/b"[..], 1, true)
+        );
+    }
 
     #[test]
     fn missing_host_cases() {

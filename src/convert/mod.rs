@@ -5,8 +5,9 @@
 //! (without its terminator) and appends its result to `out`, returning an [`Outcome`] or the
 //! first [`LineError`]. On error, `out` is left as it was.
 //!
-//! [`integrity`] holds the host-integrity checks (issue 16) that the engine runs around every
-//! converter, so that no mode moves a link to another host for a browser.
+//! [`integrity`] holds the host-integrity checks (issue 16) and [`integrity::Guard`], which runs
+//! them around a converter (the engine and the crate-root helpers wrap every mode in one), so
+//! that no mode moves a link to another host for a browser.
 
 use crate::error::LineError;
 

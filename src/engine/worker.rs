@@ -3,7 +3,7 @@
 
 use super::{Base, EngineOptions, Filter, Mode, OnError};
 use crate::convert::check::{CheckOptions, Checker};
-use crate::convert::integrity;
+use crate::convert::integrity::{self, Guard, GuardOptions};
 use crate::convert::leiri::LeiriToIri;
 use crate::convert::normalize::{NormalizeOptions, Normalizer};
 use crate::convert::repair::Repairing;
@@ -16,12 +16,13 @@ use crate::engine::lines::{
     field_range, has_ace_host, LEIRI_FLAGGED, TO_IRI_FLAGGED, TO_URI_FLAGGED,
 };
 use crate::error::{ErrorKind, LineError};
-use crate::grammar::components;
 use crate::grammar::validate::{is_plain, is_valid_ascii_uri};
 use crate::simd::{ByteSet, Classifier};
 use std::ops::Range;
 
-/// The per-line operation of a mode.
+pub use crate::convert::integrity::offset_in_reference;
+
+/// The per-line operation of a mode (the worker runs it inside a [`Guard`]).
 #[derive(Debug)]
 enum Op {
     ToUri(ToUri),
@@ -58,6 +59,20 @@ impl Op {
         }
     }
 
+    /// The guard's options for this mode: `--trim`, `--strict`, and the host mode of the
+    /// modes that map hosts (to-uri, normalize).
+    fn guard_options(opts: &EngineOptions) -> GuardOptions {
+        let t = opts.to_uri;
+        GuardOptions {
+            trim: t.trim,
+            strict: t.strict,
+            maps_hosts: matches!(opts.mode, Mode::ToUri | Mode::Normalize { .. }).then_some(t.host),
+            warnings_unseen: false,
+        }
+    }
+}
+
+impl Converter for Op {
     #[inline]
     fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
         match self {
@@ -68,7 +83,9 @@ impl Op {
             Op::Normalize(c) => c.convert_into(line, out),
         }
     }
+}
 
+impl Op {
     /// True if a line without flagged bytes needs nothing in this mode.
     #[inline]
     fn is_clean(&self, line: &[u8]) -> bool {
@@ -89,11 +106,9 @@ impl Op {
 /// A worker: a converter (with its host cache) and a classifier. One per thread.
 #[derive(Debug)]
 pub struct Worker {
-    conv: Op,
+    /// The mode's converter inside its host-integrity [`Guard`] (issue 16).
+    conv: Guard<Op>,
     base: Base,
-    resolved: Vec<u8>,
-    /// The reference as browsers read it (`--trim`), reused between lines.
-    trimmed: Vec<u8>,
     classifier: Classifier,
     opts: EngineOptions,
     masks: Vec<crate::simd::BlockMasks>,
@@ -114,10 +129,8 @@ impl Worker {
     /// A worker with a given classifier (tests force each implementation).
     pub fn with_classifier(opts: EngineOptions, classifier: Classifier) -> Self {
         Worker {
-            conv: Op::new(&opts),
+            conv: Guard::new(Op::new(&opts), Op::guard_options(&opts)),
             base: Base::None,
-            resolved: Vec::new(),
-            trimmed: Vec::new(),
             classifier,
             opts,
             masks: Vec::with_capacity(WINDOW / 64),
@@ -162,12 +175,9 @@ impl Worker {
         self.base != Base::None
     }
 
-    /// Runs the mode on `reference`, resolved first when a base is set, with the host
-    /// integrity checks of [`integrity`] around it (issue 16, contract item 17): what
-    /// browsers strip (`browser-stripped`, or removed with `--trim`), `\\`-like references
-    /// against a special base, a special scheme without a host (`missing-host`, on the
-    /// reference as resolved), and the host the mode produced ([`Self::check_output`],
-    /// [`Self::check_mapping`]). Offsets are in `reference` as written.
+    /// Runs the mode on `reference` through its [`Guard`] (the host-integrity checks of
+    /// issue 16 and resolution), against the base of this record when one is set (`--base`,
+    /// or the record's `--base-field`). Offsets are in `reference` as written.
     fn convert_ref(
         &mut self,
         record: &[u8],
@@ -184,222 +194,7 @@ impl Worker {
             },
             Base::Fixed(b) => Some(b),
         };
-        let mark = out.len();
-        let base_special = base
-            .and_then(integrity::scheme_of)
-            .is_some_and(components::is_special_scheme);
-        let mut trimmed = std::mem::take(&mut self.trimmed);
-        trimmed.clear();
-        let stripped = integrity::browser_stripped(reference, base_special);
-        let trim = stripped.is_some() && self.opts.to_uri.trim;
-        let input: &[u8] = if trim {
-            integrity::trim_into(reference, &mut trimmed);
-            &trimmed
-        } else {
-            reference
-        };
-        let mut r = self.convert_checked(base, base_special, input, out);
-        if trim {
-            // Offsets in the trimmed text back to the reference as written.
-            let at = |off| integrity::untrimmed_offset(reference, off);
-            r = match r {
-                Ok(mut o) => {
-                    o.first_warning = o
-                        .first_warning
-                        .map(|w| LineError::new(w.kind, at(w.offset)));
-                    Ok(o)
-                }
-                Err(e) => Err(LineError::new(e.kind, at(e.offset))),
-            };
-        }
-        if let (Some(at), Ok(_), false) = (stripped, &r, trim) {
-            // The mode's own error (control-char, bad-scheme...) comes first; a line it would
-            // write is `browser-stripped`.
-            out.truncate(mark);
-            r = Err(LineError::new(ErrorKind::BrowserStripped, at));
-        }
-        self.trimmed = trimmed;
-        r.map(|mut o| {
-            if trim {
-                o.repairs += 1;
-            }
-            if trim || base.is_some() {
-                o.changed = out[mark..] != *reference;
-            }
-            o
-        })
-    }
-
-    /// [`Self::convert_ref`] after the strip check: resolution, `missing-host`, the mode.
-    fn convert_checked(
-        &mut self,
-        base: Option<&[u8]>,
-        base_special: bool,
-        reference: &[u8],
-        out: &mut Vec<u8>,
-    ) -> Result<Outcome, LineError> {
-        let mark = out.len();
-        if let Some(at) = integrity::backslash_authority(reference) {
-            return Err(LineError::new(ErrorKind::BackslashAuthority, at));
-        }
-        if let Some(at) = integrity::file_port(reference) {
-            return Err(LineError::new(ErrorKind::BadPort, at));
-        }
-        // A file URL with a drive-letter segment and dot segments: RFC 3986 §5.2.4 may remove
-        // the drive letter that browsers keep, dropping the host (WHATWG URL §4.4 path state).
-        let file = |s: &[u8]| s.eq_ignore_ascii_case(b"file");
-        let rc = components::split(reference);
-        let rpath = &reference[rc.path.clone()];
-        let file_ref = integrity::scheme_of(reference).is_some_and(file)
-            || base.and_then(integrity::scheme_of).is_some_and(file);
-        if file_ref
-            && integrity::has_drive_segment(rpath)
-            && (base.is_some() || integrity::has_dot_segment(rpath))
-        {
-            return Err(LineError::new(
-                ErrorKind::DriveLetterReference,
-                rc.path.start,
-            ));
-        }
-        let Some(base) = base else {
-            if let Some(at) = integrity::missing_host(reference) {
-                return Err(LineError::new(ErrorKind::MissingHost, at));
-            }
-            let mut o = self.conv.convert_into(reference, out)?;
-            self.check_output(reference, mark, out)?;
-            self.check_mapping(reference, &out[mark..], &mut o)?;
-            return Ok(o);
-        };
-        if base_special && integrity::backslash_reference(reference) {
-            return Err(LineError::new(ErrorKind::BackslashReference, 0));
-        }
-        // `file:e:/` against a file base is the relative `e:/` (§5.2.2 non-strict).
-        let rest = match integrity::scheme_of(reference) {
-            Some(s) if file(s) => &reference[s.len() + 1..],
-            _ => reference,
-        };
-        if integrity::scheme_of(base).is_some_and(file) && integrity::drive_letter_reference(rest) {
-            return Err(LineError::new(ErrorKind::DriveLetterReference, 0));
-        }
-        self.resolved.clear();
-        crate::grammar::resolve::resolve_into(base, reference, &mut self.resolved)?;
-        let resolved = std::mem::take(&mut self.resolved);
-        let r = if integrity::file_drive_with_host(&resolved) {
-            Err(LineError::new(ErrorKind::DriveLetterReference, 0))
-        } else if let Some(at) = integrity::missing_host(&resolved) {
-            Err(LineError::new(ErrorKind::MissingHost, at))
-        } else {
-            self.conv.convert_into(&resolved, out).and_then(|mut o| {
-                self.check_output(&resolved, mark, out)?;
-                self.check_mapping(&resolved, &out[mark..], &mut o)?;
-                Ok(o)
-            })
-        };
-        // Offsets in the resolved target back to the reference as written.
-        let r = r
-            .map(|mut o| {
-                o.first_warning = o.first_warning.map(|w| {
-                    LineError::new(w.kind, offset_in_reference(&resolved, reference, w.offset))
-                });
-                o
-            })
-            .map_err(|e| {
-                LineError::new(e.kind, offset_in_reference(&resolved, reference, e.offset))
-            });
-        if r.is_err() {
-            out.truncate(mark);
-        }
-        self.resolved = resolved;
-        r
-    }
-
-    /// What IDNA mapping does to the host of a special-scheme `input` in the modes that map
-    /// hosts (to-uri, normalize): `idna2003-differs` where `--host idna2003` gives another host
-    /// than UTS #46 (an error for a deleted joiner UTS #46 refuses, and with `--strict`), and
-    /// `host-char-removed` naming a character the mapping deleted (an error with `--strict`).
-    /// RFC 3490 §4, UTS #46 §4, RFC 3491 §3; issue 16.
-    fn check_mapping(
-        &self,
-        input: &[u8],
-        written: &[u8],
-        o: &mut Outcome,
-    ) -> Result<(), LineError> {
-        use crate::config::HostMode;
-        let t = &self.opts.to_uri;
-        if !matches!(self.opts.mode, Mode::ToUri | Mode::Normalize { .. })
-            || t.host == HostMode::Percent
-            || !integrity::scheme_of(input).is_some_and(components::is_special_scheme)
-        {
-            return Ok(());
-        }
-        let Some(raw) = integrity::host_of(input) else {
-            return Ok(());
-        };
-        if raw.is_ascii() && !raw.contains(&b'%')
-            || raw.first() == Some(&b'[')
-            || integrity::host_of(written) == Some(raw)
-        {
-            return Ok(()); // nothing to map, or the mode left the host as it was
-        }
-        let start = raw.as_ptr() as usize - input.as_ptr() as usize;
-        let Some(host) = std::str::from_utf8(raw)
-            .ok()
-            .and_then(crate::host::decode_host_percent)
-        else {
-            return Ok(());
-        };
-        let mut warn = |kind, at: usize, first: bool| -> Result<(), LineError> {
-            let e = LineError::new(kind, at);
-            if t.strict {
-                return Err(e);
-            }
-            o.warnings += 1;
-            if first {
-                o.first_warning = Some(e);
-            } else {
-                o.first_warning.get_or_insert(e);
-            }
-            Ok(())
-        };
-        if let HostMode::Idna2003(flags) = t.host {
-            match integrity::idna2003_differs(&host, flags) {
-                Some(true) => return Err(LineError::new(ErrorKind::Idna2003Differs, start)),
-                Some(false) => warn(ErrorKind::Idna2003Differs, start, true)?,
-                None => {}
-            }
-        }
-        let idna2003 = matches!(t.host, HostMode::Idna2003(_));
-        if let Some((i, c)) = integrity::removed_char(&host, idna2003) {
-            let at = if raw.contains(&b'%') {
-                start
-            } else {
-                start + i
-            };
-            warn(ErrorKind::HostCharRemoved(c), at, false)?;
-        }
-        Ok(())
-    }
-
-    /// The host the mode wrote must still be one (`missing-host`: normalize must not turn
-    /// `http://:/x` into `http:///x`) and may not have become a name browsers read as IPv4
-    /// (`ambiguous-ipv4`, WHATWG URL §3.5) when conversion changed it.
-    fn check_output(&self, input: &[u8], mark: usize, out: &[u8]) -> Result<(), LineError> {
-        let written = &out[mark..];
-        if let Some(at) = integrity::missing_host(written) {
-            return Err(LineError::new(ErrorKind::MissingHost, at.min(input.len())));
-        }
-        if let Some(h) = integrity::host_of(written) {
-            if integrity::scheme_of(written).is_some_and(components::is_special_scheme)
-                && integrity::ends_in_number(h)
-                && !components::is_ipv4(h)
-                && integrity::host_of(input).is_none_or(|i| !i.eq_ignore_ascii_case(h))
-            {
-                let at = integrity::host_of(input)
-                    .map_or(0, |i| i.as_ptr() as usize - input.as_ptr() as usize);
-                return Err(LineError::new(ErrorKind::AmbiguousIpv4, at));
-            }
-        }
-        Ok(())
+        self.conv.convert_ref(base, reference, out)
     }
 
     /// Converts a chunk of whole lines (the last one may lack its terminator) into `res`
@@ -447,7 +242,7 @@ impl Worker {
                     && self.opts.field.is_none()
                     && !self.resolving()
                     && end - st.line_start <= self.opts.max_line_bytes
-                    && self.conv.is_clean(&data[st.line_start..end])
+                    && self.conv.inner().is_clean(&data[st.line_start..end])
                 {
                     res.stats.lines += 1;
                     st.line_start = end + 1;
@@ -569,8 +364,12 @@ impl Worker {
                 // line that is already a valid URI (`is_ascii`, a word at a time, first:
                 // non-ASCII lines need the converter anyway).
                 let passes = match seen {
-                    Seen::Clean => self.conv.is_clean(f),
-                    _ => matches!(self.conv, Op::ToUri(_)) && f.is_ascii() && is_valid_ascii_uri(f),
+                    Seen::Clean => self.conv.inner().is_clean(f),
+                    _ => {
+                        matches!(self.conv.inner(), Op::ToUri(_))
+                            && f.is_ascii()
+                            && is_valid_ascii_uri(f)
+                    }
                 };
                 if passes && integrity::quick_ok(f) {
                     return false;
@@ -722,54 +521,6 @@ impl Worker {
             }
         }
     }
-}
-
-/// Maps a byte offset in the resolved reference (RFC 3986 §5.2.2's target) back to the
-/// reference as written in the line, so that a report's column is always a byte of the input
-/// line. The target's fragment is the reference's; its query, authority and scheme are the
-/// reference's when the reference has them (the same bytes); a path segment of the target is
-/// found among the reference's segments (remove_dot_segments and the merge of §5.2.3 move
-/// segments but never change one). A problem in a part that came from the base points at the
-/// start of the reference (offset 0: the column of the field).
-pub fn offset_in_reference(resolved: &[u8], reference: &[u8], off: usize) -> usize {
-    let t = components::split(resolved);
-    let r = components::split(reference);
-    let same = |tr: Option<Range<usize>>, rr: Option<Range<usize>>| -> Option<usize> {
-        let (tr, rr) = (tr?, rr?);
-        (tr.contains(&off) && resolved[tr.clone()] == reference[rr.clone()])
-            .then(|| rr.start + (off - tr.start))
-    };
-    let found = same(t.fragment.clone(), r.fragment.clone())
-        .or_else(|| same(t.query.clone(), r.query.clone()))
-        .or_else(|| same(t.authority.clone(), r.authority.clone()))
-        .or_else(|| same(t.scheme.clone(), r.scheme.clone()))
-        .or_else(|| same(Some(t.path.clone()), Some(r.path.clone())));
-    if let Some(f) = found {
-        return f;
-    }
-    if t.path.contains(&off) {
-        // The segment of the target holding `off`, looked up among the reference's.
-        let p = &resolved[t.path.clone()];
-        let rel = off - t.path.start;
-        let s0 = p[..rel]
-            .iter()
-            .rposition(|&b| b == b'/')
-            .map_or(0, |k| k + 1);
-        let s1 = p[rel..]
-            .iter()
-            .position(|&b| b == b'/')
-            .map_or(p.len(), |k| rel + k);
-        let seg = &p[s0..s1];
-        let rp = &reference[r.path.clone()];
-        let mut start = 0;
-        for piece in rp.split(|&b| b == b'/') {
-            if piece == seg {
-                return r.path.start + start + (rel - s0);
-            }
-            start += piece.len() + 1;
-        }
-    }
-    0
 }
 
 /// Ends the run of unchanged input before the line at `start` (a [`Piece::Input`]) and starts
