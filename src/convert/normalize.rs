@@ -509,14 +509,30 @@ impl Normalizer {
         scheme: Option<&[u8]>,
     ) -> Result<(), LineError> {
         let iri_form = self.opts.rungs.percent && !self.opts.as_uri;
-        if !iri_form || !scheme.is_some_and(is_dns_scheme) || !h.is_ascii() || !h.contains(&b'%') {
+        let encoded = h.contains(&b'%');
+        if !iri_form || !scheme.is_some_and(is_dns_scheme) || (h.is_ascii() && !encoded) {
             return Ok(());
         }
-        let text = std::str::from_utf8(h).expect("ASCII");
-        let Some(decoded) = crate::host::decode_host_percent(text) else {
-            return Ok(()); // not UTF-8: to-iri keeps it encoded
+        let text = std::str::from_utf8(h).expect("validated UTF-8, ASCII edits");
+        let decoded = if encoded {
+            match crate::host::decode_host_percent(text) {
+                Some(d) => std::borrow::Cow::Owned(d),
+                None => return Ok(()), // not UTF-8: to-iri keeps it encoded
+            }
+        } else {
+            std::borrow::Cow::Borrowed(text)
         };
         if decoded.is_ascii() {
+            return Ok(());
+        }
+        // A raw host is checked too when the IRI form will percent-encode one of its
+        // characters (a joiner, a bidi control: not displayable, §4.1): the second pass would
+        // decode that `%HH` host and refuse it (`http://\u{200D}/` must not become
+        // `http://%E2%80%8D/` and then an error: normalize is idempotent, issue #10).
+        let presented_encoded = decoded
+            .chars()
+            .any(|c| !c.is_ascii() && !(is_iri_char(c, false) && is_displayable(c, false)));
+        if !encoded && !presented_encoded {
             return Ok(());
         }
         self.ace.clear();
