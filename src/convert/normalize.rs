@@ -315,6 +315,22 @@ impl Normalizer {
         }
     }
 
+    /// The uncached twin: a normalizer whose host cache stores nothing, so every host goes
+    /// through ToASCII (and ToUnicode with the display decision, `--idn unicode`) again. For
+    /// tests that compare cached and uncached output; not meant for production use.
+    #[doc(hidden)]
+    pub fn new_uncached(opts: NormalizeOptions) -> Self {
+        Normalizer {
+            cache: HostCache::disabled(),
+            ..Normalizer::new(opts)
+        }
+    }
+
+    /// Host cache (hits, misses).
+    pub fn cache_stats(&self) -> (u64, u64) {
+        self.cache.stats()
+    }
+
     /// The options.
     pub fn options(&self) -> &NormalizeOptions {
         &self.opts
@@ -605,26 +621,28 @@ impl Normalizer {
         // (RFC 3492 Appendix A), so `XN--BCHER-KVA` would decode to `BüCHER`.
         self.ace.make_ascii_lowercase();
         let ace = std::str::from_utf8(&self.ace).expect("ACE is ASCII");
-        // Display safety (issue 16, UTS #39): unsafe labels stay in their xn-- form.
-        let unicode = host::to_unicode(ace, self.opts.idna)
-            .and_then(|u| host::display::display_host(ace, &u));
-        if let Some(u) = unicode.filter(|u| u != ace) {
-            let displayable = u.chars().all(|c| c.is_ascii() || is_displayable(c, false));
-            let mark = dst.len();
-            if displayable && self.cache.to_ascii(&u, self.opts.idna, dst).is_ok() {
-                // IDNA2003 keeps the case of ASCII labels (RFC 3490 §4.1 step 8); ASCII
-                // case is not significant in a host (RFC 3986 §3.2.2).
-                let back_ok = dst[mark..].eq_ignore_ascii_case(ace.as_bytes());
-                dst.truncate(mark);
-                if back_ok {
-                    dst.extend_from_slice(u.as_bytes());
-                    return;
-                }
-            }
-            dst.truncate(mark);
+        let idna = self.opts.idna;
+        // The decision is cached per host ([`HostCache::to_unicode`]).
+        if !self
+            .cache
+            .to_unicode(ace, idna, |ace, u| present_host(ace, u, idna), dst)
+        {
+            dst.extend_from_slice(&self.ace);
         }
-        dst.extend_from_slice(&self.ace);
     }
+}
+
+/// The display decision of [`Normalizer::push_unicode_host`] for the lower-case ACE form
+/// `ace` whose ToUnicode is `u`: the form to show, or `None` to keep `ace`. Display safety
+/// (issue 16, UTS #39): unsafe labels stay in their xn-- form; every character displayable;
+/// ToASCII of the result gives `ace` back up to ASCII case (IDNA2003 keeps the case of ASCII
+/// labels, RFC 3490 §4.1 step 8; ASCII case is not significant in a host, RFC 3986 §3.2.2).
+fn present_host(ace: &str, u: String, idna: Idna) -> Option<String> {
+    let u = host::display::display_host(ace, &u).filter(|u| u != ace)?;
+    let displayable = u.chars().all(|c| c.is_ascii() || is_displayable(c, false));
+    let mut back = String::new();
+    (displayable && host::to_ascii(&u, idna, &mut back).is_ok() && back.eq_ignore_ascii_case(ace))
+        .then_some(u)
 }
 
 /// True if `c` may appear raw in an IRI (RFC 3987 §2.2 `ucschar`, `iprivate` in the query; no

@@ -24,7 +24,7 @@ use crate::error::{ErrorKind, LineError};
 use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar};
 use crate::grammar::components;
 use crate::grammar::pct::{decode_utf8, is_pct_triplet};
-use crate::host::{self, Idna};
+use crate::host::{self, HostCache, Idna};
 use unicode_normalization::UnicodeNormalization;
 
 /// Options of URI→IRI conversion.
@@ -212,6 +212,8 @@ pub struct ToIri {
     /// Ranges of the current component's output produced by percent-decoding (display
     /// safety, [`ToIri::reencode_lookalikes`]).
     decoded: Vec<std::ops::Range<usize>>,
+    /// Display forms of hosts (3987bis §4.2 step 7), one cache per converter.
+    cache: HostCache,
     /// Run the scalar reference path only (the naive twin, for tests).
     naive: bool,
 }
@@ -223,6 +225,7 @@ impl ToIri {
             opts,
             octets: Vec::new(),
             decoded: Vec::new(),
+            cache: HostCache::default(),
             naive: false,
         }
     }
@@ -235,6 +238,22 @@ impl ToIri {
             naive: true,
             ..ToIri::new(opts)
         }
+    }
+
+    /// The uncached twin: a converter whose host cache stores nothing, so every host goes
+    /// through ToUnicode and the display decision again. For tests that compare cached and
+    /// uncached output; not meant for production use.
+    #[doc(hidden)]
+    pub fn new_uncached(opts: ToIriOptions) -> Self {
+        ToIri {
+            cache: HostCache::disabled(),
+            ..ToIri::new(opts)
+        }
+    }
+
+    /// Host cache (hits, misses).
+    pub fn cache_stats(&self) -> (u64, u64) {
+        self.cache.stats()
     }
 
     /// Converts one line (without terminator), appending the IRI to `out`. On error nothing
@@ -322,33 +341,18 @@ impl ToIri {
     /// 3987bis §4.2 step 7: ToUnicode of `xn--` labels (the prefix in any case), kept only if
     /// ToASCII gives back this host up to ASCII case (RFC 3490 §5, §4.2; so that to-uri maps
     /// the result back to the input, a host being case-insensitive, RFC 3986 §3.2.2) and
-    /// every character is displayable.
-    fn host_to_unicode(&self, host: &str, idna: Idna, out: &mut Vec<u8>, o: &mut Outcome) {
-        if let Some(u) = host::to_unicode(host, idna).filter(|u| u != host) {
-            let mut back = String::new();
-            let shown = if self.naive {
-                is_displayable_naive
-            } else {
-                is_displayable
-            };
-            // Display safety (issue 16, UTS #39): unsafe labels stay in their xn-- form.
-            let Some(u) = host::display::display_host(host, &keep_ascii_labels(host, u)) else {
-                out.extend_from_slice(host.as_bytes());
-                return;
-            };
-            let displayable = u.chars().all(|c| c.is_ascii() || shown(c, false));
-            // RFC 3490 §5 and §4.2: the ACE prefix and the result of ToASCII are
-            // ASCII-case-insensitive, so `XN--P1AI` and `Xn--P1ai` decode like `xn--p1ai`.
-            if displayable
-                && host::to_ascii(&u, idna, &mut back).is_ok()
-                && back.eq_ignore_ascii_case(host)
-            {
-                out.extend_from_slice(u.as_bytes());
-                o.changed = true;
-                return;
-            }
+    /// every character is displayable. The decision is cached per host
+    /// ([`HostCache::to_unicode`]).
+    fn host_to_unicode(&mut self, host: &str, idna: Idna, out: &mut Vec<u8>, o: &mut Outcome) {
+        let naive = self.naive;
+        if self
+            .cache
+            .to_unicode(host, idna, |h, u| present_host(h, u, idna, naive), out)
+        {
+            o.changed = true;
+        } else {
+            out.extend_from_slice(host.as_bytes());
         }
-        out.extend_from_slice(host.as_bytes());
     }
 
     /// Steps 2–4 on one component (RFC 3987 §3.2): each run of `%HH` triplets decoded into
@@ -468,6 +472,28 @@ impl ToIri {
         out.extend_from_slice(&s[run..]);
         Ok(())
     }
+}
+
+/// The display decision of [`ToIri::host_to_unicode`] for `host` whose ToUnicode is `u`:
+/// the form to show, or `None` to keep `host` as written. Display safety (issue 16, UTS #39):
+/// unsafe labels stay in their xn-- form; every character displayable ([`is_displayable`],
+/// or its naive twin); ToASCII of the result gives `host` back up to ASCII case (RFC 3490 §5
+/// and §4.2: the ACE prefix and the result of ToASCII are ASCII-case-insensitive, so
+/// `XN--P1AI` and `Xn--P1ai` decode like `xn--p1ai`).
+fn present_host(host: &str, u: String, idna: Idna, naive: bool) -> Option<String> {
+    if u == host {
+        return None;
+    }
+    let shown = if naive {
+        is_displayable_naive
+    } else {
+        is_displayable
+    };
+    let u = host::display::display_host(host, &keep_ascii_labels(host, u))?;
+    let displayable = u.chars().all(|c| c.is_ascii() || shown(c, false));
+    let mut back = String::new();
+    (displayable && host::to_ascii(&u, idna, &mut back).is_ok() && back.eq_ignore_ascii_case(host))
+        .then_some(u)
 }
 
 /// The display form of a host after ToUnicode `u`: each label that was not an ACE label
