@@ -138,6 +138,7 @@
 use crate::config::{is_dns_scheme, HostMode, ToUriOptions};
 use crate::convert::to_iri::{is_displayable, ToIri, ToIriOptions};
 use crate::convert::to_uri::ToUri;
+use crate::convert::Component;
 use crate::convert::Outcome;
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar, HEX_UPPER};
@@ -253,16 +254,6 @@ pub fn default_port(scheme: &[u8]) -> Option<&'static [u8]> {
         .iter()
         .find(|(s, _)| s.as_bytes().eq_ignore_ascii_case(scheme))
         .map(|(_, p)| p.as_bytes())
-}
-
-/// Which component a piece of text is in (what may appear raw depends on it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Part {
-    Userinfo,
-    Host,
-    Path,
-    Query,
-    Fragment,
 }
 
 /// The character normalization form of [`Rungs::nfc`] / [`Rungs::nfkc`].
@@ -427,7 +418,7 @@ impl Normalizer {
             dst.extend_from_slice(b"//");
             let a = components::split_authority(line, ar)?;
             if let Some(ui) = a.userinfo.clone() {
-                self.component(&line[ui], Part::Userinfo, dst);
+                self.component(&line[ui], Component::Userinfo, dst);
                 dst.push(b'@');
             }
             // Step 4: host.
@@ -455,7 +446,7 @@ impl Normalizer {
         }
         // Step 6: path.
         let pstart = dst.len();
-        self.component(&line[c.path.clone()], Part::Path, dst);
+        self.component(&line[c.path.clone()], Component::Path, dst);
         if rungs.path && dst.get(pstart) == Some(&b'/') {
             remove_dot_segments_in_place(dst, pstart);
             if c.authority.is_none() && dst[pstart..].starts_with(b"//") {
@@ -468,17 +459,17 @@ impl Normalizer {
         // Step 7: query and fragment.
         if let Some(q) = c.query.clone() {
             dst.push(b'?');
-            self.component(&line[q], Part::Query, dst);
+            self.component(&line[q], Component::Query, dst);
         }
         if let Some(f) = c.fragment.clone() {
             dst.push(b'#');
-            self.component(&line[f], Part::Fragment, dst);
+            self.component(&line[f], Component::Fragment, dst);
         }
         Ok(())
     }
 
     /// Step 3 on one component other than the host.
-    fn component(&mut self, s: &[u8], part: Part, dst: &mut Vec<u8>) {
+    fn component(&mut self, s: &[u8], part: Component, dst: &mut Vec<u8>) {
         match self.form() {
             None => byte_steps(s, part, self.opts.rungs, dst),
             Some(form) => {
@@ -562,7 +553,7 @@ impl Normalizer {
             return Ok(());
         }
         let start = dst.len();
-        byte_steps(h, Part::Host, rungs, dst);
+        byte_steps(h, Component::Host, rungs, dst);
         self.check_decoded_host(&dst[start..], hr.start, scheme)?;
         // Character normalization before IDN and case: NFC can make a host US-ASCII only
         // (U+212A KELVIN SIGN is `K`), and both must then see it as such (IDNA maps by NFC or
@@ -654,7 +645,7 @@ fn is_iri_char(c: char, in_query: bool) -> bool {
 
 /// The byte steps of step 3 on a validated component: percent rung, hex case, and output
 /// validity. `s` is UTF-8 and every `%` in it starts a `%HH` (validation).
-fn byte_steps(s: &[u8], part: Part, rungs: Rungs, dst: &mut Vec<u8>) {
+fn byte_steps(s: &[u8], part: Component, rungs: Rungs, dst: &mut Vec<u8>) {
     dst.reserve(s.len());
     let n = s.len();
     let mut run = 0;
@@ -692,7 +683,7 @@ fn byte_steps(s: &[u8], part: Part, rungs: Rungs, dst: &mut Vec<u8>) {
             i += 1;
         } else {
             let (c, len) = decode_utf8(&s[i..]).expect("validated UTF-8");
-            if !is_iri_char(c, part == Part::Query) {
+            if !is_iri_char(c, part == Component::Query) {
                 dst.extend_from_slice(&s[run..i]);
                 push_pct_all(dst, &s[i..i + len]);
                 run = i + len;
@@ -916,17 +907,17 @@ mod tests {
             percent: true,
             ..Rungs::default()
         };
-        byte_steps(b"%7e%2f%41 \xE2\x80\xAE", Part::Path, p, &mut v);
+        byte_steps(b"%7e%2f%41 \xE2\x80\xAE", Component::Path, p, &mut v);
         assert_eq!(v, b"~%2fA%20%E2%80%AE");
         v.clear();
         let c = Rungs {
             case: true,
             ..Rungs::default()
         };
-        byte_steps(b"%7e%2f%41", Part::Path, c, &mut v);
+        byte_steps(b"%7e%2f%41", Component::Path, c, &mut v);
         assert_eq!(v, b"%7E%2F%41");
         v.clear();
-        byte_steps("\u{E000}".as_bytes(), Part::Query, c, &mut v);
+        byte_steps("\u{E000}".as_bytes(), Component::Query, c, &mut v);
         assert_eq!(
             v,
             "\u{E000}".as_bytes(),

@@ -19,6 +19,7 @@
 //! case of hex digits and decoded unreserved characters (RFC 3987 §3.2).
 
 use crate::config::HostMode;
+use crate::convert::Component;
 use crate::convert::Outcome;
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar};
@@ -41,13 +42,6 @@ impl Default for ToIriOptions {
             host: HostMode::Auto,
         }
     }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Comp {
-    Host,
-    Query,
-    Other,
 }
 
 /// True if `c`, decoded from `%HH`, may appear as itself in a displayed IRI (RFC 3987 §3.2
@@ -304,7 +298,7 @@ impl ToIri {
             if let Ok(a) = components::split_authority(line, ar.clone()) {
                 if let Some(ui) = a.userinfo.clone() {
                     out.extend_from_slice(&line[pos..ui.start]);
-                    self.decode(line, ui.clone(), Comp::Other, out, &mut o)?;
+                    self.decode(line, ui.clone(), Component::Userinfo, out, &mut o)?;
                     pos = ui.end;
                 }
                 out.extend_from_slice(&line[pos..a.host.start]);
@@ -315,21 +309,21 @@ impl ToIri {
                     // The host lies between ASCII delimiters of a valid UTF-8 line.
                     match (self.idna_for(scheme), std::str::from_utf8(&line[h.clone()])) {
                         (Some(idna), Ok(host)) => self.host_to_unicode(host, idna, out, &mut o),
-                        _ => self.decode(line, h.clone(), Comp::Host, out, &mut o)?,
+                        _ => self.decode(line, h.clone(), Component::Host, out, &mut o)?,
                     }
                     pos = h.end;
                 }
             }
         }
         out.extend_from_slice(&line[pos..c.path.start]);
-        self.decode(line, c.path.clone(), Comp::Other, out, &mut o)?;
+        self.decode(line, c.path.clone(), Component::Path, out, &mut o)?;
         if let Some(q) = c.query.clone() {
             out.push(b'?');
-            self.decode(line, q, Comp::Query, out, &mut o)?;
+            self.decode(line, q, Component::Query, out, &mut o)?;
         }
         if let Some(f) = c.fragment.clone() {
             out.push(b'#');
-            self.decode(line, f, Comp::Other, out, &mut o)?;
+            self.decode(line, f, Component::Fragment, out, &mut o)?;
         }
         Ok(o)
     }
@@ -362,7 +356,7 @@ impl ToIri {
         &mut self,
         line: &[u8],
         r: std::ops::Range<usize>,
-        comp: Comp,
+        comp: Component,
         out: &mut Vec<u8>,
         o: &mut Outcome,
     ) -> Result<(), LineError> {
@@ -400,7 +394,7 @@ impl ToIri {
         &mut self,
         line: &[u8],
         r: std::ops::Range<usize>,
-        comp: Comp,
+        comp: Component,
         out: &mut Vec<u8>,
         o: &mut Outcome,
     ) -> Result<(), LineError> {
@@ -434,7 +428,7 @@ impl ToIri {
         &mut self,
         line: &[u8],
         r: std::ops::Range<usize>,
-        comp: Comp,
+        comp: Component,
         out: &mut Vec<u8>,
         o: &mut Outcome,
     ) -> Result<(), LineError> {
@@ -519,8 +513,8 @@ fn keep_ascii_labels(host: &str, u: String) -> String {
 /// Writes the decoded form of a run of `%HH` triplets (`text`, whose octets are `octets`),
 /// RFC 3987 §3.2 steps 2–4: runs of displayable characters are copied as octets (one copy
 /// per run, not per character), the rest stays encoded with uppercase hex.
-fn emit_octets(text: &[u8], octets: &[u8], comp: Comp, out: &mut Vec<u8>, o: &mut Outcome) {
-    let in_query = comp == Comp::Query;
+fn emit_octets(text: &[u8], octets: &[u8], comp: Component, out: &mut Vec<u8>, o: &mut Outcome) {
+    let in_query = comp == Component::Query;
     let mut k = 0;
     // Start of the pending run of octets written as they are.
     let mut span = 0;
@@ -562,7 +556,13 @@ fn emit_octets(text: &[u8], octets: &[u8], comp: Comp, out: &mut Vec<u8>, o: &mu
 
 /// The naive twin of [`emit_octets`] (decodes and re-encodes each character, full NFKC).
 /// Writes the decoded form of a run of `%HH` triplets (`text`, whose octets are `octets`).
-fn emit_octets_naive(text: &[u8], octets: &[u8], comp: Comp, out: &mut Vec<u8>, o: &mut Outcome) {
+fn emit_octets_naive(
+    text: &[u8],
+    octets: &[u8],
+    comp: Component,
+    out: &mut Vec<u8>,
+    o: &mut Outcome,
+) {
     let mut k = 0;
     while k < octets.len() {
         let b = octets[k];
@@ -578,7 +578,7 @@ fn emit_octets_naive(text: &[u8], octets: &[u8], comp: Comp, out: &mut Vec<u8>, 
             continue;
         }
         match decode_utf8(&octets[k..]) {
-            Some((c, len)) if is_displayable_naive(c, comp == Comp::Query) => {
+            Some((c, len)) if is_displayable_naive(c, comp == Component::Query) => {
                 let mut buf = [0u8; 4];
                 out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
                 o.changed = true;
