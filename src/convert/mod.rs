@@ -11,6 +11,24 @@
 
 use crate::error::LineError;
 
+/// The component of an IRI reference (RFC 3986 §3, RFC 3987 §2.2) that a run of text belongs
+/// to: what may appear raw, what must be percent-encoded and what may be decoded depend on it
+/// (`iprivate` only in the query, RFC 3987 §2.2; the host goes through IDNA or 3987bis
+/// §3.4.2). One enum for to-uri, to-iri and normalize.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Component {
+    /// `iuserinfo` (RFC 3987 §2.2, RFC 3986 §3.2.1).
+    Userinfo,
+    /// `ihost` (RFC 3986 §3.2.2): a reg-name here (IP literals are handled apart).
+    Host,
+    /// `ipath` (RFC 3986 §3.3).
+    Path,
+    /// `iquery` (RFC 3986 §3.4), the only component where `iprivate` is allowed.
+    Query,
+    /// `ifragment` (RFC 3986 §3.5).
+    Fragment,
+}
+
 pub mod bidi;
 pub mod check;
 pub mod integrity;

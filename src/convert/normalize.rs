@@ -138,6 +138,7 @@
 use crate::config::{is_dns_scheme, HostMode, ToUriOptions};
 use crate::convert::to_iri::{is_displayable, ToIri, ToIriOptions};
 use crate::convert::to_uri::ToUri;
+use crate::convert::Component;
 use crate::convert::Outcome;
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar, HEX_UPPER};
@@ -255,16 +256,6 @@ pub fn default_port(scheme: &[u8]) -> Option<&'static [u8]> {
         .map(|(_, p)| p.as_bytes())
 }
 
-/// Which component a piece of text is in (what may appear raw depends on it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Part {
-    Userinfo,
-    Host,
-    Path,
-    Query,
-    Fragment,
-}
-
 /// The character normalization form of [`Rungs::nfc`] / [`Rungs::nfkc`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Form {
@@ -313,6 +304,22 @@ impl Normalizer {
             text: String::new(),
             run: String::new(),
         }
+    }
+
+    /// The uncached twin: a normalizer whose host cache stores nothing, so every host goes
+    /// through ToASCII (and ToUnicode with the display decision, `--idn unicode`) again. For
+    /// tests that compare cached and uncached output; not meant for production use.
+    #[doc(hidden)]
+    pub fn new_uncached(opts: NormalizeOptions) -> Self {
+        Normalizer {
+            cache: HostCache::disabled(),
+            ..Normalizer::new(opts)
+        }
+    }
+
+    /// Host cache (hits, misses).
+    pub fn cache_stats(&self) -> (u64, u64) {
+        self.cache.stats()
     }
 
     /// The options.
@@ -411,7 +418,7 @@ impl Normalizer {
             dst.extend_from_slice(b"//");
             let a = components::split_authority(line, ar)?;
             if let Some(ui) = a.userinfo.clone() {
-                self.component(&line[ui], Part::Userinfo, dst);
+                self.component(&line[ui], Component::Userinfo, dst);
                 dst.push(b'@');
             }
             // Step 4: host.
@@ -439,7 +446,7 @@ impl Normalizer {
         }
         // Step 6: path.
         let pstart = dst.len();
-        self.component(&line[c.path.clone()], Part::Path, dst);
+        self.component(&line[c.path.clone()], Component::Path, dst);
         if rungs.path && dst.get(pstart) == Some(&b'/') {
             remove_dot_segments_in_place(dst, pstart);
             if c.authority.is_none() && dst[pstart..].starts_with(b"//") {
@@ -452,17 +459,17 @@ impl Normalizer {
         // Step 7: query and fragment.
         if let Some(q) = c.query.clone() {
             dst.push(b'?');
-            self.component(&line[q], Part::Query, dst);
+            self.component(&line[q], Component::Query, dst);
         }
         if let Some(f) = c.fragment.clone() {
             dst.push(b'#');
-            self.component(&line[f], Part::Fragment, dst);
+            self.component(&line[f], Component::Fragment, dst);
         }
         Ok(())
     }
 
     /// Step 3 on one component other than the host.
-    fn component(&mut self, s: &[u8], part: Part, dst: &mut Vec<u8>) {
+    fn component(&mut self, s: &[u8], part: Component, dst: &mut Vec<u8>) {
         match self.form() {
             None => byte_steps(s, part, self.opts.rungs, dst),
             Some(form) => {
@@ -562,7 +569,7 @@ impl Normalizer {
             return Ok(());
         }
         let start = dst.len();
-        byte_steps(h, Part::Host, rungs, dst);
+        byte_steps(h, Component::Host, rungs, dst);
         self.check_decoded_host(&dst[start..], hr.start, scheme)?;
         // Character normalization before IDN and case: NFC can make a host US-ASCII only
         // (U+212A KELVIN SIGN is `K`), and both must then see it as such (IDNA maps by NFC or
@@ -621,26 +628,28 @@ impl Normalizer {
         // (RFC 3492 Appendix A), so `XN--BCHER-KVA` would decode to `BüCHER`.
         self.ace.make_ascii_lowercase();
         let ace = std::str::from_utf8(&self.ace).expect("ACE is ASCII");
-        // Display safety (issue 16, UTS #39): unsafe labels stay in their xn-- form.
-        let unicode = host::to_unicode(ace, self.opts.idna)
-            .and_then(|u| host::display::display_host(ace, &u));
-        if let Some(u) = unicode.filter(|u| u != ace) {
-            let displayable = u.chars().all(|c| c.is_ascii() || is_displayable(c, false));
-            let mark = dst.len();
-            if displayable && self.cache.to_ascii(&u, self.opts.idna, dst).is_ok() {
-                // IDNA2003 keeps the case of ASCII labels (RFC 3490 §4.1 step 8); ASCII
-                // case is not significant in a host (RFC 3986 §3.2.2).
-                let back_ok = dst[mark..].eq_ignore_ascii_case(ace.as_bytes());
-                dst.truncate(mark);
-                if back_ok {
-                    dst.extend_from_slice(u.as_bytes());
-                    return;
-                }
-            }
-            dst.truncate(mark);
+        let idna = self.opts.idna;
+        // The decision is cached per host ([`HostCache::to_unicode`]).
+        if !self
+            .cache
+            .to_unicode(ace, idna, |ace, u| present_host(ace, u, idna), dst)
+        {
+            dst.extend_from_slice(&self.ace);
         }
-        dst.extend_from_slice(&self.ace);
     }
+}
+
+/// The display decision of [`Normalizer::push_unicode_host`] for the lower-case ACE form
+/// `ace` whose ToUnicode is `u`: the form to show, or `None` to keep `ace`. Display safety
+/// (issue 16, UTS #39): unsafe labels stay in their xn-- form; every character displayable;
+/// ToASCII of the result gives `ace` back up to ASCII case (IDNA2003 keeps the case of ASCII
+/// labels, RFC 3490 §4.1 step 8; ASCII case is not significant in a host, RFC 3986 §3.2.2).
+fn present_host(ace: &str, u: String, idna: Idna) -> Option<String> {
+    let u = host::display::display_host(ace, &u).filter(|u| u != ace)?;
+    let displayable = u.chars().all(|c| c.is_ascii() || is_displayable(c, false));
+    let mut back = String::new();
+    (displayable && host::to_ascii(&u, idna, &mut back).is_ok() && back.eq_ignore_ascii_case(ace))
+        .then_some(u)
 }
 
 /// True if `c` may appear raw in an IRI (RFC 3987 §2.2 `ucschar`, `iprivate` in the query; no
@@ -652,7 +661,7 @@ fn is_iri_char(c: char, in_query: bool) -> bool {
 
 /// The byte steps of step 3 on a validated component: percent rung, hex case, and output
 /// validity. `s` is UTF-8 and every `%` in it starts a `%HH` (validation).
-fn byte_steps(s: &[u8], part: Part, rungs: Rungs, dst: &mut Vec<u8>) {
+fn byte_steps(s: &[u8], part: Component, rungs: Rungs, dst: &mut Vec<u8>) {
     dst.reserve(s.len());
     let n = s.len();
     let mut run = 0;
@@ -690,7 +699,7 @@ fn byte_steps(s: &[u8], part: Part, rungs: Rungs, dst: &mut Vec<u8>) {
             i += 1;
         } else {
             let (c, len) = decode_utf8(&s[i..]).expect("validated UTF-8");
-            if !is_iri_char(c, part == Part::Query) {
+            if !is_iri_char(c, part == Component::Query) {
                 dst.extend_from_slice(&s[run..i]);
                 push_pct_all(dst, &s[i..i + len]);
                 run = i + len;
@@ -914,17 +923,17 @@ mod tests {
             percent: true,
             ..Rungs::default()
         };
-        byte_steps(b"%7e%2f%41 \xE2\x80\xAE", Part::Path, p, &mut v);
+        byte_steps(b"%7e%2f%41 \xE2\x80\xAE", Component::Path, p, &mut v);
         assert_eq!(v, b"~%2fA%20%E2%80%AE");
         v.clear();
         let c = Rungs {
             case: true,
             ..Rungs::default()
         };
-        byte_steps(b"%7e%2f%41", Part::Path, c, &mut v);
+        byte_steps(b"%7e%2f%41", Component::Path, c, &mut v);
         assert_eq!(v, b"%7E%2F%41");
         v.clear();
-        byte_steps("\u{E000}".as_bytes(), Part::Query, c, &mut v);
+        byte_steps("\u{E000}".as_bytes(), Component::Query, c, &mut v);
         assert_eq!(
             v,
             "\u{E000}".as_bytes(),

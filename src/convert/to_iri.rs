@@ -19,12 +19,13 @@
 //! case of hex digits and decoded unreserved characters (RFC 3987 §3.2).
 
 use crate::config::HostMode;
+use crate::convert::Component;
 use crate::convert::Outcome;
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar};
 use crate::grammar::components;
 use crate::grammar::pct::{decode_utf8, is_pct_triplet};
-use crate::host::{self, Idna};
+use crate::host::{self, HostCache, Idna};
 use unicode_normalization::UnicodeNormalization;
 
 /// Options of URI→IRI conversion.
@@ -41,13 +42,6 @@ impl Default for ToIriOptions {
             host: HostMode::Auto,
         }
     }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Comp {
-    Host,
-    Query,
-    Other,
 }
 
 /// True if `c`, decoded from `%HH`, may appear as itself in a displayed IRI (RFC 3987 §3.2
@@ -212,6 +206,8 @@ pub struct ToIri {
     /// Ranges of the current component's output produced by percent-decoding (display
     /// safety, [`ToIri::reencode_lookalikes`]).
     decoded: Vec<std::ops::Range<usize>>,
+    /// Display forms of hosts (3987bis §4.2 step 7), one cache per converter.
+    cache: HostCache,
     /// Run the scalar reference path only (the naive twin, for tests).
     naive: bool,
 }
@@ -223,6 +219,7 @@ impl ToIri {
             opts,
             octets: Vec::new(),
             decoded: Vec::new(),
+            cache: HostCache::default(),
             naive: false,
         }
     }
@@ -235,6 +232,22 @@ impl ToIri {
             naive: true,
             ..ToIri::new(opts)
         }
+    }
+
+    /// The uncached twin: a converter whose host cache stores nothing, so every host goes
+    /// through ToUnicode and the display decision again. For tests that compare cached and
+    /// uncached output; not meant for production use.
+    #[doc(hidden)]
+    pub fn new_uncached(opts: ToIriOptions) -> Self {
+        ToIri {
+            cache: HostCache::disabled(),
+            ..ToIri::new(opts)
+        }
+    }
+
+    /// Host cache (hits, misses).
+    pub fn cache_stats(&self) -> (u64, u64) {
+        self.cache.stats()
     }
 
     /// Converts one line (without terminator), appending the IRI to `out`. On error nothing
@@ -285,7 +298,7 @@ impl ToIri {
             if let Ok(a) = components::split_authority(line, ar.clone()) {
                 if let Some(ui) = a.userinfo.clone() {
                     out.extend_from_slice(&line[pos..ui.start]);
-                    self.decode(line, ui.clone(), Comp::Other, out, &mut o)?;
+                    self.decode(line, ui.clone(), Component::Userinfo, out, &mut o)?;
                     pos = ui.end;
                 }
                 out.extend_from_slice(&line[pos..a.host.start]);
@@ -296,21 +309,21 @@ impl ToIri {
                     // The host lies between ASCII delimiters of a valid UTF-8 line.
                     match (self.idna_for(scheme), std::str::from_utf8(&line[h.clone()])) {
                         (Some(idna), Ok(host)) => self.host_to_unicode(host, idna, out, &mut o),
-                        _ => self.decode(line, h.clone(), Comp::Host, out, &mut o)?,
+                        _ => self.decode(line, h.clone(), Component::Host, out, &mut o)?,
                     }
                     pos = h.end;
                 }
             }
         }
         out.extend_from_slice(&line[pos..c.path.start]);
-        self.decode(line, c.path.clone(), Comp::Other, out, &mut o)?;
+        self.decode(line, c.path.clone(), Component::Path, out, &mut o)?;
         if let Some(q) = c.query.clone() {
             out.push(b'?');
-            self.decode(line, q, Comp::Query, out, &mut o)?;
+            self.decode(line, q, Component::Query, out, &mut o)?;
         }
         if let Some(f) = c.fragment.clone() {
             out.push(b'#');
-            self.decode(line, f, Comp::Other, out, &mut o)?;
+            self.decode(line, f, Component::Fragment, out, &mut o)?;
         }
         Ok(o)
     }
@@ -322,33 +335,18 @@ impl ToIri {
     /// 3987bis §4.2 step 7: ToUnicode of `xn--` labels (the prefix in any case), kept only if
     /// ToASCII gives back this host up to ASCII case (RFC 3490 §5, §4.2; so that to-uri maps
     /// the result back to the input, a host being case-insensitive, RFC 3986 §3.2.2) and
-    /// every character is displayable.
-    fn host_to_unicode(&self, host: &str, idna: Idna, out: &mut Vec<u8>, o: &mut Outcome) {
-        if let Some(u) = host::to_unicode(host, idna).filter(|u| u != host) {
-            let mut back = String::new();
-            let shown = if self.naive {
-                is_displayable_naive
-            } else {
-                is_displayable
-            };
-            // Display safety (issue 16, UTS #39): unsafe labels stay in their xn-- form.
-            let Some(u) = host::display::display_host(host, &keep_ascii_labels(host, u)) else {
-                out.extend_from_slice(host.as_bytes());
-                return;
-            };
-            let displayable = u.chars().all(|c| c.is_ascii() || shown(c, false));
-            // RFC 3490 §5 and §4.2: the ACE prefix and the result of ToASCII are
-            // ASCII-case-insensitive, so `XN--P1AI` and `Xn--P1ai` decode like `xn--p1ai`.
-            if displayable
-                && host::to_ascii(&u, idna, &mut back).is_ok()
-                && back.eq_ignore_ascii_case(host)
-            {
-                out.extend_from_slice(u.as_bytes());
-                o.changed = true;
-                return;
-            }
+    /// every character is displayable. The decision is cached per host
+    /// ([`HostCache::to_unicode`]).
+    fn host_to_unicode(&mut self, host: &str, idna: Idna, out: &mut Vec<u8>, o: &mut Outcome) {
+        let naive = self.naive;
+        if self
+            .cache
+            .to_unicode(host, idna, |h, u| present_host(h, u, idna, naive), out)
+        {
+            o.changed = true;
+        } else {
+            out.extend_from_slice(host.as_bytes());
         }
-        out.extend_from_slice(host.as_bytes());
     }
 
     /// Steps 2–4 on one component (RFC 3987 §3.2): each run of `%HH` triplets decoded into
@@ -358,7 +356,7 @@ impl ToIri {
         &mut self,
         line: &[u8],
         r: std::ops::Range<usize>,
-        comp: Comp,
+        comp: Component,
         out: &mut Vec<u8>,
         o: &mut Outcome,
     ) -> Result<(), LineError> {
@@ -396,7 +394,7 @@ impl ToIri {
         &mut self,
         line: &[u8],
         r: std::ops::Range<usize>,
-        comp: Comp,
+        comp: Component,
         out: &mut Vec<u8>,
         o: &mut Outcome,
     ) -> Result<(), LineError> {
@@ -430,7 +428,7 @@ impl ToIri {
         &mut self,
         line: &[u8],
         r: std::ops::Range<usize>,
-        comp: Comp,
+        comp: Component,
         out: &mut Vec<u8>,
         o: &mut Outcome,
     ) -> Result<(), LineError> {
@@ -470,6 +468,28 @@ impl ToIri {
     }
 }
 
+/// The display decision of [`ToIri::host_to_unicode`] for `host` whose ToUnicode is `u`:
+/// the form to show, or `None` to keep `host` as written. Display safety (issue 16, UTS #39):
+/// unsafe labels stay in their xn-- form; every character displayable ([`is_displayable`],
+/// or its naive twin); ToASCII of the result gives `host` back up to ASCII case (RFC 3490 §5
+/// and §4.2: the ACE prefix and the result of ToASCII are ASCII-case-insensitive, so
+/// `XN--P1AI` and `Xn--P1ai` decode like `xn--p1ai`).
+fn present_host(host: &str, u: String, idna: Idna, naive: bool) -> Option<String> {
+    if u == host {
+        return None;
+    }
+    let shown = if naive {
+        is_displayable_naive
+    } else {
+        is_displayable
+    };
+    let u = host::display::display_host(host, &keep_ascii_labels(host, u))?;
+    let displayable = u.chars().all(|c| c.is_ascii() || shown(c, false));
+    let mut back = String::new();
+    (displayable && host::to_ascii(&u, idna, &mut back).is_ok() && back.eq_ignore_ascii_case(host))
+        .then_some(u)
+}
+
 /// The display form of a host after ToUnicode `u`: each label that was not an ACE label
 /// (`xn--` in any case) is kept as written in `host` (UTS #46 ToUnicode lower-cases ASCII
 /// labels; RFC 3490 §4.2 ToUnicode of a label that does not start with the ACE prefix is
@@ -493,8 +513,8 @@ fn keep_ascii_labels(host: &str, u: String) -> String {
 /// Writes the decoded form of a run of `%HH` triplets (`text`, whose octets are `octets`),
 /// RFC 3987 §3.2 steps 2–4: runs of displayable characters are copied as octets (one copy
 /// per run, not per character), the rest stays encoded with uppercase hex.
-fn emit_octets(text: &[u8], octets: &[u8], comp: Comp, out: &mut Vec<u8>, o: &mut Outcome) {
-    let in_query = comp == Comp::Query;
+fn emit_octets(text: &[u8], octets: &[u8], comp: Component, out: &mut Vec<u8>, o: &mut Outcome) {
+    let in_query = comp == Component::Query;
     let mut k = 0;
     // Start of the pending run of octets written as they are.
     let mut span = 0;
@@ -536,7 +556,13 @@ fn emit_octets(text: &[u8], octets: &[u8], comp: Comp, out: &mut Vec<u8>, o: &mu
 
 /// The naive twin of [`emit_octets`] (decodes and re-encodes each character, full NFKC).
 /// Writes the decoded form of a run of `%HH` triplets (`text`, whose octets are `octets`).
-fn emit_octets_naive(text: &[u8], octets: &[u8], comp: Comp, out: &mut Vec<u8>, o: &mut Outcome) {
+fn emit_octets_naive(
+    text: &[u8],
+    octets: &[u8],
+    comp: Component,
+    out: &mut Vec<u8>,
+    o: &mut Outcome,
+) {
     let mut k = 0;
     while k < octets.len() {
         let b = octets[k];
@@ -552,7 +578,7 @@ fn emit_octets_naive(text: &[u8], octets: &[u8], comp: Comp, out: &mut Vec<u8>, 
             continue;
         }
         match decode_utf8(&octets[k..]) {
-            Some((c, len)) if is_displayable_naive(c, comp == Comp::Query) => {
+            Some((c, len)) if is_displayable_naive(c, comp == Component::Query) => {
                 let mut buf = [0u8; 4];
                 out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
                 o.changed = true;

@@ -16,6 +16,7 @@
 
 use crate::config::{InvalidUtf8, ToUriOptions};
 use crate::convert::repair::Repairer;
+use crate::convert::Component;
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::classes::{
     self, is_bidi_format, is_c1, is_iprivate, is_ucschar, CONTROL, DISALLOWED_ASCII,
@@ -29,16 +30,6 @@ use crate::simd::pct::PctEncoder;
 use std::borrow::Cow;
 
 pub use super::Outcome;
-
-/// Which component a run of bytes belongs to: decides which characters are allowed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Comp {
-    Userinfo,
-    Host,
-    Path,
-    Query,
-    Fragment,
-}
 
 /// The IRI→URI converter. One per worker thread: it owns a host cache and scratch space.
 ///
@@ -185,7 +176,7 @@ impl ToUri {
             let a = components::split_authority(line, ar.clone())?;
             if let Some(ui) = &a.userinfo {
                 out.extend_from_slice(&line[pos..ui.start]);
-                self.encode(line, ui.clone(), Comp::Userinfo, out, &mut o)?;
+                self.encode(line, ui.clone(), Component::Userinfo, out, &mut o)?;
                 pos = ui.end;
             }
             out.extend_from_slice(&line[pos..a.host.start]);
@@ -213,14 +204,14 @@ impl ToUri {
             self.encode_tail(line, c.path.start, out, &mut o)?;
             return Ok(o);
         }
-        self.encode(line, c.path.clone(), Comp::Path, out, &mut o)?;
+        self.encode(line, c.path.clone(), Component::Path, out, &mut o)?;
         if let Some(q) = c.query.clone() {
             out.push(b'?');
-            self.encode(line, q, Comp::Query, out, &mut o)?;
+            self.encode(line, q, Component::Query, out, &mut o)?;
         }
         if let Some(f) = c.fragment.clone() {
             out.push(b'#');
-            self.encode(line, f, Comp::Fragment, out, &mut o)?;
+            self.encode(line, f, Component::Fragment, out, &mut o)?;
         }
         Ok(o)
     }
@@ -242,13 +233,13 @@ impl ToUri {
         }
         let host = &line[r.clone()];
         if host.is_ascii() {
-            return self.encode(line, r, Comp::Host, out, o);
+            return self.encode(line, r, Component::Host, out, o);
         }
         let Some(idna) = crate::host::idna_for(self.opts.host, scheme) else {
-            return self.encode(line, r, Comp::Host, out, o);
+            return self.encode(line, r, Component::Host, out, o);
         };
         let Ok(s) = std::str::from_utf8(host) else {
-            return self.encode(line, r, Comp::Host, out, o);
+            return self.encode(line, r, Component::Host, out, o);
         };
         // Problems that are not IDNA's to report: controls, brackets, malformed '%'.
         for (i, &b) in host.iter().enumerate() {
@@ -278,7 +269,7 @@ impl ToUri {
             Err(reason) if self.opts.host_fallback_percent => {
                 let _ = reason;
                 o.host_fallbacks += 1;
-                self.encode(line, r, Comp::Host, out, o)
+                self.encode(line, r, Component::Host, out, o)
             }
             Err(reason) => Err(LineError::new(ErrorKind::Idna(reason), r.start)),
         }
@@ -300,7 +291,7 @@ impl ToUri {
         let idna = crate::host::idna_for(self.opts.host, scheme);
         // IDNA for a non-ASCII UTF-8 host; percent-encoding for the rest.
         let (Some(idna), false, Ok(s)) = (idna, host.is_ascii(), std::str::from_utf8(host)) else {
-            return self.encode(line, r, Comp::Host, out, o);
+            return self.encode(line, r, Component::Host, out, o);
         };
         // Problems that are not IDNA's to report: controls, brackets, malformed '%'.
         for (i, &b) in host.iter().enumerate() {
@@ -329,7 +320,7 @@ impl ToUri {
             Err(reason) if self.opts.host_fallback_percent => {
                 let _ = reason;
                 o.host_fallbacks += 1;
-                self.encode(line, r, Comp::Host, out, o)
+                self.encode(line, r, Component::Host, out, o)
             }
             Err(reason) => Err(LineError::new(ErrorKind::Idna(reason), r.start)),
         }
@@ -346,7 +337,7 @@ impl ToUri {
         &self,
         line: &[u8],
         r: std::ops::Range<usize>,
-        comp: Comp,
+        comp: Component,
         out: &mut Vec<u8>,
         o: &mut Outcome,
     ) -> Result<(), LineError> {
@@ -410,17 +401,17 @@ impl ToUri {
                 continue;
             }
             let comp = if fragment {
-                Comp::Fragment
+                Component::Fragment
             } else if b < 0x80 {
                 // ASCII stops are handled alike in path and query.
-                Comp::Path
+                Component::Path
             } else {
                 // Before the first '#': the query once past the first '?'.
                 let q = *query.get_or_insert_with(|| memchr::memchr(b'?', s));
                 if q.is_some_and(|q| q < i) {
-                    Comp::Query
+                    Component::Query
                 } else {
-                    Comp::Path
+                    Component::Path
                 }
             };
             i = self.encode_stop(s, start, i, comp, out, o)?;
@@ -436,7 +427,7 @@ impl ToUri {
         s: &[u8],
         base: usize,
         mut i: usize,
-        comp: Comp,
+        comp: Component,
         out: &mut Vec<u8>,
         o: &mut Outcome,
     ) -> Result<usize, LineError> {
@@ -499,7 +490,7 @@ impl ToUri {
         &self,
         line: &[u8],
         r: std::ops::Range<usize>,
-        comp: Comp,
+        comp: Component,
         out: &mut Vec<u8>,
         o: &mut Outcome,
     ) -> Result<(), LineError> {
@@ -602,7 +593,13 @@ impl ToUri {
     /// (unless LEIRI); bidi formatting characters, private use outside the query and
     /// non-`ucschar` are warnings (errors in strict mode; nothing in LEIRI mode, 3987bis §6.1).
     #[inline]
-    fn check_char(&self, c: char, comp: Comp, at: usize, o: &mut Outcome) -> Result<(), LineError> {
+    fn check_char(
+        &self,
+        c: char,
+        comp: Component,
+        at: usize,
+        o: &mut Outcome,
+    ) -> Result<(), LineError> {
         if (c as u32) < 0xA0 {
             debug_assert!(is_c1(c));
             if self.opts.leiri {
@@ -619,7 +616,7 @@ impl ToUri {
         } else if is_ucschar(c) {
             None
         } else if is_iprivate(c) {
-            (comp != Comp::Query).then_some(ErrorKind::PrivateUse)
+            (comp != Component::Query).then_some(ErrorKind::PrivateUse)
         } else {
             Some(ErrorKind::NotUcschar)
         };
@@ -646,11 +643,11 @@ mod tests {
     #[test]
     fn quiet_lead_bytes_start_only_quiet_characters() {
         let comps = [
-            Comp::Userinfo,
-            Comp::Host,
-            Comp::Path,
-            Comp::Query,
-            Comp::Fragment,
+            Component::Userinfo,
+            Component::Host,
+            Component::Path,
+            Component::Query,
+            Component::Fragment,
         ];
         for leiri in [false, true] {
             for strict in [false, true] {

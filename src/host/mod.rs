@@ -1,16 +1,17 @@
 //! Host mapping: IDNA (UTS #46 through the `idna` crate, IDNA2003 through [`idna2003`]),
 //! percent-encoded hosts (3987bis §3.4.2), and the per-worker host cache.
 //!
-//! This module is the only path to IDNA: [`to_ascii`] (and its cached form
-//! [`HostCache::to_ascii`]), [`to_unicode`], and the ACE-prefix detector
+//! This module is the only path to IDNA: [`to_ascii`] and [`to_unicode`] (and their cached
+//! forms [`HostCache::to_ascii`], [`HostCache::to_unicode`]), and the ACE-prefix detector
 //! ([`has_ace_label`], exact, and its conservative superset [`contains_ace_prefix`] for
 //! pre-filters). The converters never call the `idna` crate or [`idna2003`] for a
 //! whole host themselves.
 //!
 //! Crawl dumps repeat hosts heavily and IDNA costs hundreds of nanoseconds a host, so each
-//! converter keeps a bounded cache of converted hosts ([`HostCache`]).
+//! converter keeps one bounded cache of converted hosts for both directions ([`cache`]).
 
 pub mod ace;
+pub mod cache;
 pub mod display;
 pub mod idna2003;
 pub mod uts46_reason;
@@ -19,7 +20,8 @@ use crate::config::HostMode;
 use crate::error::IdnaReason;
 use crate::grammar::classes::{self, hex_value};
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
-use std::collections::HashMap;
+
+pub use cache::HostCache;
 
 /// Cap on the raw host, in bytes, checked before any mapping (contract item 5): a longer host
 /// cannot become a DNS name of ≤ 253 octets in any realistic way, and the cap keeps hostile
@@ -199,60 +201,6 @@ fn ace(host: &str, idna: Idna, out: &mut String) -> Result<(), IdnaReason> {
     }
 }
 
-/// A bounded cache of converted hosts, one per worker. When it holds [`HostCache::CAPACITY`]
-/// entries it is cleared (crawl dumps have a small working set of hosts per chunk; a clear is
-/// cheaper and simpler than LRU bookkeeping, and memory stays bounded).
-#[derive(Debug, Default)]
-pub struct HostCache {
-    map: HashMap<Box<str>, Result<Box<str>, IdnaReason>>,
-    hits: u64,
-    misses: u64,
-}
-
-impl HostCache {
-    /// Maximum number of cached hosts.
-    pub const CAPACITY: usize = 4096;
-    /// Hosts longer than this (bytes) are converted but not cached, so the cache holds at
-    /// most about `CAPACITY × 2 × MAX_KEY` bytes (≈ 2 MiB).
-    pub const MAX_KEY: usize = 255;
-
-    /// Converts `host` with `idna`, using the cache, appending the ASCII form to `out`.
-    pub fn to_ascii(
-        &mut self,
-        host: &str,
-        idna: Idna,
-        out: &mut Vec<u8>,
-    ) -> Result<(), IdnaReason> {
-        if let Some(r) = self.map.get(host) {
-            self.hits += 1;
-            return r
-                .as_deref()
-                .map(|s| out.extend_from_slice(s.as_bytes()))
-                .map_err(|e| *e);
-        }
-        self.misses += 1;
-        let mut s = String::new();
-        let r = to_ascii(host, idna, &mut s);
-        if r.is_ok() {
-            out.extend_from_slice(s.as_bytes());
-        }
-        // Real host names are short; a bounded cache must not hold thousands of hostile
-        // kilobyte-long keys, so longer hosts are converted but not cached.
-        if host.len() <= Self::MAX_KEY {
-            if self.map.len() >= Self::CAPACITY {
-                self.map.clear();
-            }
-            self.map.insert(host.into(), r.map(|()| s.into_boxed_str()));
-        }
-        r
-    }
-
-    /// (hits, misses) so far.
-    pub fn stats(&self) -> (u64, u64) {
-        (self.hits, self.misses)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -342,17 +290,5 @@ mod tests {
                 label: Some(0)
             }))
         );
-    }
-
-    #[test]
-    fn cache_gives_same_answers() {
-        let mut c = HostCache::default();
-        for _ in 0..3 {
-            let mut v = Vec::new();
-            c.to_ascii("bücher.de", Idna::Uts46, &mut v).unwrap();
-            assert_eq!(v, b"xn--bcher-kva.de");
-            assert!(c.to_ascii("-x.bücher.de", Idna::Uts46, &mut v).is_err());
-        }
-        assert_eq!(c.stats(), (4, 2));
     }
 }

@@ -1,0 +1,339 @@
+//! The per-converter host cache, for both directions of IDNA: ToASCII (RFC 3987 §3.1,
+//! 3987bis §3.4.2; [`HostCache::to_ascii`]) and ToUnicode with the caller's display decision
+//! (3987bis §4.2 step 7; [`HostCache::to_unicode`]).
+//!
+//! Crawl dumps repeat hosts heavily and IDNA costs hundreds of nanoseconds a host (the
+//! ToUnicode → ToASCII round trip of to-iri twice that), so each converter (one per worker
+//! thread) keeps one bounded cache:
+//!
+//! - **Bounded memory.** Each direction holds at most [`HostCache::CAPACITY`] entries and is
+//!   cleared when full (crawl dumps have a small working set of hosts per chunk; a clear is
+//!   cheaper and simpler than LRU bookkeeping). Hosts longer than [`HostCache::MAX_KEY`] bytes
+//!   are converted but never stored, so hostile kilobyte-long hosts cannot fill it.
+//! - **One hash per lookup.** A host and its IDNA version are hashed once (SipHash with a
+//!   per-cache random key, so crafted hosts cannot aim at one bucket); the map is keyed by
+//!   that 64-bit hash and each
+//!   entry keeps its host and IDNA version, compared on a hit. A miss stores under the hash
+//!   already computed, so a long key is never hashed twice. Two hosts with the same hash
+//!   evict each other (a miss, never a wrong answer).
+//! - **Transparent.** A cached answer is the answer of the uncached functions
+//!   ([`super::to_ascii`], [`super::to_unicode`] and the caller's decision): the test
+//!   `tests/host_cache.rs` compares cached and uncached converters on every dataset line.
+//!   [`HostCache::disabled`] is the uncached twin.
+
+use super::Idna;
+use crate::error::IdnaReason;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
+
+/// A [`Hasher`] for keys that are already hashes: the map's key is the `u64` from
+/// [`RandomState`], used as it is.
+#[derive(Default)]
+struct PreHashed(u64);
+
+impl Hasher for PreHashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used (the key is a `u64`); fold anything else so the hasher
+        // stays correct if that changes.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// One cached host: the key (to tell hash collisions apart) and the answer.
+#[derive(Debug)]
+struct Slot<V> {
+    host: Box<str>,
+    idna: Idna,
+    value: V,
+}
+
+/// A bounded map from (host, IDNA version) to `V`, keyed by a hash computed once.
+#[derive(Debug)]
+struct Memo<V> {
+    map: HashMap<u64, Slot<V>, BuildHasherDefault<PreHashed>>,
+    capacity: usize,
+}
+
+impl<V> Memo<V> {
+    fn new(capacity: usize) -> Self {
+        Memo {
+            map: HashMap::default(),
+            capacity,
+        }
+    }
+
+    /// The cached answer for `host` (whose hash is `h`), if any.
+    #[inline]
+    fn get(&self, h: u64, host: &str, idna: Idna) -> Option<&V> {
+        self.map
+            .get(&h)
+            .filter(|s| s.idna == idna && &*s.host == host)
+            .map(|s| &s.value)
+    }
+
+    /// Stores `value` for `host` under its hash `h` (clearing the map first when full).
+    fn put(&mut self, h: u64, host: &str, idna: Idna, value: V) {
+        if host.len() > HostCache::MAX_KEY || self.capacity == 0 {
+            return;
+        }
+        if self.map.len() >= self.capacity && !self.map.contains_key(&h) {
+            self.map.clear();
+        }
+        let slot = Slot {
+            host: host.into(),
+            idna,
+            value,
+        };
+        self.map.insert(h, slot);
+    }
+
+    fn len(&self) -> usize {
+        self.map.len()
+    }
+}
+
+/// The bounded cache of converted hosts of one converter (one per worker thread), for both
+/// directions; see the [module documentation](self).
+#[derive(Debug)]
+pub struct HostCache {
+    hasher: RandomState,
+    ascii: Memo<Result<Box<str>, IdnaReason>>,
+    unicode: Memo<Option<Box<str>>>,
+    hits: u64,
+    misses: u64,
+}
+
+impl Default for HostCache {
+    fn default() -> Self {
+        HostCache::with_capacity(Self::CAPACITY)
+    }
+}
+
+impl HostCache {
+    /// Maximum number of cached hosts in each direction.
+    pub const CAPACITY: usize = 4096;
+    /// Hosts longer than this (bytes) are converted but not cached, so the cache holds at
+    /// most about `2 × CAPACITY × (MAX_KEY + its answer)` bytes (a few MiB).
+    pub const MAX_KEY: usize = 255;
+
+    /// A cache holding at most `capacity` hosts in each direction.
+    pub fn with_capacity(capacity: usize) -> Self {
+        HostCache {
+            hasher: RandomState::new(),
+            ascii: Memo::new(capacity),
+            unicode: Memo::new(capacity),
+            hits: 0,
+            misses: 0,
+        }
+    }
+
+    /// The uncached twin: a cache that stores nothing, so every call converts (for the tests
+    /// that compare cached and uncached output).
+    pub fn disabled() -> Self {
+        HostCache::with_capacity(0)
+    }
+
+    #[inline]
+    fn hash(&self, host: &str, idna: Idna) -> u64 {
+        self.hasher.hash_one((idna, host))
+    }
+
+    /// [`super::to_ascii`] of `host` with `idna` (RFC 3987 §3.1, 3987bis §3.4.2), cached,
+    /// appending the ASCII form to `out`; on error `out` is left as it was.
+    pub fn to_ascii(
+        &mut self,
+        host: &str,
+        idna: Idna,
+        out: &mut Vec<u8>,
+    ) -> Result<(), IdnaReason> {
+        let h = self.hash(host, idna);
+        if let Some(r) = self.ascii.get(h, host, idna) {
+            self.hits += 1;
+            return r
+                .as_deref()
+                .map(|s| out.extend_from_slice(s.as_bytes()))
+                .map_err(|e| *e);
+        }
+        self.misses += 1;
+        let mut s = String::new();
+        let r = super::to_ascii(host, idna, &mut s);
+        if r.is_ok() {
+            out.extend_from_slice(s.as_bytes());
+        }
+        self.ascii
+            .put(h, host, idna, r.map(|()| s.into_boxed_str()));
+        r
+    }
+
+    /// The display form of an ASCII host (3987bis §4.2 step 7), cached: [`super::to_unicode`]
+    /// of `host` with `idna`, then `present(host, unicode)`, the caller's decision (display
+    /// safety, the ToASCII round trip), which returns the form to show or `None` to keep
+    /// `host`. Appends the form to show to `out` and returns true; returns false, with `out`
+    /// untouched, when the caller keeps `host` (also when ToUnicode has nothing to decode or
+    /// fails).
+    ///
+    /// The cache remembers the decision, not only ToUnicode's result: one converter must
+    /// always pass the same `present` (each converter owns its cache, so it does).
+    pub fn to_unicode(
+        &mut self,
+        host: &str,
+        idna: Idna,
+        present: impl FnOnce(&str, String) -> Option<String>,
+        out: &mut Vec<u8>,
+    ) -> bool {
+        // Most hosts have no ACE label: answer them before hashing (what `to_unicode` would
+        // answer, `None`), so they cost no cache slot.
+        if !super::contains_ace_prefix(host.as_bytes()) || host.len() > super::MAX_RAW_HOST {
+            return false;
+        }
+        let h = self.hash(host, idna);
+        if let Some(shown) = self.unicode.get(h, host, idna) {
+            self.hits += 1;
+            return shown
+                .as_deref()
+                .map(|s| out.extend_from_slice(s.as_bytes()))
+                .is_some();
+        }
+        self.misses += 1;
+        let shown = super::to_unicode(host, idna).and_then(|u| present(host, u));
+        if let Some(s) = &shown {
+            out.extend_from_slice(s.as_bytes());
+        }
+        let written = shown.is_some();
+        self.unicode
+            .put(h, host, idna, shown.map(String::into_boxed_str));
+        written
+    }
+
+    /// (hits, misses) so far, both directions together.
+    pub fn stats(&self) -> (u64, u64) {
+        (self.hits, self.misses)
+    }
+
+    /// Number of cached hosts (ToASCII, display form).
+    pub fn len(&self) -> (usize, usize) {
+        (self.ascii.len(), self.unicode.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::idna2003;
+
+    #[test]
+    fn cache_gives_same_answers() {
+        let mut c = HostCache::default();
+        for _ in 0..3 {
+            let mut v = Vec::new();
+            c.to_ascii("bücher.de", Idna::Uts46, &mut v).unwrap();
+            assert_eq!(v, b"xn--bcher-kva.de");
+            assert!(c.to_ascii("-x.bücher.de", Idna::Uts46, &mut v).is_err());
+            assert_eq!(v, b"xn--bcher-kva.de", "an error appends nothing");
+        }
+        assert_eq!(c.stats(), (4, 2));
+    }
+
+    #[test]
+    fn idna_version_is_part_of_the_key() {
+        // IDNA2003 keeps the case of ASCII labels (RFC 3490 §4.1), UTS #46 maps it.
+        let mut c = HostCache::default();
+        let i3 = Idna::Idna2003(idna2003::Flags::CONVERT);
+        for _ in 0..2 {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            c.to_ascii("WWW.bücher.de", Idna::Uts46, &mut a).unwrap();
+            c.to_ascii("WWW.bücher.de", i3, &mut b).unwrap();
+            assert_eq!(a, b"www.xn--bcher-kva.de");
+            assert_eq!(b, b"WWW.xn--bcher-kva.de");
+        }
+        assert_eq!(c.stats(), (2, 2));
+    }
+
+    #[test]
+    fn to_unicode_remembers_the_decision() {
+        let mut c = HostCache::default();
+        let mut calls = 0;
+        for _ in 0..3 {
+            let mut v = Vec::new();
+            let shown = c.to_unicode(
+                "xn--bcher-kva.de",
+                Idna::Uts46,
+                |h, u| {
+                    calls += 1;
+                    assert_eq!((h, u.as_str()), ("xn--bcher-kva.de", "bücher.de"));
+                    Some(u)
+                },
+                &mut v,
+            );
+            assert!(shown);
+            assert_eq!(v, "bücher.de".as_bytes());
+            // A refused display form is remembered too, and nothing is written.
+            let kept = c.to_unicode("xn--p1ai", Idna::Uts46, |_, _| None, &mut v);
+            assert!(!kept);
+            assert_eq!(v, "bücher.de".as_bytes());
+        }
+        assert_eq!(calls, 1, "present runs once per host");
+        assert_eq!(c.stats(), (4, 2));
+        assert_eq!(c.len(), (0, 2));
+        // Nothing to decode: `present` is not asked.
+        let mut v = Vec::new();
+        assert!(!c.to_unicode("example.org", Idna::Uts46, |_, u| Some(u), &mut v));
+        assert!(v.is_empty());
+    }
+
+    #[test]
+    fn memory_is_bounded() {
+        let mut c = HostCache::with_capacity(8);
+        let mut v = Vec::new();
+        for i in 0..100 {
+            v.clear();
+            let host = format!("h{i}.bücher.de");
+            c.to_ascii(&host, Idna::Uts46, &mut v).unwrap();
+            assert_eq!(v, format!("h{i}.xn--bcher-kva.de").as_bytes());
+            assert!(c.len().0 <= 8, "{:?}", c.len());
+        }
+        // Long hosts are converted, never stored.
+        let long = format!("{}de", "日日日日日日日日日日.".repeat(9));
+        assert!(long.len() > HostCache::MAX_KEY);
+        let mut c = HostCache::default();
+        v.clear();
+        c.to_ascii(&long, Idna::Uts46, &mut v).unwrap();
+        let mut direct = String::new();
+        crate::host::to_ascii(&long, Idna::Uts46, &mut direct).unwrap();
+        assert_eq!(v, direct.as_bytes());
+        assert_eq!(c.len(), (0, 0));
+        // The disabled twin stores nothing and answers the same.
+        let mut d = HostCache::disabled();
+        for _ in 0..2 {
+            let mut w = Vec::new();
+            d.to_ascii("bücher.de", Idna::Uts46, &mut w).unwrap();
+            assert_eq!(w, b"xn--bcher-kva.de");
+        }
+        assert_eq!((d.stats(), d.len()), ((0, 2), (0, 0)));
+    }
+
+    #[test]
+    fn hash_collisions_evict_never_answer_wrong() {
+        // Two hosts forced under one hash: the second replaces the first; each lookup
+        // compares the stored host, so neither gets the other's answer.
+        let mut m: Memo<u32> = Memo::new(16);
+        m.put(7, "a.example", Idna::Uts46, 1);
+        assert_eq!(m.get(7, "a.example", Idna::Uts46), Some(&1));
+        assert_eq!(m.get(7, "b.example", Idna::Uts46), None);
+        m.put(7, "b.example", Idna::Uts46, 2);
+        assert_eq!(m.get(7, "a.example", Idna::Uts46), None);
+        assert_eq!(m.get(7, "b.example", Idna::Uts46), Some(&2));
+        let i3 = Idna::Idna2003(idna2003::Flags::CONVERT);
+        assert_eq!(m.get(7, "b.example", i3), None);
+    }
+}

@@ -1,0 +1,178 @@
+//! The host cache (`host::cache`, issue 9) is transparent: to-iri and normalize with their
+//! per-converter cache give the same bytes, `Outcome` and errors as their uncached twins
+//! (`ToIri::new_uncached`, `Normalizer::new_uncached`, whose cache stores nothing) on every
+//! line of every data set in `../shared/datasets`: to-iri in each IDNA host mode on the to-uri
+//! form of each line (where IDN hosts are in `xn--` form, so ToUnicode, display safety and the
+//! ToASCII round trip all run; `--host percent` never reaches IDNA or the cache), normalize
+//! with IDN equivalence to Unicode (both caches: ToASCII of every host, then ToUnicode with
+//! the display decision) on the raw lines. Crawl data repeats hosts, so later lines are
+//! answered from the cache. A short list of hosts of known display decisions (UTS #39
+//! whole-script confusables kept in `xn--` form, look-alike delimiters, ACE prefix in upper
+//! case, bad Punycode), each given three times, checks that a cached refusal stays a refusal.
+
+mod common;
+
+use iribulk::convert::to_iri::{ToIri, ToIriOptions};
+use iribulk::host::Idna;
+use iribulk::{HostMode, Idn, Idna2003Flags, Level, NormalizeOptions, Normalizer, Rungs, ToUri};
+use std::path::PathBuf;
+
+const HOSTS: [HostMode; 3] = [HostMode::Auto, HostMode::Uts46, HostMode::IDNA2003];
+
+fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    bytes
+        .split(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+}
+
+fn normalize_options() -> [NormalizeOptions; 2] {
+    let unicode = Rungs {
+        idn: Some(Idn::Unicode),
+        ..Rungs::level(Level::Scheme)
+    };
+    [
+        NormalizeOptions {
+            rungs: unicode,
+            as_uri: false,
+            idna: Idna::Uts46,
+        },
+        NormalizeOptions {
+            rungs: unicode,
+            as_uri: true,
+            idna: Idna::Idna2003(Idna2003Flags::CONVERT),
+        },
+    ]
+}
+
+/// What the comparisons saw: lines compared, answers from the cache.
+#[derive(Default, Debug)]
+struct Seen {
+    lines: usize,
+    cache_hits: u64,
+}
+
+/// Cached against uncached to-iri on `uris` and normalize on `raw`, each line `times` times.
+fn compare(name: &str, uris: &[&[u8]], raw: &[&[u8]], times: usize, seen: &mut Seen) {
+    for host in HOSTS {
+        let opts = ToIriOptions { host };
+        let mut cached = ToIri::new(opts);
+        let mut uncached = ToIri::new_uncached(opts);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for (n, line) in uris.iter().enumerate() {
+            for _ in 0..times {
+                a.clear();
+                b.clear();
+                let ra = cached.convert_into(line, &mut a);
+                let rb = uncached.convert_into(line, &mut b);
+                assert_eq!(
+                    (&ra, &a),
+                    (&rb, &b),
+                    "{name}: line {} to-iri with {host:?}: {:?}",
+                    n + 1,
+                    String::from_utf8_lossy(line)
+                );
+                seen.lines += 1;
+            }
+        }
+        assert_eq!(uncached.cache_stats().0, 0, "the uncached twin never hits");
+        seen.cache_hits += cached.cache_stats().0;
+    }
+    for opts in normalize_options() {
+        let mut cached = Normalizer::new(opts);
+        let mut uncached = Normalizer::new_uncached(opts);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for (n, line) in raw.iter().enumerate() {
+            for _ in 0..times {
+                a.clear();
+                b.clear();
+                let ra = cached.convert_into(line, &mut a);
+                let rb = uncached.convert_into(line, &mut b);
+                assert_eq!(
+                    (&ra, &a),
+                    (&rb, &b),
+                    "{name}: line {} normalize with {opts:?}: {:?}",
+                    n + 1,
+                    String::from_utf8_lossy(line)
+                );
+                seen.lines += 1;
+            }
+        }
+        assert_eq!(uncached.cache_stats().0, 0, "the uncached twin never hits");
+        seen.cache_hits += cached.cache_stats().0;
+    }
+}
+
+#[test]
+fn cached_and_uncached_give_the_same_bytes_on_every_dataset_line() {
+    let Some(shared) = common::shared_dir() else {
+        return;
+    };
+    let dir = shared.join("datasets");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 9, "{files:?}");
+    let mut seen = Seen::default();
+    for f in files {
+        let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let raw: Vec<&[u8]> = lines(&bytes).collect();
+        // The to-uri form (default options) of each line puts its IDN host in xn-- form; a
+        // line to-uri refuses is given as it is.
+        let mut to_uri = ToUri::new(Default::default());
+        let uris: Vec<Vec<u8>> = raw
+            .iter()
+            .map(|l| {
+                let mut out = Vec::new();
+                match to_uri.convert_into(l, &mut out) {
+                    Ok(_) => out,
+                    Err(_) => l.to_vec(),
+                }
+            })
+            .collect();
+        let uris: Vec<&[u8]> = uris.iter().map(|u| &u[..]).collect();
+        compare(&name, &uris, &raw, 1, &mut seen);
+    }
+    assert!(seen.lines > 1_000_000, "{seen:?}");
+    eprintln!("{seen:?}");
+    assert!(seen.cache_hits > 100_000, "the cache answered: {seen:?}");
+}
+
+#[test]
+fn cached_display_decisions_stay_the_same() {
+    // (line, to-iri output with the default host mode).
+    let cases: [(&str, &str); 5] = [
+        // Decoded: a plain IDN, also with the ACE prefix in upper case (RFC 3490 §5).
+        ("http://xn--bcher-kva.de/", "http://bücher.de/"),
+        ("http://XN--BCHER-KVA.de/", "http://bücher.de/"),
+        // Kept: UTS #39 whole-script confusable (аррӏе, all Cyrillic; issue 16).
+        ("http://xn--80ak6aa92e.com/", "http://xn--80ak6aa92e.com/"),
+        // Kept per label: a look-alike delimiter (good.com∕evil.com, issue 16).
+        (
+            "http://good.xn--comevil-ef0d.com/",
+            "http://good.xn--comevil-ef0d.com/",
+        ),
+        // Kept: not valid Punycode (ToUnicode fails).
+        ("http://xn--zz.de/", "http://xn--zz.de/"),
+    ];
+    let inputs: Vec<&[u8]> = cases.iter().map(|(l, _)| l.as_bytes()).collect();
+    let mut seen = Seen::default();
+    compare("display cases", &inputs, &inputs, 3, &mut seen);
+    let mut c = ToIri::new(ToIriOptions::default());
+    for round in 0..3 {
+        for (line, want) in cases {
+            let mut out = Vec::new();
+            c.convert_into(line.as_bytes(), &mut out).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), want, "round {round}");
+        }
+    }
+    let (hits, misses) = c.cache_stats();
+    assert_eq!(
+        (hits, misses),
+        (10, 5),
+        "rounds 2 and 3 come from the cache"
+    );
+}
