@@ -68,7 +68,7 @@ pub struct Delims64 {
 }
 
 /// The [`Delims64`] of a 64-byte block: four [`delims16`]-style SSE2 compares per 16 bytes
-/// where the target has SSE2, else [`delims64_naive`].
+/// where the target has SSE2, else `delims64_naive` (its scalar twin).
 #[inline(always)]
 pub fn delims64(b: &[u8; 64]) -> Delims64 {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
