@@ -538,7 +538,7 @@ impl Normalizer {
         // `http://%E2%80%8D/` and then an error: normalize is idempotent, issue #10).
         let presented_encoded = decoded
             .chars()
-            .any(|c| !c.is_ascii() && !(is_iri_char(c, false) && is_displayable(c, false)));
+            .any(|c| !(c.is_ascii() || (is_iri_char(c, false) && is_displayable(c, false))));
         if !encoded && !presented_encoded {
             return Ok(());
         }

@@ -115,6 +115,10 @@ fn is_word_char(c: char) -> bool {
     ) || c.general_category() == GeneralCategory::DecimalNumber
 }
 
+/// How far [`exempt`] looks for a witness on each side: longer than any word of a real
+/// script, short enough that a hostile run of look-alikes stays linear.
+const EXEMPT_WALK: usize = 64;
+
 /// Contract item 20: is the look-alike at `chars[i]` exempt because it sits in a word of its
 /// own script? Walks left and right over the run: a run ends at an ASCII character other
 /// than a letter, digit or `-`, and at a character of another script; Common and Inherited
@@ -131,6 +135,9 @@ fn exempt(chars: &[char], i: usize) -> bool {
     }
     let witness = |d: char| -> Option<bool> {
         // Some(true): a witness; Some(false): continue; None: the run ends.
+        if d == c {
+            return Some(false); // the same look-alike again: no witness, the run goes on
+        }
         if d.is_ascii() && !(d.is_ascii_alphanumeric() || d == '-') {
             return None;
         }
@@ -143,14 +150,17 @@ fn exempt(chars: &[char], i: usize) -> bool {
         }
         Some(!skeleton_has_delimiter(d))
     };
-    for &d in chars[..i].iter().rev() {
+    // The walk is bounded ([`EXEMPT_WALK`] characters each side), so a long run of
+    // look-alikes costs linear time (100,000 U+0660 took minutes walking the whole run for
+    // each); a witness farther away does not exempt, which keeps more encoded, never less.
+    for &d in chars[..i].iter().rev().take(EXEMPT_WALK) {
         match witness(d) {
             Some(true) => return true,
             Some(false) => {}
             None => break,
         }
     }
-    for &d in &chars[i + 1..] {
+    for &d in chars[i + 1..].iter().take(EXEMPT_WALK) {
         match witness(d) {
             Some(true) => return true,
             Some(false) => {}
@@ -360,6 +370,24 @@ pub fn is_mixed_script(label: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_run_of_lookalikes_is_linear_and_stays_encoded() {
+        // Hostile row idna-digits-100k-path: 100,000 U+0660 (skeleton '.'), no witness of
+        // their script that is not a look-alike: every one stays encoded. Walking the whole
+        // run for each character made this take minutes.
+        let run: String = std::iter::repeat_n('\u{660}', 100_000).collect();
+        let found = delimiter_lookalikes(&run);
+        assert_eq!(found.len(), 100_000);
+        assert_eq!(found[1], (2, '\u{660}'));
+        // A witness within the walk still exempts (contract item 20: `٢٠٠٠` is shown).
+        assert!(delimiter_lookalikes("\u{662}\u{660}\u{660}\u{660}").is_empty());
+        // Beyond the walk it does not: more stays encoded, never less.
+        let far: String = std::iter::once('\u{662}')
+            .chain(std::iter::repeat_n('\u{660}', EXEMPT_WALK + 1))
+            .collect();
+        assert_eq!(delimiter_lookalikes(&far).len(), 1);
+    }
 
     #[test]
     fn display_host_keeps_unsafe_labels_in_ace() {
