@@ -33,6 +33,7 @@ use crate::convert::bidi;
 use crate::convert::to_uri::ToUri;
 use crate::convert::Outcome;
 use crate::error::{ErrorKind, IdnaReason, LineError};
+use crate::grammar::charmemo::CharMemo;
 use crate::grammar::components;
 use crate::grammar::joiner;
 use crate::host;
@@ -315,11 +316,18 @@ fn host_warnings(s: &str, r: Range<usize>, o: &mut Outcome) {
     };
     // What a browser reads: percent-decoded, UTS #46-mapped (or at least with the label
     // separators of RFC 3490 §3.1 as dots) before the IPv4 parser runs (WHATWG URL §3.5).
-    let decoded = crate::host::decode_host_percent(host).unwrap_or_else(|| host.to_string());
-    let mut mapped = String::new();
-    if crate::host::to_ascii(&decoded, crate::host::Idna::Uts46, &mut mapped).is_err() {
-        mapped = decoded.replace(crate::host::is_label_dot, ".");
-    }
+    // An ASCII host without `%` maps only by ASCII case (or is refused and kept), which
+    // changes neither digits nor dots: it is tested as written, without a UTS #46 run.
+    let mapped = if !host.is_ascii() || host.contains('%') {
+        let decoded = crate::host::decode_host_percent(host).unwrap_or_else(|| host.to_string());
+        let mut m = String::new();
+        if crate::host::to_ascii(&decoded, crate::host::Idna::Uts46, &mut m).is_err() {
+            m = decoded.replace(crate::host::is_label_dot, ".");
+        }
+        std::borrow::Cow::Owned(m)
+    } else {
+        std::borrow::Cow::Borrowed(host)
+    };
     if crate::convert::integrity::ends_in_number(mapped.as_bytes())
         && !components::is_ipv4(mapped.as_bytes())
     {
@@ -390,28 +398,12 @@ pub fn is_dns_name_naive(name: &str) -> bool {
 
 /// True if NFKC changes `c` (a compatibility character, RFC 3987 §6.1 b; UAX #15 §9).
 ///
-/// Answered from a per-process bitmap of the 128-code-point page that holds `c`, filled by
-/// [`is_compat_naive`] the first time a character of that page is asked about (a real crawl
-/// touches a few hundred of the 8,704 pages). The per-character quick check it replaces cost
-/// ~350 instructions; this is an atomic load and a bit test.
+/// Answered by a [`CharMemo`] of [`is_compat_naive`]: the per-character quick check it
+/// replaces cost ~350 instructions; this is an atomic load and a bit test.
 #[inline]
 pub(crate) fn is_compat(c: char) -> bool {
-    const PAGE_BITS: u32 = 7;
-    const PAGES: usize = 0x11_0000 >> PAGE_BITS;
-    static MEMO: [std::sync::OnceLock<[u64; 2]>; PAGES] =
-        [const { std::sync::OnceLock::new() }; PAGES];
-    let u = c as u32;
-    let page = MEMO[(u >> PAGE_BITS) as usize].get_or_init(|| {
-        let base = u & !((1 << PAGE_BITS) - 1);
-        let mut bits = [0u64; 2];
-        for k in 0..1u32 << PAGE_BITS {
-            if char::from_u32(base + k).is_some_and(is_compat_naive) {
-                bits[(k >> 6) as usize] |= 1 << (k & 63);
-            }
-        }
-        bits
-    });
-    page[((u >> 6) & 1) as usize] >> (u & 63) & 1 != 0
+    static MEMO: CharMemo = CharMemo::new(is_compat_naive);
+    MEMO.get(c)
 }
 
 /// The obviously correct twin of [`is_compat`]: the quick-check table answers for most

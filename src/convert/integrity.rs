@@ -32,6 +32,7 @@
 use crate::config::HostMode;
 use crate::convert::{Converter, Outcome};
 use crate::error::{ErrorKind, LineError};
+use crate::grammar::charmemo::CharMemo;
 use crate::grammar::components::{self, is_special_scheme as is_special};
 use std::ops::Range;
 
@@ -58,7 +59,7 @@ pub fn scheme_of(line: &[u8]) -> Option<&[u8]> {
 /// for `ftp`. An authority with another syntax error is left to the converters (`None`).
 pub fn missing_host(line: &[u8]) -> Option<usize> {
     let scheme = scheme_of(line)?;
-    if !is_net_special(scheme) {
+    if !is_net_special(scheme) || has_plain_host(&line[scheme.len() + 1..]) {
         return None;
     }
     let c = components::split(line);
@@ -167,6 +168,14 @@ fn browser_scheme_special(line: &[u8]) -> Option<bool> {
 pub fn browser_stripped(line: &[u8], base_special: bool) -> Option<usize> {
     let first = *line.first()?;
     let last = *line.last()?;
+    // What it can find is one of these bytes: a line without them (nearly every line) needs
+    // neither the browser's scheme nor the end of its authority.
+    if !is_c0_or_space(first)
+        && !is_c0_or_space(last)
+        && memchr::memchr3(b'\t', b'\r', b'\n', line).is_none()
+    {
+        return None;
+    }
     let special = match browser_scheme_special(line) {
         Some(s) => s,
         None => base_special && scheme_of(line).is_none(),
@@ -378,20 +387,13 @@ pub fn has_dot_segment(path: &[u8]) -> bool {
 /// `0…` octal, decimal). Such a host is parsed as an IPv4 address by browsers (and refused if
 /// that fails), whatever DNS holds.
 pub fn ends_in_number(host: &[u8]) -> bool {
-    let mut parts: Vec<&[u8]> = host.split(|&b| b == b'.').collect();
-    if parts.last() == Some(&&b""[..]) {
-        if parts.len() == 1 {
-            return false;
-        }
-        parts.pop();
-    }
-    let Some(last) = parts.last() else {
+    if host.is_empty() {
         return false;
-    };
-    if !last.is_empty() && last.iter().all(u8::is_ascii_digit) {
-        return true;
     }
-    ipv4_number(last)
+    // One trailing dot is dropped (an empty last part); the part before it decides.
+    let h = host.strip_suffix(b".").unwrap_or(host);
+    let last = h.rsplit(|&b| b == b'.').next().unwrap_or(h);
+    (!last.is_empty() && last.iter().all(u8::is_ascii_digit)) || ipv4_number(last)
 }
 
 /// WHATWG URL §4.3 "IPv4 number parser": success of `0x`/`0X` hex (possibly empty), `0`-led
@@ -421,7 +423,6 @@ pub fn host_of(line: &[u8]) -> Option<&[u8]> {
 /// maps to nothing ("ignored", UTS #46 §5; `idna2003 == false`) or that Nameprep maps to
 /// nothing (RFC 3491 §3, RFC 3454 table B.1; `idna2003 == true`), with its byte offset.
 pub fn removed_char(host: &str, idna2003: bool) -> Option<(usize, char)> {
-    use idna::uts46::{AsciiDenyList, Hyphens, Uts46};
     host.char_indices().find(|&(_, c)| {
         if c.is_ascii() {
             return false;
@@ -429,14 +430,29 @@ pub fn removed_char(host: &str, idna2003: bool) -> Option<(usize, char)> {
         if idna2003 {
             return stringprep::tables::commonly_mapped_to_nothing(c);
         }
-        let mut b = [0u8; 4];
-        let (mapped, _) = Uts46::new().to_unicode(
-            c.encode_utf8(&mut b).as_bytes(),
-            AsciiDenyList::EMPTY,
-            Hyphens::Allow,
-        );
-        mapped.is_empty()
+        uts46_ignored(c)
     })
+}
+
+/// True when UTS #46 maps `c` to nothing (status "ignored", UTS #46 §5), from a
+/// [`CharMemo`] of [`uts46_ignored_naive`]: it is asked about every non-ASCII character of
+/// every mapped host, and one UTS #46 run per character cost ~12 % of to-uri's instructions.
+#[inline]
+pub fn uts46_ignored(c: char) -> bool {
+    static MEMO: CharMemo = CharMemo::new(uts46_ignored_naive);
+    MEMO.get(c)
+}
+
+/// The twin of [`uts46_ignored`]: UTS #46 mapping of `c` alone.
+pub fn uts46_ignored_naive(c: char) -> bool {
+    use idna::uts46::{AsciiDenyList, Hyphens, Uts46};
+    let mut b = [0u8; 4];
+    let (mapped, _) = Uts46::new().to_unicode(
+        c.encode_utf8(&mut b).as_bytes(),
+        AsciiDenyList::EMPTY,
+        Hyphens::Allow,
+    );
+    mapped.is_empty()
 }
 
 /// How IDNA2003 (RFC 3490 ToASCII, kept by `--host idna2003`) and UTS #46 non-transitional
@@ -650,8 +666,7 @@ impl<C: Converter> Guard<C> {
                 return Err(LineError::new(ErrorKind::MissingHost, at));
             }
             let mut o = self.inner.convert_into(reference, out)?;
-            check_output(reference, &out[mark..])?;
-            self.check_mapping(reference, &out[mark..], &mut o)?;
+            self.check_written(reference, &out[mark..], &mut o)?;
             return Ok(o);
         };
         if base_special && backslash_reference(reference) {
@@ -677,8 +692,7 @@ impl<C: Converter> Guard<C> {
             Err(LineError::new(ErrorKind::MissingHost, at))
         } else {
             self.inner.convert_into(&resolved, out).and_then(|mut o| {
-                check_output(&resolved, &out[mark..])?;
-                self.check_mapping(&resolved, &out[mark..], &mut o)?;
+                self.check_written(&resolved, &out[mark..], &mut o)?;
                 Ok(o)
             })
         };
@@ -700,6 +714,19 @@ impl<C: Converter> Guard<C> {
         r
     }
 
+    /// The checks of what the converter wrote from `input`: [`check_output`], then
+    /// [`Self::check_mapping`], with the written line split once for both.
+    fn check_written(
+        &self,
+        input: &[u8],
+        written: &[u8],
+        o: &mut Outcome,
+    ) -> Result<(), LineError> {
+        let written_host = host_of(written);
+        check_output(input, written, written_host)?;
+        self.check_mapping(input, written_host, o)
+    }
+
     /// What IDNA mapping does to the host of a special-scheme `input` in the converters that
     /// map hosts (to-uri, normalize): `idna2003-differs` where `--host idna2003` gives another
     /// host than UTS #46 (an error for a deleted joiner UTS #46 refuses, and with `--strict`;
@@ -709,7 +736,7 @@ impl<C: Converter> Guard<C> {
     fn check_mapping(
         &self,
         input: &[u8],
-        written: &[u8],
+        written_host: Option<&[u8]>,
         o: &mut Outcome,
     ) -> Result<(), LineError> {
         let Some(host_mode) = self.opts.maps_hosts else {
@@ -723,7 +750,7 @@ impl<C: Converter> Guard<C> {
         };
         if raw.is_ascii() && !raw.contains(&b'%')
             || raw.first() == Some(&b'[')
-            || host_of(written) == Some(raw)
+            || written_host == Some(raw)
         {
             return Ok(()); // nothing to map, or the mode left the host as it was
         }
@@ -771,18 +798,25 @@ impl<C: Converter> Guard<C> {
 /// The host a converter wrote must still be one (`missing-host`: normalize must not turn
 /// `http://:/x` into `http:///x`) and may not have become a name browsers read as IPv4
 /// (`ambiguous-ipv4`, WHATWG URL §3.5) when conversion changed it. `input` is what the
-/// converter read, `written` what it wrote.
-fn check_output(input: &[u8], written: &[u8]) -> Result<(), LineError> {
+/// converter read, `written` what it wrote, `written_host` its [`host_of`].
+fn check_output(
+    input: &[u8],
+    written: &[u8],
+    written_host: Option<&[u8]>,
+) -> Result<(), LineError> {
     if let Some(at) = missing_host(written) {
         return Err(LineError::new(ErrorKind::MissingHost, at.min(input.len())));
     }
-    if let Some(h) = host_of(written) {
-        if scheme_of(written).is_some_and(is_special)
-            && ends_in_number(h)
-            && !components::is_ipv4(h)
-            && host_of(input).is_none_or(|i| !i.eq_ignore_ascii_case(h))
-        {
-            let at = host_of(input).map_or(0, |i| i.as_ptr() as usize - input.as_ptr() as usize);
+    if !scheme_of(written).is_some_and(is_special) {
+        return Ok(());
+    }
+    let Some(h) = written_host else {
+        return Ok(());
+    };
+    if ends_in_number(h) && !components::is_ipv4(h) {
+        let from = host_of(input);
+        if from.is_none_or(|i| !i.eq_ignore_ascii_case(h)) {
+            let at = from.map_or(0, |i| i.as_ptr() as usize - input.as_ptr() as usize);
             return Err(LineError::new(ErrorKind::AmbiguousIpv4, at));
         }
     }
@@ -852,10 +886,15 @@ pub fn quick_ok(line: &[u8]) -> bool {
     if s.eq_ignore_ascii_case(b"file") {
         return file_port(line).is_none();
     }
-    if !is_net_special(s) {
-        return true;
-    }
-    let Some(a) = line[s.len() + 1..].strip_prefix(b"//") else {
+    !is_net_special(s) || has_plain_host(&line[s.len() + 1..])
+}
+
+/// True when `rest` (what follows a scheme's `:`) starts with `//` and an authority that is
+/// not empty, does not start with `:` and has no `@`: its host is then not empty (RFC 3986
+/// §3.2), so [`missing_host`] has nothing to find. `false` only means "look closer".
+#[inline]
+fn has_plain_host(rest: &[u8]) -> bool {
+    let Some(a) = rest.strip_prefix(b"//") else {
         return false;
     };
     let a = &a[..memchr::memchr3(b'/', b'?', b'#', a).unwrap_or(a.len())];
@@ -865,6 +904,19 @@ pub fn quick_ok(line: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn uts46_ignored_memo_matches_twin() {
+        let mut ignored = 0;
+        for u in (0x80..=0x10FFFFu32).step_by(3).chain(0xA0..=0x3400) {
+            let Some(c) = char::from_u32(u) else { continue };
+            let want = uts46_ignored_naive(c);
+            assert_eq!(uts46_ignored(c), want, "U+{u:04X}");
+            ignored += want as u32;
+        }
+        assert!(ignored > 10, "{ignored}");
+        assert!(uts46_ignored('\u{AD}') && !uts46_ignored('\u{E9}'));
+    }
 
     /// The guard keeps [`Converter`]'s contract (an error leaves `out` as it was), resolves
     /// against a base, reports in the reference as written, and trims as browsers do.

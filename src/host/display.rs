@@ -28,6 +28,7 @@
 //! The functions are pure and allocation-light; they are meant to run on the slow path only
 //! (text that holds non-ASCII characters about to be decoded).
 
+use crate::grammar::charmemo::CharMemo;
 use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
 use unicode_script::{Script, ScriptExtension, UnicodeScript};
 use unicode_security::{
@@ -82,8 +83,17 @@ impl std::fmt::Display for Unsafe {
 }
 
 /// True when the UTS #39 §4 skeleton of `c` holds one of [`DELIMITERS`] (so also for the
-/// ASCII delimiters themselves).
+/// ASCII delimiters themselves). Answered by a [`CharMemo`] of
+/// [`skeleton_has_delimiter_naive`]: to-iri asks it about every decoded character, and the
+/// skeleton (an NFD, a confusables lookup, an NFD again) cost ~40 % of to-iri's instructions.
+#[inline]
 pub fn skeleton_has_delimiter(c: char) -> bool {
+    static MEMO: CharMemo = CharMemo::new(skeleton_has_delimiter_naive);
+    MEMO.get(c)
+}
+
+/// The twin of [`skeleton_has_delimiter`]: the skeleton computed for `c`.
+pub fn skeleton_has_delimiter_naive(c: char) -> bool {
     let mut buf = [0u8; 4];
     let found =
         unicode_security::skeleton(c.encode_utf8(&mut buf)).any(|d| DELIMITERS.contains(&d));
@@ -370,6 +380,20 @@ pub fn is_mixed_script(label: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn skeleton_memo_matches_twin_on_every_code_point() {
+        let mut found = 0;
+        for u in 0..=0x10FFFFu32 {
+            let Some(c) = char::from_u32(u) else { continue };
+            let want = skeleton_has_delimiter_naive(c);
+            assert_eq!(skeleton_has_delimiter(c), want, "U+{u:04X}");
+            found += want as u32;
+        }
+        // U+2215, U+29F8, U+FF3C, U+30CE, U+0660 ... and the ASCII delimiters.
+        assert!(found > 50, "{found}");
+        assert!(skeleton_has_delimiter('\u{2215}') && !skeleton_has_delimiter('\u{E9}'));
+    }
 
     #[test]
     fn a_long_run_of_lookalikes_is_linear_and_stays_encoded() {

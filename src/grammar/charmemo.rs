@@ -1,0 +1,81 @@
+//! A per-process memo of a fixed property of code points: for predicates that depend only on
+//! the character (its NFKC form, its UTS #39 skeleton, its UTS #46 mapping) and cost hundreds
+//! of instructions to evaluate, asked once per character of every line on the slow path.
+//!
+//! The code space is cut into 128-code-point pages; a page's 128 answers are computed the first
+//! time one of its characters is asked about, and kept as two `u64` words. A real crawl touches
+//! a few hundred of the 8,704 pages, so the first use costs little, and every later answer is
+//! an atomic load and a bit test.
+
+use std::sync::OnceLock;
+
+/// Code points per page: 2^7 = 128 (two `u64` words of answers).
+const PAGE_BITS: u32 = 7;
+/// Pages covering U+0000..=U+10FFFF.
+const PAGES: usize = 0x11_0000 >> PAGE_BITS;
+
+/// A lazily filled bitmap of `pred` over every code point. Build it in a `static` with
+/// [`CharMemo::new`]; [`CharMemo::get`] answers like `pred`, which stays the obviously correct
+/// twin (each user tests the memo against it on every code point).
+pub struct CharMemo {
+    pred: fn(char) -> bool,
+    pages: [OnceLock<[u64; 2]>; PAGES],
+}
+
+impl CharMemo {
+    /// A memo of `pred`, empty until asked.
+    pub const fn new(pred: fn(char) -> bool) -> CharMemo {
+        CharMemo {
+            pred,
+            pages: [const { OnceLock::new() }; PAGES],
+        }
+    }
+
+    /// `pred(c)`, from the bitmap of `c`'s page (filled on the page's first use).
+    #[inline]
+    pub fn get(&self, c: char) -> bool {
+        let u = c as u32;
+        let page = self.pages[(u >> PAGE_BITS) as usize].get_or_init(|| {
+            let base = u & !((1 << PAGE_BITS) - 1);
+            let mut bits = [0u64; 2];
+            for k in 0..1u32 << PAGE_BITS {
+                if char::from_u32(base + k).is_some_and(self.pred) {
+                    bits[(k >> 6) as usize] |= 1 << (k & 63);
+                }
+            }
+            bits
+        });
+        page[((u >> 6) & 1) as usize] >> (u & 63) & 1 != 0
+    }
+}
+
+impl std::fmt::Debug for CharMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let filled = self.pages.iter().filter(|p| p.get().is_some()).count();
+        write!(f, "CharMemo {{ pages filled: {filled} of {PAGES} }}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn odd_or_cjk(c: char) -> bool {
+        (c as u32) % 2 == 1 || ('\u{4E00}'..='\u{9FFF}').contains(&c)
+    }
+
+    #[test]
+    fn answers_like_its_predicate_on_every_code_point() {
+        static M: CharMemo = CharMemo::new(odd_or_cjk);
+        for u in (0..=0x10FFFFu32).rev().step_by(5).chain(0..=0x10FFFF) {
+            if let Some(c) = char::from_u32(u) {
+                assert_eq!(M.get(c), odd_or_cjk(c), "U+{u:04X}");
+            }
+        }
+        // Every page but the 16 of the surrogates (no `char` there).
+        assert!(
+            format!("{M:?}").contains("pages filled: 8688 of 8704"),
+            "{M:?}"
+        );
+    }
+}
