@@ -536,9 +536,10 @@ impl Normalizer {
         // characters (a joiner, a bidi control: not displayable, §4.1): the second pass would
         // decode that `%HH` host and refuse it (`http://\u{200D}/` must not become
         // `http://%E2%80%8D/` and then an error: normalize is idempotent, issue #10).
+        // (`is_displayable` implies `is_iri_char` outside the query.)
         let presented_encoded = decoded
             .chars()
-            .any(|c| !(c.is_ascii() || (is_iri_char(c, false) && is_displayable(c, false))));
+            .any(|c| !(c.is_ascii() || is_displayable(c, false)));
         if !encoded && !presented_encoded {
             return Ok(());
         }

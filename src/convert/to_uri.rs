@@ -241,38 +241,14 @@ impl ToUri {
         let Ok(s) = std::str::from_utf8(host) else {
             return self.encode(line, r, Component::Host, out, o);
         };
-        // Problems that are not IDNA's to report: controls, brackets, malformed '%'.
-        for (i, &b) in host.iter().enumerate() {
-            let at = r.start + i;
-            if classes::is(b, CONTROL) && !self.opts.leiri {
-                return Err(LineError::new(ErrorKind::ControlChar, at));
-            }
-            match b {
-                b'[' | b']' => return Err(LineError::new(ErrorKind::BadBracket, at)),
-                b'%' if !is_pct_triplet(host, i) => {
-                    return Err(LineError::new(ErrorKind::BadPercent, at))
-                }
-                _ => {}
-            }
-        }
+        self.host_syntax(host, r.start)?;
         if !self.opts.leiri {
             // C1 controls are C2 80..C2 9F in UTF-8 (`s` is valid, so C2 is a lead byte).
             if let Some(i) = host.windows(2).position(|w| w[0] == 0xC2 && w[1] < 0xA0) {
                 return Err(LineError::new(ErrorKind::ControlChar, r.start + i));
             }
         }
-        match self.cache.to_ascii(s, idna, out) {
-            Ok(()) => {
-                o.changed = true;
-                Ok(())
-            }
-            Err(reason) if self.opts.host_fallback_percent => {
-                let _ = reason;
-                o.host_fallbacks += 1;
-                self.encode(line, r, Component::Host, out, o)
-            }
-            Err(reason) => Err(LineError::new(ErrorKind::Idna(reason), r.start)),
-        }
+        self.host_idna(line, r, s, idna, out, o)
     }
 
     /// The naive twin of [`ToUri::map_host`]: the same answers, checking in the order that
@@ -293,9 +269,21 @@ impl ToUri {
         let (Some(idna), false, Ok(s)) = (idna, host.is_ascii(), std::str::from_utf8(host)) else {
             return self.encode(line, r, Component::Host, out, o);
         };
-        // Problems that are not IDNA's to report: controls, brackets, malformed '%'.
+        self.host_syntax(host, r.start)?;
+        if !self.opts.leiri {
+            if let Some((i, _)) = s.char_indices().find(|&(_, c)| is_c1(c)) {
+                return Err(LineError::new(ErrorKind::ControlChar, r.start + i));
+            }
+        }
+        self.host_idna(line, r, s, idna, out, o)
+    }
+
+    /// What in a host is not IDNA's to report (RFC 3987 §3.1, RFC 3986 §3.2.2): a control
+    /// (unless `--leiri`), a bracket outside an IP literal, a `%` that starts no triplet.
+    /// Shared by [`ToUri::map_host`] and its twin.
+    fn host_syntax(&self, host: &[u8], start: usize) -> Result<(), LineError> {
         for (i, &b) in host.iter().enumerate() {
-            let at = r.start + i;
+            let at = start + i;
             if classes::is(b, CONTROL) && !self.opts.leiri {
                 return Err(LineError::new(ErrorKind::ControlChar, at));
             }
@@ -307,18 +295,27 @@ impl ToUri {
                 _ => {}
             }
         }
-        if !self.opts.leiri {
-            if let Some((i, _)) = s.char_indices().find(|&(_, c)| is_c1(c)) {
-                return Err(LineError::new(ErrorKind::ControlChar, r.start + i));
-            }
-        }
+        Ok(())
+    }
+
+    /// The IDNA step of [`ToUri::map_host`] and its twin: ToASCII of the host `s` (at `r` of
+    /// `line`) through the per-converter cache, or, with `--host-fallback percent`, the
+    /// general percent-encoding when IDNA refuses it (RFC 3987 §3.1 step 2 then applies).
+    fn host_idna(
+        &mut self,
+        line: &[u8],
+        r: std::ops::Range<usize>,
+        s: &str,
+        idna: crate::host::Idna,
+        out: &mut Vec<u8>,
+        o: &mut Outcome,
+    ) -> Result<(), LineError> {
         match self.cache.to_ascii(s, idna, out) {
             Ok(()) => {
                 o.changed = true;
                 Ok(())
             }
-            Err(reason) if self.opts.host_fallback_percent => {
-                let _ = reason;
+            Err(_) if self.opts.host_fallback_percent => {
                 o.host_fallbacks += 1;
                 self.encode(line, r, Component::Host, out, o)
             }
