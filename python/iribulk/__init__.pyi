@@ -1,6 +1,6 @@
 """Type stubs of iribulk. Option names and defaults are the CLI's (``iribulk --help``)."""
 
-from typing import Any, Literal, Optional, Union
+from typing import Any, Literal, Optional, Sequence, Union
 
 import pyarrow as pa
 
@@ -19,6 +19,10 @@ Charset = Optional[str]
 #: to-uri: an http/https query in the document charset (3987bis §3.5, the default with a
 #: legacy charset) or always in UTF-8. Goes with ``charset``.
 QueryCharset = Optional[Literal["document", "utf-8"]]
+#: ``--repair LIST`` (to-uri, leiri-to-iri, normalize): ``"brackets,percent"``, ``"all"``, or a
+#: sequence of names (``["brackets", "hash"]``; empty: none). Each repair is a warning
+#: (repaired-bracket, repaired-percent, repaired-hash); not with ``strict=True``.
+Repair = Optional[Union[str, Sequence[str]]]
 #: Anything with the Arrow PyCapsule interface (``__arrow_c_array__``/``__arrow_c_stream__``):
 #: pyarrow Array/ChunkedArray, polars Series, ...
 ArrowStrings = Any
@@ -38,6 +42,8 @@ def to_uri(
     host: Host = "auto",
     strict: bool = False,
     leiri: bool = False,
+    repair: Repair = None,
+    trim: bool = False,
     host_fallback: Optional[Literal["percent"]] = None,
     invalid_utf8: Literal["error", "percent"] = "error",
     idna2003_no_unassigned: bool = False,
@@ -53,6 +59,7 @@ def to_iri(
     host: Host = "auto",
     idna2003_no_unassigned: bool = False,
     idna2003_no_std3: bool = False,
+    trim: bool = False,
     base: Optional[str] = None,
     max_line_bytes: int = ...,
 ) -> str: ...
@@ -82,6 +89,8 @@ def normalize(
     host: Host = "auto",
     idna2003_no_unassigned: bool = False,
     idna2003_no_std3: bool = False,
+    repair: Repair = None,
+    trim: bool = False,
     base: Optional[str] = None,
     charset: Charset = None,
     max_line_bytes: int = ...,
@@ -89,6 +98,8 @@ def normalize(
 def leiri_to_iri(
     s: StrOrBytes,
     *,
+    repair: Repair = None,
+    trim: bool = False,
     base: Optional[str] = None,
     charset: Charset = None,
     max_line_bytes: int = ...,
@@ -103,6 +114,8 @@ def to_uri_batch(
     host: Host = "auto",
     strict: bool = False,
     leiri: bool = False,
+    repair: Repair = None,
+    trim: bool = False,
     host_fallback: Optional[Literal["percent"]] = None,
     invalid_utf8: Literal["error", "percent"] = "error",
     idna2003_no_unassigned: bool = False,
@@ -121,6 +134,7 @@ def to_iri_batch(
     host: Host = "auto",
     idna2003_no_unassigned: bool = False,
     idna2003_no_std3: bool = False,
+    trim: bool = False,
     base: Optional[str] = None,
     max_line_bytes: int = ...,
     errors: bool = False,
@@ -156,6 +170,8 @@ def normalize_batch(
     host: Host = "auto",
     idna2003_no_unassigned: bool = False,
     idna2003_no_std3: bool = False,
+    repair: Repair = None,
+    trim: bool = False,
     base: Optional[str] = None,
     charset: Charset = None,
     max_line_bytes: int = ...,
@@ -166,6 +182,8 @@ def normalize_batch(
 def leiri_to_iri_batch(
     array: ArrowStrings,
     *,
+    repair: Repair = None,
+    trim: bool = False,
     base: Optional[str] = None,
     charset: Charset = None,
     max_line_bytes: int = ...,

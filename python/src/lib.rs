@@ -12,7 +12,7 @@ use arrow_schema::{DataType, Field};
 use batch::{OnError, RowIssue};
 use lib_api::{
     Charset, HostMode, Idn, Idna2003Flags, Input, InvalidUtf8, Level, LineError, Mode, Options,
-    QueryCharset, Rungs, ToUriOptions, DEFAULT_MAX_LINE_BYTES,
+    QueryCharset, Repairs, Rungs, ToUriOptions, DEFAULT_MAX_LINE_BYTES,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -128,6 +128,56 @@ fn charset_of(
     Ok((cs, q))
 }
 
+/// `repair=` (the CLI's `--repair LIST`): a `str` is the CLI's comma list (`"brackets,hash"`,
+/// `"all"`); any other iterable holds names (`["brackets", "hash"]`; an empty one: no repair).
+/// As on the CLI, it cannot go with `strict=True`, which refuses every repair.
+fn repairs_of(repair: Option<&Bound<'_, PyAny>>, strict: bool) -> PyResult<Repairs> {
+    let Some(obj) = repair else {
+        return Ok(Repairs::NONE);
+    };
+    if obj.is_none() {
+        return Ok(Repairs::NONE);
+    }
+    let bad = |e: String| PyValueError::new_err(format!("repair: {e}"));
+    let r = if let Ok(s) = obj.cast::<PyString>() {
+        Repairs::parse(&s.to_cow()?).map_err(bad)?
+    } else if obj.is_instance_of::<PyBytes>() {
+        return Err(PyTypeError::new_err(
+            "repair= takes a str such as \"brackets,percent\" or a sequence of names, not bytes",
+        ));
+    } else {
+        let mut r = Repairs::NONE;
+        let items = obj.try_iter().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "repair= takes a str such as \"brackets,percent\" or a sequence of names, got {}",
+                obj.get_type()
+                    .name()
+                    .map_or_else(|_| "?".to_string(), |n| n.to_string())
+            ))
+        })?;
+        for item in items {
+            let item = item?;
+            let name = item.cast::<PyString>().map_err(|_| {
+                PyTypeError::new_err(
+                    "repair= names are str (\"brackets\", \"percent\", \"hash\", \"all\")",
+                )
+            })?;
+            let one = Repairs::parse(&name.to_cow()?).map_err(bad)?;
+            r.brackets |= one.brackets;
+            r.percent |= one.percent;
+            r.hash |= one.hash;
+        }
+        r
+    };
+    if strict {
+        return Err(PyValueError::new_err(
+            "repair= cannot go with strict=True (strict refuses every repair), as the CLI's \
+             --repair and --strict",
+        ));
+    }
+    Ok(r)
+}
+
 fn base_of(base: Option<&str>) -> Option<Arc<[u8]>> {
     base.map(|b| Arc::from(b.as_bytes()))
 }
@@ -141,7 +191,10 @@ fn to_uri_options(
     invalid_utf8: &str,
     idna2003_no_unassigned: bool,
     idna2003_no_std3: bool,
+    repair: Option<&Bound<'_, PyAny>>,
+    trim: bool,
 ) -> PyResult<ToUriOptions> {
+    let repair = repairs_of(repair, strict)?;
     let fallback = match host_fallback {
         None => false,
         Some("percent") => true,
@@ -160,7 +213,9 @@ fn to_uri_options(
         .strict(strict)
         .leiri(leiri)
         .host_fallback_percent(fallback)
-        .invalid_utf8(utf8))
+        .invalid_utf8(utf8)
+        .repair(repair)
+        .trim(trim))
 }
 
 fn host_options(
@@ -281,6 +336,16 @@ fn scalar_bytes(
 ///   `"uts46"`, `"idna2003"` (RFC 3490) or `"percent"` (3987bis §3.4.1).
 /// * `strict`: every repair and warning is an error with its own code.
 /// * `leiri`: LEIRI input (3987bis §6): percent-encode controls instead of failing.
+/// * `repair`: opt-in repairs of what RFC 3987 §3.1 says must not be converted, done as its
+///   "preprocessing step": a comma list as the CLI's `--repair` (`"brackets,percent"`,
+///   `"all"`) or a sequence of names (`["brackets", "hash"]`). `"brackets"`: `[` `]` outside
+///   an IP literal to `%5B` `%5D`; `"percent"`: a `%` not followed by two hex digits to `%25`;
+///   `"hash"`: every `#` after the first to `%23`. Each is a warning (`repaired-bracket`,
+///   `repaired-percent`, `repaired-hash`: the batch errors struct shows it); without it such
+///   input is an error (`bad-bracket`, `bad-percent`, `extra-hash`). Not with `strict=True`.
+/// * `trim`: remove what browsers strip from a special-scheme IRI (C0 controls and spaces at
+///   either end, TAB/CR/LF before the path; WHATWG URL §4.4) instead of failing it with
+///   `browser-stripped` (encoding them would change the host a browser sees).
 /// * `host_fallback`: `"percent"` to percent-encode a host that IDNA refuses.
 /// * `invalid_utf8`: for `bytes` input, `"error"` or `"percent"` (encode each bad byte).
 /// * `idna2003_no_unassigned`, `idna2003_no_std3`: IDNA2003 flags.
@@ -310,12 +375,18 @@ fn scalar_bytes(
 /// 'http://example.jp/%E6%97%A5%E6%9C%AC?q=%8C%9F%8D%F5'
 /// >>> iribulk.to_uri("http://example.jp/日本?q=検索", charset="shift_jis")
 /// 'http://example.jp/%E6%97%A5%E6%9C%AC?q=%8C%9F%8D%F5'
+/// >>> iribulk.to_uri("http://example.org/[CFA]-franc.html", repair="brackets")
+/// 'http://example.org/%5BCFA%5D-franc.html'
+/// >>> iribulk.to_uri("http://example.org/a#b#c", repair=["hash"])
+/// 'http://example.org/a#b%23c'
+/// >>> iribulk.to_uri("http://example.org/ ", trim=True)
+/// 'http://example.org/'
 /// >>> iribulk.to_uri("http://example.org/a b", strict=True)
 /// Traceback (most recent call last):
 /// ...
 /// iribulk.IriError: disallowed-ascii at column 21: ASCII character not allowed in URIs (strict mode: not repaired)
 #[pyfunction]
-#[pyo3(signature = (s, *, host="auto", strict=false, leiri=false, host_fallback=None,
+#[pyo3(signature = (s, *, host="auto", strict=false, leiri=false, repair=None, trim=false, host_fallback=None,
     invalid_utf8="error", idna2003_no_unassigned=false, idna2003_no_std3=false, base=None,
     charset=None, query_charset=None, max_line_bytes=8388608))]
 #[allow(clippy::too_many_arguments)]
@@ -325,6 +396,8 @@ fn to_uri(
     host: &str,
     strict: bool,
     leiri: bool,
+    repair: Option<&Bound<'_, PyAny>>,
+    trim: bool,
     host_fallback: Option<&str>,
     invalid_utf8: &str,
     idna2003_no_unassigned: bool,
@@ -345,6 +418,8 @@ fn to_uri(
             invalid_utf8,
             idna2003_no_unassigned,
             idna2003_no_std3,
+            repair,
+            trim,
         )?,
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base),
@@ -358,26 +433,31 @@ fn to_uri(
 ///
 /// Percent-encoded UTF-8 is decoded where the character may appear as itself, `xn--` labels
 /// of DNS hosts are decoded to Unicode where that is safe to show; everything else stays
-/// encoded. Options as `to_uri` (`host`, the IDNA2003 flags, `base`, `max_line_bytes`).
+/// encoded. Options as `to_uri` (`host`, the IDNA2003 flags, `trim`, `base`,
+/// `max_line_bytes`).
 ///
 /// >>> import iribulk
 /// >>> iribulk.to_iri("http://xn--rsum-bpad.example.org/ros%C3%A9")
 /// 'http://résumé.example.org/rosé'
+/// >>> iribulk.to_iri("\thttp://xn--bcher-kva.de/", trim=True)
+/// 'http://bücher.de/'
 #[pyfunction]
 #[pyo3(signature = (s, *, host="auto", idna2003_no_unassigned=false, idna2003_no_std3=false,
-    base=None, max_line_bytes=8388608))]
+    trim=false, base=None, max_line_bytes=8388608))]
+#[allow(clippy::too_many_arguments)]
 fn to_iri(
     py: Python<'_>,
     s: &Bound<'_, PyAny>,
     host: &str,
     idna2003_no_unassigned: bool,
     idna2003_no_std3: bool,
+    trim: bool,
     base: Option<&str>,
     max_line_bytes: usize,
 ) -> PyResult<Py<PyAny>> {
     let opts = Options {
         mode: Mode::ToIri,
-        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
+        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?.trim(trim),
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base),
         charset: None,
@@ -432,18 +512,21 @@ fn check(
 /// §5.3.2.3, dot segments §5.3.2.4) or `"scheme"` (syntax + scheme rules + IDN to ACE,
 /// §5.3.3). The rung flags add to the level: `case`, `percent`, `nfc`, `nfkc`, `path`,
 /// `scheme_rules`, `idn` (`"ascii"` or `"unicode"`); `as_uri` writes a URI. `host="idna2003"`
-/// picks IDNA2003 for IDN rungs (UTS #46 otherwise). `charset` as `to_uri` (decode and NFC
-/// first; the query rule is `to_uri`'s alone).
+/// picks IDNA2003 for IDN rungs (UTS #46 otherwise). `repair` and `trim` as `to_uri` (the
+/// repaired, trimmed IRI is normalized). `charset` as `to_uri` (decode and NFC first; the
+/// query rule is `to_uri`'s alone).
 ///
 /// >>> import iribulk
 /// >>> iribulk.normalize("HTTP://Example.ORG/a/./b/../c/%7euser")
 /// 'http://example.org/a/c/~user'
+/// >>> iribulk.normalize("HTTP://Example.ORG/p?a[]=1", repair="brackets")
+/// 'http://example.org/p?a%5B%5D=1'
 /// >>> iribulk.normalize("http://example.org:80", level="scheme")
 /// 'http://example.org/'
 #[pyfunction]
 #[pyo3(signature = (s, *, level="syntax", case=false, percent=false, nfc=false, nfkc=false,
     path=false, scheme_rules=false, idn=None, as_uri=false, host="auto",
-    idna2003_no_unassigned=false, idna2003_no_std3=false, base=None,
+    idna2003_no_unassigned=false, idna2003_no_std3=false, repair=None, trim=false, base=None,
     charset=None, max_line_bytes=8388608))]
 #[allow(clippy::too_many_arguments)]
 fn normalize(
@@ -461,6 +544,8 @@ fn normalize(
     host: &str,
     idna2003_no_unassigned: bool,
     idna2003_no_std3: bool,
+    repair: Option<&Bound<'_, PyAny>>,
+    trim: bool,
     base: Option<&str>,
     charset: Option<&str>,
     max_line_bytes: usize,
@@ -478,7 +563,9 @@ fn normalize(
             idn,
             as_uri,
         )?,
-        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
+        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?
+            .repair(repairs_of(repair, false)?)
+            .trim(trim),
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base),
         charset,
@@ -488,17 +575,22 @@ fn normalize(
 }
 
 /// Converts a LEIRI to an IRI (3987bis §6.3): percent-encodes what LEIRIs allow and IRIs do
-/// not (controls, space, `"`, `<`, `>`, ...). Options: `base`, `charset` (as `to_uri`: decode
-/// and NFC first), `max_line_bytes`.
+/// not (controls, space, `"`, `<`, `>`, ...). Options: `repair`, `trim` (as `to_uri`),
+/// `base`, `charset` (as `to_uri`: decode and NFC first), `max_line_bytes`.
 ///
 /// >>> import iribulk
 /// >>> iribulk.leiri_to_iri("http://example.org/a b")
 /// 'http://example.org/a%20b'
+/// >>> iribulk.leiri_to_iri("http://a/b c[1]#x#y%", repair="all")
+/// 'http://a/b%20c%5B1%5D#x%23y%25'
 #[pyfunction]
-#[pyo3(signature = (s, *, base=None, charset=None, max_line_bytes=8388608))]
+#[pyo3(signature = (s, *, repair=None, trim=false, base=None, charset=None,
+    max_line_bytes=8388608))]
 fn leiri_to_iri(
     py: Python<'_>,
     s: &Bound<'_, PyAny>,
+    repair: Option<&Bound<'_, PyAny>>,
+    trim: bool,
     base: Option<&str>,
     charset: Option<&str>,
     max_line_bytes: usize,
@@ -506,7 +598,9 @@ fn leiri_to_iri(
     let (charset, query_charset) = charset_of(charset, None)?;
     let opts = Options {
         mode: Mode::LeiriToIri,
-        to_uri: ToUriOptions::default(),
+        to_uri: ToUriOptions::default()
+            .repair(repairs_of(repair, false)?)
+            .trim(trim),
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base),
         charset,
@@ -709,8 +803,11 @@ fn run_batch(
 /// >>> links = pa.array([b"http://example.ru/?q=\xef\xee\xe8\xf1\xea", b"http://a/%zz"])
 /// >>> iribulk.to_uri_batch(links, charset="windows-1251", on_error="null").cast(pa.string()).to_pylist()
 /// ['http://example.ru/?q=%EF%EE%E8%F1%EA', None]
+/// >>> out, err = iribulk.to_uri_batch(pa.array(["http://a/[1]", " http://a/"]), repair="brackets", trim=True, errors=True)
+/// >>> out.to_pylist(), err.to_pylist()[0]["code"]
+/// (['http://a/%5B1%5D', 'http://a/'], 'repaired-bracket')
 #[pyfunction]
-#[pyo3(signature = (array, *, host="auto", strict=false, leiri=false, host_fallback=None,
+#[pyo3(signature = (array, *, host="auto", strict=false, leiri=false, repair=None, trim=false, host_fallback=None,
     invalid_utf8="error", idna2003_no_unassigned=false, idna2003_no_std3=false, base=None,
     charset=None, query_charset=None, max_line_bytes=8388608, errors=false, on_error="keep", threads=0))]
 #[allow(clippy::too_many_arguments)]
@@ -720,6 +817,8 @@ fn to_uri_batch(
     host: &str,
     strict: bool,
     leiri: bool,
+    repair: Option<&Bound<'_, PyAny>>,
+    trim: bool,
     host_fallback: Option<&str>,
     invalid_utf8: &str,
     idna2003_no_unassigned: bool,
@@ -743,6 +842,8 @@ fn to_uri_batch(
             invalid_utf8,
             idna2003_no_unassigned,
             idna2003_no_std3,
+            repair,
+            trim,
         )?,
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base),
@@ -752,15 +853,15 @@ fn to_uri_batch(
     run_batch(py, array, opts, errors, on_error, threads)
 }
 
-/// The batch form of `to_iri` (URI → IRI, RFC 3987 §3.2); arrays, results, `errors`,
-/// `on_error` and `threads` as `to_uri_batch`.
+/// The batch form of `to_iri` (URI → IRI, RFC 3987 §3.2), with its options (`trim`...);
+/// arrays, results, `errors`, `on_error` and `threads` as `to_uri_batch`.
 ///
 /// >>> import pyarrow as pa, iribulk
 /// >>> iribulk.to_iri_batch(pa.array(["http://xn--bcher-kva.de/%C3%BC"])).to_pylist()
 /// ['http://bücher.de/ü']
 #[pyfunction]
 #[pyo3(signature = (array, *, host="auto", idna2003_no_unassigned=false,
-    idna2003_no_std3=false, base=None, max_line_bytes=8388608, errors=false,
+    idna2003_no_std3=false, trim=false, base=None, max_line_bytes=8388608, errors=false,
     on_error="keep", threads=0))]
 #[allow(clippy::too_many_arguments)]
 fn to_iri_batch(
@@ -769,6 +870,7 @@ fn to_iri_batch(
     host: &str,
     idna2003_no_unassigned: bool,
     idna2003_no_std3: bool,
+    trim: bool,
     base: Option<&str>,
     max_line_bytes: usize,
     errors: bool,
@@ -777,7 +879,7 @@ fn to_iri_batch(
 ) -> PyResult<Py<PyAny>> {
     let opts = Options {
         mode: Mode::ToIri,
-        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
+        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?.trim(trim),
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base),
         charset: None,
@@ -825,7 +927,7 @@ fn check_batch(
     run_batch(py, array, opts, errors, on_error, threads)
 }
 
-/// The batch form of `normalize` (RFC 3987 §5.3), with its options; arrays, results,
+/// The batch form of `normalize` (RFC 3987 §5.3), with its options (`repair`, `trim`...); arrays, results,
 /// `charset`, `errors`, `on_error` and `threads` as `to_uri_batch`.
 ///
 /// >>> import pyarrow as pa, iribulk
@@ -834,7 +936,7 @@ fn check_batch(
 #[pyfunction]
 #[pyo3(signature = (array, *, level="syntax", case=false, percent=false, nfc=false,
     nfkc=false, path=false, scheme_rules=false, idn=None, as_uri=false, host="auto",
-    idna2003_no_unassigned=false, idna2003_no_std3=false, base=None,
+    idna2003_no_unassigned=false, idna2003_no_std3=false, repair=None, trim=false, base=None,
     charset=None, max_line_bytes=8388608, errors=false, on_error="keep", threads=0))]
 #[allow(clippy::too_many_arguments)]
 fn normalize_batch(
@@ -852,6 +954,8 @@ fn normalize_batch(
     host: &str,
     idna2003_no_unassigned: bool,
     idna2003_no_std3: bool,
+    repair: Option<&Bound<'_, PyAny>>,
+    trim: bool,
     base: Option<&str>,
     charset: Option<&str>,
     max_line_bytes: usize,
@@ -872,7 +976,9 @@ fn normalize_batch(
             idn,
             as_uri,
         )?,
-        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
+        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?
+            .repair(repairs_of(repair, false)?)
+            .trim(trim),
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base),
         charset,
@@ -881,19 +987,21 @@ fn normalize_batch(
     run_batch(py, array, opts, errors, on_error, threads)
 }
 
-/// The batch form of `leiri_to_iri` (3987bis §6.3); arrays, results, `charset`, `errors`,
-/// `on_error` and `threads` as `to_uri_batch`.
+/// The batch form of `leiri_to_iri` (3987bis §6.3); `repair`, `trim` as `to_uri`; arrays,
+/// results, `charset`, `errors`, `on_error` and `threads` as `to_uri_batch`.
 ///
 /// >>> import pyarrow as pa, iribulk
 /// >>> iribulk.leiri_to_iri_batch(pa.array(["http://a/b c"])).to_pylist()
 /// ['http://a/b%20c']
 #[pyfunction]
-#[pyo3(signature = (array, *, base=None, charset=None, max_line_bytes=8388608, errors=false,
-    on_error="keep", threads=0))]
+#[pyo3(signature = (array, *, repair=None, trim=false, base=None, charset=None,
+    max_line_bytes=8388608, errors=false, on_error="keep", threads=0))]
 #[allow(clippy::too_many_arguments)]
 fn leiri_to_iri_batch(
     py: Python<'_>,
     array: &Bound<'_, PyAny>,
+    repair: Option<&Bound<'_, PyAny>>,
+    trim: bool,
     base: Option<&str>,
     charset: Option<&str>,
     max_line_bytes: usize,
@@ -904,7 +1012,9 @@ fn leiri_to_iri_batch(
     let (charset, query_charset) = charset_of(charset, None)?;
     let opts = Options {
         mode: Mode::LeiriToIri,
-        to_uri: ToUriOptions::default(),
+        to_uri: ToUriOptions::default()
+            .repair(repairs_of(repair, false)?)
+            .trim(trim),
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base),
         charset,

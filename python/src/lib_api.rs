@@ -1,13 +1,11 @@
 //! The one place where the Python package touches the iribulk library.
 //!
 //! Every library path the bindings use is named here, so that a rename in the library is fixed
-//! in this file only. The bindings do no conversion of their own: [`Converter`] picks the
-//! library's per-line converter for a mode (the same choice as the CLI's engine) and adds the
-//! engine's pass-through test for values that need no work.
-//!
-//! What the library could offer instead of this file: a public per-line operation built from
-//! `engine::EngineOptions` (today the private `engine::Op`, with its `convert_into` and
-//! `is_clean`), so that the engine, the CLI and these bindings share one dispatch.
+//! in this file only. The bindings do no conversion of their own: [`Converter`] converts each
+//! value with the engine's own per-line operation ([`Worker::convert_value`]: the mode, the
+//! opt-in repairs, resolution against the base, and the host-integrity checks and `trim`
+//! around them, as the CLI runs them), after the charset step the engine also runs first, and
+//! adds the engine's pass-through test for values that need no work.
 
 use std::io::Read;
 use std::sync::Arc;
@@ -15,17 +13,13 @@ use std::sync::Arc;
 pub use iribulk::charset::{Charset, CharsetSource, LegacyInput, QueryCharset};
 use iribulk::charset::{RecordDecoder, Utf16Reader};
 
-pub use iribulk::config::Idna2003Flags;
-pub use iribulk::convert::check::{CheckOptions, Checker};
-pub use iribulk::convert::leiri::LeiriToIri;
-pub use iribulk::convert::normalize::{Idn, Level, NormalizeOptions, Normalizer, Rungs};
-pub use iribulk::convert::to_iri::{ToIri, ToIriOptions};
-pub use iribulk::engine::worker::offset_in_reference;
-pub use iribulk::engine::{has_ace_host, EngineOptions, Mode as EngineMode, Worker};
+pub use iribulk::config::{Idna2003Flags, Repairs};
+pub use iribulk::convert::integrity;
+pub use iribulk::convert::normalize::{Idn, Level, Rungs};
+pub use iribulk::engine::{has_ace_host, Base, EngineOptions, Mode as EngineMode, Worker};
 pub use iribulk::grammar::validate::{is_plain, is_valid_ascii_uri};
-pub use iribulk::host::Idna;
 pub use iribulk::simd::{BlockMasks, Classifier};
-pub use iribulk::{ErrorKind, HostMode, InvalidUtf8, LineError, Outcome, ToUri, ToUriOptions};
+pub use iribulk::{ErrorKind, HostMode, InvalidUtf8, LineError, Outcome, ToUriOptions};
 
 /// The CLI's default `--max-line-bytes` (contract item 5): 8 MiB.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 8 << 20;
@@ -132,27 +126,17 @@ enum Prepared {
     Utf16,
 }
 
-/// The library's converter of one mode (as `engine::Op` builds it for the CLI).
-#[derive(Debug)]
-enum Op {
-    ToUri(ToUri),
-    ToIri(ToIri),
-    Check(Checker),
-    Leiri(LeiriToIri),
-    Normalize(Box<Normalizer>),
-}
-
 /// Converts single values with the library, with the engine's pass-through for clean values.
 /// One per thread: the converters own caches and scratch space.
 #[derive(Debug)]
 pub struct Converter {
-    op: Op,
+    /// The engine's per-line operation for these options (no charset: done here first).
+    worker: Worker,
     opts: Options,
     /// `flagged[b]`: byte `b` sends a value to the converter in this mode.
     flagged: [bool; 256],
     /// The same set, for the SIMD scan of a whole range of values ([`Self::scan`]).
     classifier: Classifier,
-    resolved: Vec<u8>,
     /// The engine's per-record decoder for a legacy charset (issue 12).
     legacy: Option<RecordDecoder>,
     /// UTF-16LE/BE: bytes are transcoded to UTF-8 first.
@@ -166,27 +150,12 @@ pub struct Converter {
 impl Converter {
     /// A converter for these options.
     pub fn new(opts: Options) -> Converter {
-        let t = opts.to_uri;
-        let op = match opts.mode {
-            Mode::ToUri => Op::ToUri(ToUri::new(t)),
-            Mode::ToIri => Op::ToIri(ToIri::new(ToIriOptions { host: t.host })),
-            Mode::Check { uri } => Op::Check(Checker::new(CheckOptions {
-                to_uri: t,
-                uri_only: uri,
-            })),
-            Mode::LeiriToIri => Op::Leiri(LeiriToIri),
-            Mode::Normalize { rungs, as_uri } => {
-                Op::Normalize(Box::new(Normalizer::new(NormalizeOptions {
-                    rungs,
-                    as_uri,
-                    idna: match t.host {
-                        HostMode::Idna2003(f) => Idna::Idna2003(f),
-                        _ => Idna::Uts46,
-                    },
-                })))
-            }
-        };
-        let set = Worker::flagged_set(&opts.engine());
+        let engine = opts.engine();
+        let mut worker = Worker::new(engine);
+        if let Some(b) = &opts.base {
+            worker.set_base(Base::Fixed(b.clone()));
+        }
+        let set = Worker::flagged_set(&engine);
         let mut flagged = [false; 256];
         for (b, f) in flagged.iter_mut().enumerate() {
             *f = set.contains(b as u8);
@@ -195,12 +164,11 @@ impl Converter {
             RecordDecoder::new(li, None, opts.to_uri.invalid_utf8, opts.mode == Mode::ToUri)
         });
         Converter {
-            op,
+            worker,
             utf16: opts.utf16(),
             opts,
             flagged,
             classifier: Classifier::new(set),
-            resolved: Vec::new(),
             legacy,
             prepared: Vec::new(),
             last: Prepared::No,
@@ -222,7 +190,7 @@ impl Converter {
 
     /// True if `v` needs no work in this mode and is written as it is: no flagged byte and the
     /// mode's own test (the engine's fast path), or, in to-uri, an ASCII value that is already
-    /// a valid URI reference. Never true when a base is set (every value is resolved), nor
+    /// a valid URI reference; and nothing the host-integrity checks look at. Never true when a base is set (every value is resolved), nor
     /// for a value that its charset must decode, normalize or transcode first.
     #[inline]
     pub fn passes(&self, v: &[u8], input: Input) -> bool {
@@ -248,14 +216,17 @@ impl Converter {
                 return false;
             }
         }
-        match &self.op {
-            Op::ToUri(_) => {
+        let mode_ok = match self.opts.mode {
+            Mode::ToUri => {
                 (clean && is_plain(v)) || (!clean && v.is_ascii() && is_valid_ascii_uri(v))
             }
-            Op::ToIri(_) => clean && !has_ace_host(v),
-            Op::Leiri(_) => clean,
-            Op::Check(_) | Op::Normalize(_) => false,
-        }
+            Mode::ToIri => clean && !has_ace_host(v),
+            Mode::LeiriToIri => clean,
+            Mode::Check { .. } | Mode::Normalize { .. } => false,
+        };
+        // The engine's guard: a value the host-integrity checks (or `trim`) could act on
+        // takes the slow path.
+        mode_ok && integrity::quick_ok(v)
     }
 
     /// Classifies `buf` (the values of a range of rows, back to back) in 64-byte blocks with
@@ -377,43 +348,16 @@ impl Converter {
         }
     }
 
-    /// Resolution against the base (when set), then the mode; offsets of errors and warnings
-    /// are mapped back from the resolved target to `reference` as the CLI's engine does
-    /// ([`offset_in_reference`]).
+    /// The engine's per-line operation ([`Worker::convert_value`]): resolution against the
+    /// base (when set), the mode with its repairs, the host-integrity checks and `trim`;
+    /// offsets are in `reference` (the engine maps a resolved target's back).
+    #[inline]
     fn resolve_and_convert(
         &mut self,
         reference: &[u8],
         out: &mut Vec<u8>,
     ) -> Result<Outcome, LineError> {
-        let Some(base) = self.opts.base.clone() else {
-            return self.op_convert(reference, out);
-        };
-        self.resolved.clear();
-        iribulk::grammar::resolve::resolve_into(&base, reference, &mut self.resolved)?;
-        let resolved = std::mem::take(&mut self.resolved);
-        let mark = out.len();
-        let back = |e: LineError| {
-            LineError::new(e.kind, offset_in_reference(&resolved, reference, e.offset))
-        };
-        let r = self.op_convert(&resolved, out).map(|mut o| {
-            o.changed = out[mark..] != *reference;
-            o.first_warning = o.first_warning.map(back);
-            o
-        });
-        let r = r.map_err(back);
-        self.resolved = resolved;
-        r
-    }
-
-    #[inline]
-    fn op_convert(&mut self, v: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
-        match &mut self.op {
-            Op::ToUri(c) => c.convert_into(v, out),
-            Op::ToIri(c) => c.convert_into(v, out),
-            Op::Check(c) => c.convert_into(v, out),
-            Op::Leiri(c) => c.convert_into(v, out),
-            Op::Normalize(c) => c.convert_into(v, out),
-        }
+        self.worker.convert_value(reference, out)
     }
 }
 

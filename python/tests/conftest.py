@@ -92,7 +92,8 @@ def read_tsv(name: str) -> List[List[str]]:
 
 
 def to_uri_kwargs(options: str) -> Dict[str, object]:
-    """An options column of the tables as keyword arguments (names of the CLI's flags)."""
+    """An options column of the tables as keyword arguments (names of the CLI's flags):
+    to_uri_examples.tsv's keys, hostile.tsv's repair=LIST and host_integrity.tsv's trim."""
     kw: Dict[str, object] = {}
     if options == "-":
         return kw
@@ -111,6 +112,10 @@ def to_uri_kwargs(options: str) -> Dict[str, object]:
             kw["idna2003_no_unassigned"] = True
         elif o.startswith("max-line="):
             kw["max_line_bytes"] = int(o[9:])
+        elif o.startswith("repair="):
+            kw["repair"] = o[7:].replace("+", ",")  # hostile.tsv writes the list with '+'
+        elif o == "trim":
+            kw["trim"] = True
         elif o in ("valid-only", "invalid-only"):
             pass  # CLI filters: the expected column is the line's own result
         else:

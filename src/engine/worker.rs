@@ -175,6 +175,16 @@ impl Worker {
         self.base != Base::None
     }
 
+    /// Converts one value as the slow path converts a line: resolution against a
+    /// [`Base::Fixed`] base (RFC 3986 §5.2, RFC 3987 §6.5), the mode, and the host-integrity
+    /// checks and `--trim` around it (issue 16, contract item 17). Appends the result to `out`;
+    /// offsets are in `value`. For callers that take values one at a time (the Python
+    /// binding): they do the line cap and the charset decoding first, as the chunk walk does,
+    /// and never set a [`Base::Field`] base (a value has no other field).
+    pub fn convert_value(&mut self, value: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+        self.convert_ref(value, value, out)
+    }
+
     /// Runs the mode on `reference` through its [`Guard`] (the host-integrity checks of
     /// issue 16 and resolution), against the base of this record when one is set (`--base`,
     /// or the record's `--base-field`). Offsets are in `reference` as written.
