@@ -29,7 +29,7 @@ pub enum OnError {
 }
 
 /// A problem of one row, for the errors struct.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct RowIssue {
     /// Row index in the array.
     pub row: usize,
@@ -37,6 +37,8 @@ pub struct RowIssue {
     pub err: LineError,
     /// True for a warning (the row was converted).
     pub warning: bool,
+    /// The message, as the CLI's report writes it for this value ([`lib_api::message`]).
+    pub message: String,
 }
 
 /// The input values, by Arrow type.
@@ -246,6 +248,7 @@ fn convert_range(
                             row: i,
                             err: w,
                             warning: true,
+                            message: lib_api::message(&w, v, opts.to_uri.host),
                         });
                     }
                 }
@@ -255,6 +258,7 @@ fn convert_range(
                         row: i,
                         err: e,
                         warning: false,
+                        message: lib_api::message(&e, v, opts.to_uri.host),
                     });
                     match on_error {
                         OnError::Keep => {
@@ -379,7 +383,7 @@ pub fn errors_array(issues: &[RowIssue], n: usize) -> ArrayRef {
                 *ok = true;
                 code.append_value(lib_api::code(&r.err));
                 column.append_value(lib_api::column(&r.err) as i64);
-                message.append_value(lib_api::message(&r.err));
+                message.append_value(&r.message);
                 warning.append_value(r.warning);
             }
             None => {

@@ -30,7 +30,7 @@ static NAIVE: AtomicBool = AtomicBool::new(false);
 static IRI_ERROR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 /// `iribulk.IriError(code, column, message, row)` for a library error.
-fn iri_error(py: Python<'_>, e: &LineError, row: Option<usize>) -> PyErr {
+fn iri_error(py: Python<'_>, e: &LineError, message: String, row: Option<usize>) -> PyErr {
     let cls = match IRI_ERROR.get_or_try_init(py, || {
         py.import("iribulk._errors")?
             .getattr("IriError")
@@ -39,12 +39,7 @@ fn iri_error(py: Python<'_>, e: &LineError, row: Option<usize>) -> PyErr {
         Ok(c) => c.bind(py),
         Err(err) => return err,
     };
-    match cls.call1((
-        lib_api::code(e),
-        lib_api::column(e),
-        lib_api::message(e),
-        row,
-    )) {
+    match cls.call1((lib_api::code(e), lib_api::column(e), message, row)) {
         Ok(v) => PyErr::from_value(v),
         Err(err) => err,
     }
@@ -320,7 +315,12 @@ fn scalar_bytes(
             };
             Ok(s.into_any().unbind())
         }
-        Err(e) => Err(iri_error(py, &e, None)),
+        Err(e) => Err(iri_error(
+            py,
+            &e,
+            lib_api::message(&e, v, opts.to_uri.host),
+            None,
+        )),
     }
 }
 
@@ -620,8 +620,10 @@ fn leiri_to_iri(
 #[pyo3(signature = (base, r#ref))]
 fn resolve(py: Python<'_>, base: &str, r#ref: &str) -> PyResult<String> {
     let mut out = Vec::new();
-    lib_api::resolve_into(base.as_bytes(), r#ref.as_bytes(), &mut out)
-        .map_err(|e| iri_error(py, &e, None))?;
+    lib_api::resolve_into(base.as_bytes(), r#ref.as_bytes(), &mut out).map_err(|e| {
+        let m = lib_api::message(&e, r#ref.as_bytes(), lib_api::HostMode::Auto);
+        iri_error(py, &e, m, None)
+    })?;
     String::from_utf8(out).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
@@ -662,7 +664,7 @@ fn convert_chunks(
                 let c = batch::convert_array(a, opts, on_error, naive).map_err(Ok)?;
                 if on_error == OnError::Fail {
                     if let Some(r) = first_error(&c.issues) {
-                        return Err(Err((r.err, offset + r.row)));
+                        return Err(Err((r.err, r.message.clone(), offset + r.row)));
                     }
                 }
                 if want_errors {
@@ -677,7 +679,7 @@ fn convert_chunks(
     let (mut out, errs) = match res {
         Ok(Ok(v)) => v,
         Ok(Err(Ok(msg))) | Err(msg) => return Err(PyValueError::new_err(msg)),
-        Ok(Err(Err((e, row)))) => return Err(iri_error(py, &e, Some(row))),
+        Ok(Err(Err((e, m, row)))) => return Err(iri_error(py, &e, m, Some(row))),
     };
     // A chunk past 2 GiB of results is large_*: give every chunk that type.
     let large = out

@@ -399,9 +399,16 @@ pub fn code(e: &LineError) -> &'static str {
     e.kind.code()
 }
 
-/// The one-line message of an error (the CLI's report messages).
-pub fn message(e: &LineError) -> String {
-    e.kind.full_message().to_string()
+/// The one-line message of an error as the CLI's report writes it for the line `value`: the
+/// kind's message and, for a host-integrity error, `; on this line: ` with the host each
+/// reading gives (issue 16, [`iribulk::convert::readings`]; `host` is the options' host mode).
+pub fn message(e: &LineError, value: &[u8], host: HostMode) -> String {
+    let mut m = e.kind.full_message().to_string();
+    if let Some(r) = iribulk::convert::readings::readings(e.kind, value, host) {
+        m.push_str("; on this line: ");
+        m.push_str(&r);
+    }
+    m
 }
 
 /// The 1-based byte column of an error, as in the CLI's report.
