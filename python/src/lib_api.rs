@@ -14,6 +14,8 @@ use std::sync::Arc;
 
 pub use iribulk::charset::{Charset, CharsetSource, LegacyInput, QueryCharset};
 use iribulk::charset::{RecordDecoder, Utf16Reader};
+use iribulk::convert::Converter as _;
+use iribulk::Written;
 
 pub use iribulk::config::Idna2003Flags;
 pub use iribulk::convert::check::{CheckOptions, Checker};
@@ -290,7 +292,7 @@ impl Converter {
             Ok(Prepared::No) => self.resolve_and_convert(v, out),
             Ok(_) if prepared.len() > max => Err(LineError::new(ErrorKind::LineTooLong, max)),
             Ok(_) => self.resolve_and_convert(&prepared, out).map(|mut o| {
-                o.changed = true;
+                o.written = Written::Wrote;
                 o
             }),
         };
@@ -396,7 +398,13 @@ impl Converter {
             LineError::new(e.kind, offset_in_reference(&resolved, reference, e.offset))
         };
         let r = self.op_convert(&resolved, out).map(|mut o| {
-            o.changed = out[mark..] != *reference;
+            // The result is always in `out` here (`op_convert`); it passes through when it is
+            // the reference itself.
+            o.written = if out[mark..] != *reference {
+                Written::Wrote
+            } else {
+                Written::Passthrough
+            };
             o.first_warning = o.first_warning.map(back);
             o
         });
@@ -405,14 +413,16 @@ impl Converter {
         r
     }
 
+    /// The mode on `v`, its result appended to `out` in every case (also where the
+    /// converter passes `v` through: `convert_or_copy_into`).
     #[inline]
     fn op_convert(&mut self, v: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
         match &mut self.op {
-            Op::ToUri(c) => c.convert_into(v, out),
-            Op::ToIri(c) => c.convert_into(v, out),
-            Op::Check(c) => c.convert_into(v, out),
-            Op::Leiri(c) => c.convert_into(v, out),
-            Op::Normalize(c) => c.convert_into(v, out),
+            Op::ToUri(c) => c.convert_or_copy_into(v, out),
+            Op::ToIri(c) => c.convert_or_copy_into(v, out),
+            Op::Check(c) => c.convert_or_copy_into(v, out),
+            Op::Leiri(c) => c.convert_or_copy_into(v, out),
+            Op::Normalize(c) => c.convert_or_copy_into(v, out),
         }
     }
 }

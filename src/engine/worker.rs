@@ -10,7 +10,7 @@ use crate::convert::repair::Repairing;
 use crate::convert::to_iri::{ToIri, ToIriOptions};
 use crate::convert::to_uri::ToUri;
 use crate::convert::Converter;
-use crate::convert::Outcome;
+use crate::convert::{Outcome, Written};
 use crate::engine::chunk::{ChunkOut, LineIssue, Piece};
 use crate::engine::lines::{
     field_range, has_ace_host, LEIRI_FLAGGED, TO_IRI_FLAGGED, TO_URI_FLAGGED,
@@ -195,6 +195,14 @@ impl Worker {
             Base::Fixed(b) => Some(b),
         };
         self.conv.convert_ref(base, reference, out)
+    }
+
+    /// Converts one value (a reference, no terminator) as a line of this worker's mode, with
+    /// its [`Guard`] and against the fixed base if one is set. On
+    /// [`Written::Passthrough`] nothing is appended and the result is `value` itself
+    /// ([`crate::convert`]'s contract).
+    pub fn convert_value(&mut self, value: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+        self.convert_ref(value, value, out)
     }
 
     /// Converts a chunk of whole lines (the last one may lack its terminator) into `res`
@@ -427,6 +435,12 @@ impl Worker {
                     res.out.extend_from_slice(&content[..fr.start]);
                     match self.convert_ref(content, &content[fr.clone()], &mut res.out) {
                         Ok(o) => {
+                            if decoded && o.written == Written::Passthrough {
+                                // The decoded record is written even where the mode passed
+                                // the field through (below); elsewhere the line is copied
+                                // from the input.
+                                res.out.extend_from_slice(&content[fr.clone()]);
+                            }
                             res.out.extend_from_slice(&content[fr.end..]);
                             Ok(o)
                         }
@@ -437,7 +451,7 @@ impl Worker {
         };
         let result = match (result, &mut self.legacy) {
             (Ok(mut o), Some(l)) if decoded => {
-                o.changed = true;
+                o.written = Written::Wrote;
                 o.repairs += l.last_repairs();
                 if let Some(w) = o.first_warning.as_mut() {
                     w.offset = l.column_of(orig, w.offset + field_start);
@@ -482,7 +496,7 @@ impl Worker {
                     cut_line(st, res, start, term_end);
                     return false;
                 }
-                if o.changed {
+                if o.changed() {
                     res.stats.converted += 1;
                     res.out.extend_from_slice(&data[content_end..term_end]);
                     cut_line(st, res, start, term_end);
