@@ -256,10 +256,16 @@ impl ToIri {
     pub fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
         let mark = out.len();
         let r = self.convert_inner(line, out);
-        // The conversion writes as it goes: an unchanged line is taken back (passthrough).
-        match &r {
-            Ok(o) => o.take_back_unless_wrote(out, mark),
-            Err(_) => out.truncate(mark),
+        // The conversion writes as it goes: an unchanged line is taken back (passthrough),
+        // as is everything on error.
+        if !matches!(
+            r,
+            Ok(Outcome {
+                written: Written::Wrote,
+                ..
+            })
+        ) {
+            out.truncate(mark);
         }
         r
     }

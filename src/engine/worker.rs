@@ -432,16 +432,20 @@ impl Worker {
             match field {
                 None => Err(LineError::new(ErrorKind::MissingField, content.len())),
                 Some(fr) => {
-                    res.out.extend_from_slice(&content[..fr.start]);
+                    if fr.start > 0 {
+                        res.out.extend_from_slice(&content[..fr.start]);
+                    }
                     match self.convert_ref(content, &content[fr.clone()], &mut res.out) {
+                        // Passed through: the line is copied from the input (`out` is cut
+                        // back below), except a decoded record, written whole.
+                        Ok(o) if o.written == Written::Passthrough && !decoded => Ok(o),
                         Ok(o) => {
-                            if decoded && o.written == Written::Passthrough {
-                                // The decoded record is written even where the mode passed
-                                // the field through (below); elsewhere the line is copied
-                                // from the input.
+                            if o.written == Written::Passthrough {
                                 res.out.extend_from_slice(&content[fr.clone()]);
                             }
-                            res.out.extend_from_slice(&content[fr.end..]);
+                            if fr.end < content.len() {
+                                res.out.extend_from_slice(&content[fr.end..]);
+                            }
                             Ok(o)
                         }
                         Err(e) => Err(LineError::new(e.kind, e.offset + fr.start)),
