@@ -26,7 +26,7 @@ use crate::convert::leiri::LeiriToIri;
 use crate::convert::normalize::{NormalizeOptions, Normalizer};
 use crate::convert::to_iri::{ToIri, ToIriOptions};
 use crate::convert::to_uri::ToUri;
-use crate::convert::Converter;
+use crate::convert::{Converter, Outcome, Written};
 use crate::error::{ErrorKind, LineError};
 use crate::host::Idna;
 use std::borrow::Cow;
@@ -53,16 +53,17 @@ fn guard(maps_hosts: Option<HostMode>, trim: bool, strict: bool) -> GuardOptions
 }
 
 /// Runs `conv` on `s` inside its host-integrity [`Guard`] and returns the input borrowed when
-/// the output is the same bytes.
+/// it passes through.
 fn run<C: Converter>(conv: C, opts: GuardOptions, s: &str) -> Result<Cow<'_, str>, LineError> {
-    let mut out = Vec::with_capacity(s.len());
-    Guard::new(conv, opts).convert_into(s.as_bytes(), &mut out)?;
-    owned_or_borrowed(s, out)
+    let mut out = Vec::new();
+    let o = Guard::new(conv, opts).convert_into(s.as_bytes(), &mut out)?;
+    owned_or_borrowed(s, o, out)
 }
 
-/// `out` as a string, or `s` borrowed when they are equal.
-fn owned_or_borrowed(s: &str, out: Vec<u8>) -> Result<Cow<'_, str>, LineError> {
-    if out == s.as_bytes() {
+/// `s` borrowed when the converter passed it through ([`Written::Passthrough`]: nothing was
+/// written), else what it wrote to `out`, as a string.
+fn owned_or_borrowed(s: &str, o: Outcome, out: Vec<u8>) -> Result<Cow<'_, str>, LineError> {
+    if o.written == Written::Passthrough {
         return Ok(Cow::Borrowed(s));
     }
     // Every converter cuts and decodes only at UTF-8 boundaries of a UTF-8 input, so this
@@ -118,7 +119,7 @@ pub fn check(s: &str) -> Result<Checked, LineError> {
 
 /// [`check`] with the given options (`uri_only` validates `URI-reference`, RFC 3986 §4.1).
 pub fn check_with(s: &str, opts: CheckOptions) -> Result<Checked, LineError> {
-    let mut out = Vec::with_capacity(s.len());
+    let mut out = Vec::new(); // a valid line passes through: nothing is written
     let g = guard(None, opts.to_uri.trim, opts.to_uri.strict);
     let o = Guard::new(Checker::new(opts), g).convert_into(s.as_bytes(), &mut out)?;
     Ok(Checked {
@@ -165,13 +166,13 @@ pub fn normalize_with(s: &str, opts: NormalizeOptions) -> Result<Cow<'_, str>, L
 /// assert_eq!(iribulk::resolve("http://a/b", "/\\evil.com/").unwrap_err().code(), "backslash-reference");
 /// ```
 pub fn resolve<'a>(base: &str, reference: &'a str) -> Result<Cow<'a, str>, LineError> {
-    let mut out = Vec::with_capacity(base.len() + reference.len());
-    Guard::new(Verbatim, guard(None, false, false)).convert_ref(
+    let mut out = Vec::new();
+    let o = Guard::new(Verbatim, guard(None, false, false)).convert_ref(
         Some(base.as_bytes()),
         reference.as_bytes(),
         &mut out,
     )?;
-    owned_or_borrowed(reference, out)
+    owned_or_borrowed(reference, o, out)
 }
 
 /// Converts an IRI reference to a URI reference (RFC 3987 §3.1) with the default options.

@@ -32,7 +32,7 @@
 use crate::config::{InvalidUtf8, ToUriOptions};
 use crate::convert::integrity::{Guard, GuardOptions};
 use crate::convert::to_uri::{Outcome, ToUri};
-use crate::convert::Converter;
+use crate::convert::{Converter, Written};
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::components;
 use encoding_rs::{DecoderResult, EncoderResult, Encoding, UTF_16BE, UTF_16LE, UTF_8};
@@ -779,7 +779,9 @@ impl LegacyConverter {
     }
 
     /// Converts one line (without its terminator) in the converter's charset and appends the
-    /// URI to `out`; on error nothing is appended.
+    /// URI to `out`; on error nothing is appended. A line that is not decoded and that
+    /// [`ToUri`] leaves as it is passes through ([`Written::Passthrough`], nothing appended,
+    /// [`crate::convert`]'s contract); a decoded line is always written.
     ///
     /// Steps: RFC 3987 §3.1 step 1b (decode, NFC; step 1c for UTF-16: decode only), the
     /// 3987bis §3.5 query rule for `http`/`https` ([`Charset::encode_query`]), then RFC 3987
@@ -808,8 +810,12 @@ impl LegacyConverter {
         );
         match self.to_uri.convert_into(&self.line, out) {
             Ok(mut o) => {
+                if o.written == Written::Passthrough {
+                    // The decoded line is the URI: it differs from `line`, so it is written.
+                    out.extend_from_slice(&self.line);
+                }
                 o.repairs += dec.repairs;
-                o.changed = true;
+                o.written = Written::Wrote;
                 if let Some(w) = o.first_warning.as_mut() {
                     w.offset = self.column_of(line, w.offset);
                 }
@@ -915,7 +921,10 @@ pub fn convert_legacy_line(
     opts: LegacyOptions,
 ) -> Result<String, LegacyError> {
     let mut out = Vec::new();
-    LegacyConverter::guarded(charset, opts, true).convert_into(bytes, &mut out)?;
+    let o = LegacyConverter::guarded(charset, opts, true).convert_into(bytes, &mut out)?;
+    if o.written == Written::Passthrough {
+        out.extend_from_slice(bytes); // the line is its own URI
+    }
     // ASCII by construction (the converter's output); checked without unsafe.
     Ok(String::from_utf8(out).expect("converter output is ASCII"))
 }

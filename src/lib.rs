@@ -71,15 +71,20 @@
 //! ## The per-line converters
 //!
 //! For many lines, keep one converter per thread (it caches hosts) and reuse the output buffer.
-//! Every converter implements [`Converter`]:
+//! Every converter implements [`Converter`]: it appends its result to the buffer
+//! ([`Written::Wrote`]), or, when the line is its own result, writes nothing and says
+//! [`Written::Passthrough`]: the caller uses its input ([`convert`]'s contract).
 //!
 //! ```
-//! use iribulk::{Converter, HostMode, ToUri, ToUriOptions};
+//! use iribulk::{Converter, HostMode, ToUri, ToUriOptions, Written};
 //! let mut conv = ToUri::new(ToUriOptions::default().host(HostMode::IDNA2003));
 //! let mut out = Vec::new();
 //! let outcome = conv.convert_into("http://résumé.example.org/ros%C3%A9#red".as_bytes(), &mut out)?;
 //! assert_eq!(out, b"http://xn--rsum-bpad.example.org/ros%C3%A9#red");
-//! assert!(outcome.changed);
+//! assert_eq!(outcome.written, Written::Wrote);
+//! let outcome = conv.convert_into(b"http://example.org/ros%C3%A9", &mut out)?;
+//! assert_eq!(outcome.written, Written::Passthrough); // `out` is as it was
+//! assert_eq!(out, b"http://xn--rsum-bpad.example.org/ros%C3%A9#red");
 //! # Ok::<(), iribulk::LineError>(())
 //! ```
 //!
@@ -109,5 +114,5 @@ pub use convert::leiri::LeiriToIri;
 pub use convert::normalize::{Idn, Level, NormalizeOptions, Normalizer, Rungs};
 pub use convert::to_iri::{ToIri, ToIriOptions};
 pub use convert::to_uri::ToUri;
-pub use convert::{Converter, Outcome};
+pub use convert::{Converter, Outcome, Written};
 pub use error::{ErrorKind, IdnaReason, LineError};

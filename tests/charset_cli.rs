@@ -222,6 +222,27 @@ fn other_modes_convert_the_decoded_line() {
     }
 }
 
+/// `--field` with a decoded record: where the mode passes the decoded field through
+/// (`Written::Passthrough`, nothing written), the record is still written decoded, with the
+/// fields around it; an undecoded record the mode leaves as it is stays as read.
+#[test]
+fn a_decoded_field_passed_through_is_written_decoded() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("in.txt");
+    std::fs::write(
+        &f,
+        b"x\tHTTP://A/caf\xe9\ty\nx\thttp://a/b c\xe9\ny\thttp://a/plain\tz\n",
+    )
+    .unwrap();
+    let args = ["-q", "--mode", "leiri-to-iri", "--charset", "windows-1252"];
+    let got = run(&[&args[..], &["--field", "2"]].concat(), &f);
+    assert_eq!(
+        String::from_utf8_lossy(&got.stdout),
+        "x\tHTTP://A/café\ty\nx\thttp://a/b%20cé\ny\thttp://a/plain\tz\n"
+    );
+    assert_eq!(got.status.code(), Some(0));
+}
+
 #[test]
 fn check_reports_bad_charset_at_the_original_column() {
     let dir = tempfile::tempdir().unwrap();

@@ -4,6 +4,7 @@
 
 mod common;
 use common::*;
+use iribulk::Converter as _;
 use iribulk::ToUri;
 use std::path::Path;
 
@@ -21,7 +22,7 @@ fn to_uri_examples_from_the_specs() {
         let input = unescape(input);
         let mut out = Vec::new();
         let want = String::from_utf8(unescape(expected)).unwrap();
-        let got = match conv.convert_into(&input, &mut out) {
+        let got = match conv.convert_or_copy_into(&input, &mut out) {
             Ok(_) => format!("OK:{}", String::from_utf8_lossy(&out)),
             // `ERROR:code:message` pins the message too (the reason a report prints).
             Err(e) if want.splitn(3, ':').count() == 3 && want.starts_with("ERROR:") => {
@@ -68,7 +69,7 @@ fn rfc3492_samples_through_the_converter() {
         let input = format!("http://{utf8}/");
         let mut out = Vec::new();
         let got = conv
-            .convert_into(input.as_bytes(), &mut out)
+            .convert_or_copy_into(input.as_bytes(), &mut out)
             .map(|_| String::from_utf8(out).unwrap());
         let want = format!("http://xn--{lower}/");
         if got.as_deref() != Ok(want.as_str()) {

@@ -412,7 +412,7 @@ fn guarded<C: Converter>(c: C, s: &str) -> Result<String, LineError> {
         ..GuardOptions::default()
     };
     let mut out = Vec::new();
-    Guard::new(c, g).convert_into(s.as_bytes(), &mut out)?;
+    Guard::new(c, g).convert_or_copy_into(s.as_bytes(), &mut out)?;
     Ok(String::from_utf8(out).expect("UTF-8 in, UTF-8 out"))
 }
 

@@ -265,18 +265,18 @@ fn convert_one(row: &Row) -> (Res, Option<usize>) {
         return chunk_result(&row.input, &res);
     }
     let r = match row.mode {
-        Mode::ToUri => ToUri::new(row.to_uri).convert_into(&row.input, &mut out),
+        Mode::ToUri => ToUri::new(row.to_uri).convert_or_copy_into(&row.input, &mut out),
         Mode::ToIri => ToIri::new(ToIriOptions {
             host: row.to_uri.host,
         })
-        .convert_into(&row.input, &mut out),
+        .convert_or_copy_into(&row.input, &mut out),
         Mode::Check { uri_only } => Checker::new(CheckOptions {
             to_uri: row.to_uri,
             uri_only,
         })
-        .convert_into(&row.input, &mut out),
+        .convert_or_copy_into(&row.input, &mut out),
         Mode::LeiriToIri => {
-            Repairing::new(LeiriToIri, row.to_uri.repair).convert_into(&row.input, &mut out)
+            Repairing::new(LeiriToIri, row.to_uri.repair).convert_or_copy_into(&row.input, &mut out)
         }
         m => panic!("{}: no per-line converter for {m:?}", row.id),
     };

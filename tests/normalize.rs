@@ -10,6 +10,7 @@ use common::*;
 use iribulk::convert::normalize::{Idn, Level, NormalizeOptions, Normalizer, Rungs};
 use iribulk::convert::to_iri::{ToIri, ToIriOptions};
 use iribulk::host::{idna2003, Idna};
+use iribulk::Converter as _;
 use iribulk::{ToUri, ToUriOptions};
 use proptest::prelude::*;
 use std::path::Path;
@@ -45,7 +46,7 @@ fn parse_rungs(s: &str) -> NormalizeOptions {
 fn norm_bytes(o: NormalizeOptions, s: &[u8]) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     Normalizer::new(o)
-        .convert_into(s, &mut out)
+        .convert_or_copy_into(s, &mut out)
         .map(|_| out)
         .map_err(|e| e.kind.code().to_string())
 }
@@ -431,7 +432,7 @@ fn rung_configs() -> Vec<(String, NormalizeOptions)> {
 fn to_uri(s: &[u8]) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     ToUri::new(ToUriOptions::default())
-        .convert_into(s, &mut out)
+        .convert_or_copy_into(s, &mut out)
         .map(|_| out)
         .map_err(|e| e.kind.code().to_string())
 }
@@ -439,7 +440,7 @@ fn to_uri(s: &[u8]) -> Result<Vec<u8>, String> {
 fn to_iri(s: &[u8]) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     ToIri::new(ToIriOptions::default())
-        .convert_into(s, &mut out)
+        .convert_or_copy_into(s, &mut out)
         .map(|_| out)
         .map_err(|e| e.kind.code().to_string())
 }

@@ -261,7 +261,7 @@ impl Ladder {
     fn norm(&mut self, k: usize, x: &[u8]) -> Out {
         let mut out = Vec::new();
         self.normalizers[k]
-            .convert_into(x, &mut out)
+            .convert_or_copy_into(x, &mut out)
             .map(|_| out)
             .map_err(|e| e.kind.code())
     }
@@ -269,7 +269,7 @@ impl Ladder {
     fn uri_of(&mut self, x: &[u8]) -> Out {
         let mut out = Vec::new();
         self.to_uri
-            .convert_into(x, &mut out)
+            .convert_or_copy_into(x, &mut out)
             .map(|_| out)
             .map_err(|e| e.kind.code())
     }
@@ -277,7 +277,7 @@ impl Ladder {
     fn iri_of(&mut self, x: &[u8]) -> Out {
         let mut out = Vec::new();
         self.to_iri
-            .convert_into(x, &mut out)
+            .convert_or_copy_into(x, &mut out)
             .map(|_| out)
             .map_err(|e| e.kind.code())
     }

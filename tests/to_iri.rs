@@ -6,6 +6,7 @@ mod common;
 use common::*;
 use iribulk::convert::check::{CheckOptions, Checker};
 use iribulk::convert::to_iri::{ToIri, ToIriOptions};
+use iribulk::Converter as _;
 use iribulk::{HostMode, ToUri, ToUriOptions};
 use proptest::prelude::*;
 use std::path::Path;
@@ -17,7 +18,7 @@ fn to_iri_opts(o: &ToUriOptions) -> ToIriOptions {
 fn to_iri(s: &[u8], o: &ToUriOptions) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     ToIri::new(to_iri_opts(o))
-        .convert_into(s, &mut out)
+        .convert_or_copy_into(s, &mut out)
         .map(|_| out)
         .map_err(|e| e.kind.code().to_string())
 }
@@ -25,7 +26,7 @@ fn to_iri(s: &[u8], o: &ToUriOptions) -> Result<Vec<u8>, String> {
 fn to_uri(s: &[u8], o: &ToUriOptions) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     ToUri::new(*o)
-        .convert_into(s, &mut out)
+        .convert_or_copy_into(s, &mut out)
         .map(|_| out)
         .map_err(|e| e.kind.code().to_string())
 }
@@ -113,7 +114,7 @@ fn check_examples() {
         };
         let mut c = Checker::new(CheckOptions { to_uri, uri_only });
         let mut out = Vec::new();
-        let got = match c.convert_into(&unescape(&r[3]), &mut out) {
+        let got = match c.convert_or_copy_into(&unescape(&r[3]), &mut out) {
             Ok(o) => match o.first_warning {
                 Some(w) => format!("OK:{}", w.kind.code()),
                 None => "OK".to_string(),
@@ -168,7 +169,7 @@ proptest! {
         if let Ok(uri) = to_uri(&s, &o) {
             let mut c = Checker::new(CheckOptions { to_uri: o, uri_only: true });
             let mut out = Vec::new();
-            match c.convert_into(&uri, &mut out) {
+            match c.convert_or_copy_into(&uri, &mut out) {
                 Ok(_) => {}
                 // Contract 2: to-uri passes an all-ASCII host unchecked (and leaves it as
                 // written); check validates it. That is the one thing check may refuse.

@@ -13,6 +13,7 @@ use iribulk::engine::pipeline::{self, RunOptions};
 use iribulk::engine::{ChunkOut, EngineOptions, Filter, Mode, OnError, Stats, Worker};
 use iribulk::host::{self, idna2003, Idna};
 use iribulk::simd::{Classifier, Impl};
+use iribulk::Converter as _;
 use iribulk::ToUri;
 
 /// The fuzz targets, by name (the folders of `tests/fuzz_regressions/`).
@@ -192,13 +193,16 @@ pub fn canonical(s: &[u8]) -> Vec<u8> {
 
 fn to_uri(s: &[u8], o: ToUriOptions) -> Option<Vec<u8>> {
     let mut out = Vec::new();
-    ToUri::new(o).convert_into(s, &mut out).ok().map(|_| out)
+    ToUri::new(o)
+        .convert_or_copy_into(s, &mut out)
+        .ok()
+        .map(|_| out)
 }
 
 fn to_iri(s: &[u8], o: ToUriOptions) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     ToIri::new(ToIriOptions { host: o.host })
-        .convert_into(s, &mut out)
+        .convert_or_copy_into(s, &mut out)
         .map(|_| out)
         .map_err(|e| e.to_string())
 }
@@ -471,24 +475,24 @@ pub fn simd_twin(data: &[u8]) {
     };
     let opts = to_uri_options(b);
     let (mut a, mut c) = (Vec::new(), Vec::new());
-    let ra = ToUri::new(opts).convert_into(line, &mut a);
-    let rc = ToUri::new_naive(opts).convert_into(line, &mut c);
+    let ra = ToUri::new(opts).convert_or_copy_into(line, &mut a);
+    let rc = ToUri::new_naive(opts).convert_or_copy_into(line, &mut c);
     assert_eq!((&ra, lossy(&a)), (&rc, lossy(&c)), "to-uri {opts:?}");
     let check = CheckOptions {
         to_uri: opts,
         uri_only: b & 16 != 0,
     };
     let (mut x, mut y) = (Vec::new(), Vec::new());
-    let rx = Checker::new(check).convert_into(line, &mut x);
-    let ry = Checker::new_naive(check).convert_into(line, &mut y);
+    let rx = Checker::new(check).convert_or_copy_into(line, &mut x);
+    let ry = Checker::new_naive(check).convert_or_copy_into(line, &mut y);
     assert_eq!((&rx, lossy(&x)), (&ry, lossy(&y)), "check {check:?}");
     let iri = ToIriOptions {
         host: HOSTS[(b & 3) as usize],
     };
     for input in [line, &a[..]] {
         let (mut x, mut y) = (Vec::new(), Vec::new());
-        let rx = ToIri::new(iri).convert_into(input, &mut x);
-        let ry = ToIri::new_naive(iri).convert_into(input, &mut y);
+        let rx = ToIri::new(iri).convert_or_copy_into(input, &mut x);
+        let ry = ToIri::new_naive(iri).convert_or_copy_into(input, &mut y);
         assert_eq!((&rx, lossy(&x)), (&ry, lossy(&y)), "to-iri {iri:?}");
     }
 }

@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 pub use iribulk::charset::{Charset, CharsetSource, LegacyInput, QueryCharset};
 use iribulk::charset::{RecordDecoder, Utf16Reader};
+use iribulk::Written;
 
 pub use iribulk::config::{Idna2003Flags, Repairs};
 pub use iribulk::convert::integrity;
@@ -261,7 +262,7 @@ impl Converter {
             Ok(Prepared::No) => self.resolve_and_convert(v, out),
             Ok(_) if prepared.len() > max => Err(LineError::new(ErrorKind::LineTooLong, max)),
             Ok(_) => self.resolve_and_convert(&prepared, out).map(|mut o| {
-                o.changed = true;
+                o.written = Written::Wrote;
                 o
             }),
         };
@@ -357,7 +358,12 @@ impl Converter {
         reference: &[u8],
         out: &mut Vec<u8>,
     ) -> Result<Outcome, LineError> {
-        self.worker.convert_value(reference, out)
+        let o = self.worker.convert_value(reference, out)?;
+        if o.written == Written::Passthrough {
+            // The result is the reference itself (issue 9's contract): callers read it in `out`.
+            out.extend_from_slice(reference);
+        }
+        Ok(o)
     }
 }
 

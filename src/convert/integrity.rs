@@ -30,7 +30,7 @@
 //! [`components::BACKSLASH_SPECIAL_SCHEMES`] ([`components::is_special_scheme`]).
 
 use crate::config::HostMode;
-use crate::convert::{Converter, Outcome};
+use crate::convert::{Converter, Outcome, Written};
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::charmemo::CharMemo;
 use crate::grammar::components::{self, is_special_scheme as is_special};
@@ -493,15 +493,15 @@ pub struct GuardOptions {
     pub warnings_unseen: bool,
 }
 
-/// The identity converter: copies the line. [`Guard`]`<Verbatim>` with a base is resolution
-/// (RFC 3986 §5.2) with the host-integrity checks alone (the crate's `resolve`).
+/// The identity converter: every line passes through ([`Written::Passthrough`]).
+/// [`Guard`]`<Verbatim>` with a base is resolution (RFC 3986 §5.2) with the host-integrity
+/// checks alone (the crate's `resolve`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Verbatim;
 
 impl Converter for Verbatim {
     #[inline]
-    fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
-        out.extend_from_slice(line);
+    fn convert_into(&mut self, _line: &[u8], _out: &mut Vec<u8>) -> Result<Outcome, LineError> {
         Ok(Outcome::default())
     }
 }
@@ -517,7 +517,10 @@ impl Converter for Verbatim {
 /// (RFC 3986 §5.2; non-strict for special schemes, [`crate::grammar::resolve`]).
 ///
 /// Offsets of errors and warnings are in the reference as written. On error, `out` is left
-/// as it was ([`Converter`]'s contract).
+/// as it was ([`Converter`]'s contract). The checks of what the converter wrote look at the
+/// input where it passed the line through. A line that the guard trims or resolves is
+/// [`Written::Wrote`] when the result differs from the reference as written, and passes
+/// through otherwise.
 #[derive(Debug)]
 pub struct Guard<C> {
     inner: C,
@@ -557,7 +560,8 @@ impl<C: Converter> Guard<C> {
     }
 
     /// Runs the converter on `reference`, resolved against `base` first when there is one,
-    /// with every check of the [`Guard`] around it, appending the result to `out`.
+    /// with every check of the [`Guard`] around it, appending the result to `out` (nothing
+    /// when the result is `reference` itself: [`Written::Passthrough`]).
     pub fn convert_ref(
         &mut self,
         base: Option<&[u8]>,
@@ -594,6 +598,13 @@ impl<C: Converter> Guard<C> {
             reference
         };
         let mut r = self.convert_checked(base, base_special, input, out);
+        if let (true, Ok(o)) = (trim, &mut r) {
+            if o.written == Written::Passthrough {
+                // The result is the trimmed text: written, then compared below.
+                out.extend_from_slice(input);
+                o.written = Written::Wrote;
+            }
+        }
         if trim {
             // Offsets in the trimmed text back to the reference as written.
             let at = |off| untrimmed_offset(reference, off);
@@ -628,7 +639,8 @@ impl<C: Converter> Guard<C> {
             o.repairs += 1;
         }
         if trim || base.is_some() {
-            o.changed = out[mark..] != *reference;
+            // The result was written whole (from the trimmed or the resolved text).
+            o.settle(reference, out, mark);
         }
         Ok(o)
     }
@@ -666,7 +678,8 @@ impl<C: Converter> Guard<C> {
                 return Err(LineError::new(ErrorKind::MissingHost, at));
             }
             let mut o = self.inner.convert_into(reference, out)?;
-            self.check_written(reference, &out[mark..], &mut o)?;
+            let written = o.result(reference, out, mark);
+            self.check_written(reference, written, &mut o)?;
             return Ok(o);
         };
         if base_special && backslash_reference(reference) {
@@ -692,7 +705,14 @@ impl<C: Converter> Guard<C> {
             Err(LineError::new(ErrorKind::MissingHost, at))
         } else {
             self.inner.convert_into(&resolved, out).and_then(|mut o| {
-                self.check_written(&resolved, &out[mark..], &mut o)?;
+                let written = o.result(&resolved, out, mark);
+                self.check_written(&resolved, written, &mut o)?;
+                if o.written == Written::Passthrough {
+                    // The result is the resolved text: written, then compared with the
+                    // reference by the caller.
+                    out.extend_from_slice(&resolved);
+                    o.written = Written::Wrote;
+                }
                 Ok(o)
             })
         };
@@ -935,7 +955,7 @@ mod tests {
         let o = g
             .convert_ref(Some(b"http://a/b/c"), b"../g", &mut out)
             .unwrap();
-        assert_eq!((&out[..], o.changed), (&b"keephttp://a/g"[..], true));
+        assert_eq!((&out[..], o.changed()), (&b"keephttp://a/g"[..], true));
         let mut out = b"keep".to_vec();
         let e = g
             .convert_ref(Some(b"https://a/b"), b"x/y ", &mut out)
@@ -958,8 +978,40 @@ mod tests {
         let mut out = Vec::new();
         let o = t.convert_into(b" http://a/b\t", &mut out).unwrap();
         assert_eq!(
-            (&out[..], o.repairs, o.changed),
+            (&out[..], o.repairs, o.changed()),
             (&b"http://a/b"[..], 1, true)
+        );
+    }
+
+    /// Passthrough through the guard: a line the converter passes through, and a reference
+    /// that resolves to itself, leave `out` as it was; the checks of the written line run on
+    /// the input where nothing was written.
+    #[test]
+    fn guard_passthrough() {
+        let mut g = Guard::new(Verbatim, GuardOptions::default());
+        let mut out = b"keep".to_vec();
+        let o = g.convert_into(b"http://a/b", &mut out).unwrap();
+        assert_eq!((&out[..], o.written), (&b"keep"[..], Written::Passthrough));
+        let o = g
+            .convert_ref(Some(b"http://x/y"), b"http://a/b", &mut out)
+            .unwrap();
+        assert_eq!((&out[..], o.written), (&b"keep"[..], Written::Passthrough));
+        // The checks of the written line see the input: a host that ends in a number is
+        // `ambiguous-ipv4` only where conversion changed it, so this one passes through.
+        let o = g.convert_into(b"http://0x7f.1/", &mut out).unwrap();
+        assert_eq!((&out[..], o.written), (&b"keep"[..], Written::Passthrough));
+        // Trimmed and resolved, then passed through by the mode: written, as it differs.
+        let mut t = Guard::new(
+            Verbatim,
+            GuardOptions {
+                trim: true,
+                ..GuardOptions::default()
+            },
+        );
+        let o = t.convert_ref(Some(b"http://x/y"), b" z", &mut out).unwrap();
+        assert_eq!(
+            (&out[..], o.written),
+            (&b"keephttp://x/z"[..], Written::Wrote)
         );
     }
 

@@ -1,7 +1,7 @@
 //! LEIRI → IRI (3987bis §6.2): percent-encode exactly the characters that a Legacy Extended
 //! IRI allows and an IRI does not (the list of 3987bis §6.3), leaving everything else as it is.
 
-use crate::convert::Outcome;
+use crate::convert::{Outcome, Written};
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::components;
 use crate::grammar::pct::push_pct_all;
@@ -30,7 +30,8 @@ pub fn is_leiri_only(c: char, in_query: bool) -> bool {
 pub struct LeiriToIri;
 
 impl LeiriToIri {
-    /// Converts one line (without terminator), appending the IRI to `out`.
+    /// Converts one line (without terminator), appending the IRI to `out`, or nothing when
+    /// no character needs encoding ([`Written::Passthrough`], [`crate::convert`]'s contract).
     pub fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
         let s = match simdutf8::compat::from_utf8(line) {
             Ok(s) => s,
@@ -50,11 +51,14 @@ impl LeiriToIri {
                 let mut buf = [0u8; 4];
                 push_pct_all(out, ch.encode_utf8(&mut buf).as_bytes());
                 run = i + ch.len_utf8();
-                o.changed = true;
+                o.written = Written::Wrote;
                 o.repairs += 1;
             }
         }
-        out.extend_from_slice(&line[run..]);
+        // Nothing written before the first change: an unchanged line passes through.
+        if o.written == Written::Wrote {
+            out.extend_from_slice(&line[run..]);
+        }
         Ok(o)
     }
 }

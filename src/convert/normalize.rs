@@ -139,7 +139,7 @@ use crate::config::{is_dns_scheme, HostMode, ToUriOptions};
 use crate::convert::to_iri::{is_displayable, ToIri, ToIriOptions};
 use crate::convert::to_uri::ToUri;
 use crate::convert::Component;
-use crate::convert::Outcome;
+use crate::convert::{Converter, Outcome};
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar, HEX_UPPER};
 use crate::grammar::components;
@@ -329,8 +329,9 @@ impl Normalizer {
 
     /// Appends the normalized line (without terminator) to `out`.
     ///
-    /// The [`Outcome`] counts the repairs and warnings of validation (step 0) and tells whether
-    /// the output differs from the input. On error nothing is appended.
+    /// The [`Outcome`] counts the repairs and warnings of validation (step 0). A line that is
+    /// already normal passes through: nothing is appended ([`crate::convert`]'s contract). On
+    /// error nothing is appended.
     pub fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
         let mark = out.len();
         let r = self.convert_inner(line, out, mark);
@@ -361,15 +362,15 @@ impl Normalizer {
                 if self.opts.rungs.percent {
                     self.scratch.clear();
                     self.finisher
-                        .convert_into(&iri, &mut self.scratch)
+                        .convert_or_copy_into(&iri, &mut self.scratch)
                         .and_then(|_| {
                             iri.clear();
-                            self.presenter.convert_into(&self.scratch, &mut iri)
+                            self.presenter.convert_or_copy_into(&self.scratch, &mut iri)
                         })
                         .map_err(|e| LineError::new(e.kind, 0))?;
                 }
                 self.finisher
-                    .convert_into(&iri, out)
+                    .convert_or_copy_into(&iri, out)
                     .map_err(|e| LineError::new(e.kind, 0))
             });
             self.iri = iri;
@@ -381,8 +382,8 @@ impl Normalizer {
             let r = self.normalize_iri(line, &mut iri).and_then(|()| {
                 self.scratch.clear();
                 self.finisher
-                    .convert_into(&iri, &mut self.scratch)
-                    .and_then(|_| self.presenter.convert_into(&self.scratch, out))
+                    .convert_or_copy_into(&iri, &mut self.scratch)
+                    .and_then(|_| self.presenter.convert_or_copy_into(&self.scratch, out))
                     .map(|_| ())
                     .map_err(|e| LineError::new(e.kind, 0))
             });
@@ -391,7 +392,8 @@ impl Normalizer {
         } else {
             self.normalize_iri(line, out)?;
         }
-        o.changed = out[mark..] != *line;
+        // Written whole, then compared: an unchanged line is taken back (passthrough).
+        o.settle(line, out, mark);
         Ok(o)
     }
 
@@ -863,7 +865,7 @@ mod tests {
             ..NormalizeOptions::default()
         });
         let mut out = Vec::new();
-        n.convert_into(s.as_bytes(), &mut out).unwrap();
+        n.convert_or_copy_into(s.as_bytes(), &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 

@@ -18,7 +18,7 @@
 //! ([`Repairer::offset_in_line`]). `to-uri`, `leiri-to-iri` and `normalize` use it.
 
 use crate::config::Repairs;
-use crate::convert::{Converter, Outcome};
+use crate::convert::{Converter, Outcome, Written};
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::components;
 use crate::grammar::pct::{is_pct_triplet, push_pct};
@@ -107,11 +107,20 @@ impl Repairer {
 
     /// Folds the repairs of the last [`Repairer::apply`] into the result of converting the
     /// repaired text: offsets mapped back to the line, repairs and warnings counted, the first
-    /// warning the earliest of both.
-    pub fn finish(&self, r: Result<Outcome, LineError>) -> Result<Outcome, LineError> {
+    /// warning the earliest of both. The repaired line differs from the line: where the
+    /// converter passed it through, it is appended to `out` here, and the outcome says
+    /// [`Written::Wrote`].
+    pub fn finish(
+        &self,
+        r: Result<Outcome, LineError>,
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
         match r {
             Ok(mut o) => {
-                o.changed = true;
+                if o.written == Written::Passthrough {
+                    out.extend_from_slice(&self.buf);
+                }
+                o.written = Written::Wrote;
                 o.repairs += self.count();
                 o.warnings += self.count();
                 let mine = self.first_warning();
@@ -168,7 +177,7 @@ impl<C: Converter> Converter for Repairing<C> {
             None => self.inner.convert_into(line, out),
             Some(fixed) => {
                 let r = self.inner.convert_into(fixed, out);
-                self.rp.finish(r)
+                self.rp.finish(r, out)
             }
         }
     }
@@ -245,10 +254,15 @@ mod tests {
             rp.first_warning(),
             Some(LineError::new(ErrorKind::RepairedBracket, 2))
         );
-        let o = rp.finish(Ok(Outcome::default())).unwrap();
-        assert_eq!((o.repairs, o.warnings, o.changed), (2, 2, true));
+        let mut out = b"keep".to_vec();
+        let o = rp.finish(Ok(Outcome::default()), &mut out).unwrap();
+        assert_eq!((o.repairs, o.warnings, o.written), (2, 2, Written::Wrote));
+        assert_eq!(
+            out, b"keep/a%5Bb%5Dc",
+            "a passed-through repaired line is written"
+        );
         let e = rp
-            .finish(Err(LineError::new(ErrorKind::BadPort, 9)))
+            .finish(Err(LineError::new(ErrorKind::BadPort, 9)), &mut out)
             .unwrap_err();
         assert_eq!(e.offset, 5);
     }

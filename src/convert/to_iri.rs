@@ -20,7 +20,7 @@
 
 use crate::config::HostMode;
 use crate::convert::Component;
-use crate::convert::Outcome;
+use crate::convert::{Outcome, Written};
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar};
 use crate::grammar::components;
@@ -250,12 +250,21 @@ impl ToIri {
         self.cache.stats()
     }
 
-    /// Converts one line (without terminator), appending the IRI to `out`. On error nothing
-    /// is appended.
+    /// Converts one line (without terminator), appending the IRI to `out`; when the IRI is
+    /// the line itself, nothing is appended ([`Written::Passthrough`], [`crate::convert`]'s
+    /// contract). On error nothing is appended.
     pub fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
         let mark = out.len();
         let r = self.convert_inner(line, out);
-        if r.is_err() {
+        // The conversion writes as it goes: an unchanged line is taken back (passthrough),
+        // as is everything on error.
+        if !matches!(
+            r,
+            Ok(Outcome {
+                written: Written::Wrote,
+                ..
+            })
+        ) {
             out.truncate(mark);
         }
         r
@@ -343,7 +352,7 @@ impl ToIri {
             .cache
             .to_unicode(host, idna, |h, u| present_host(h, u, idna, naive), out)
         {
-            o.changed = true;
+            o.written = Written::Wrote;
         } else {
             out.extend_from_slice(host.as_bytes());
         }
@@ -382,7 +391,7 @@ impl ToIri {
                 decoded.iter().any(|r| r.contains(&at))
             })
         {
-            o.changed = true;
+            o.written = Written::Wrote;
         }
         self.decoded = decoded;
         self.decoded.clear();
@@ -522,7 +531,7 @@ fn emit_octets(text: &[u8], octets: &[u8], comp: Component, out: &mut Vec<u8>, o
         let b = octets[k];
         if b < 0x80 {
             if classes::is(b, classes::UNRESERVED) {
-                o.changed = true;
+                o.written = Written::Wrote;
             } else {
                 // '%', reserved and disallowed ASCII stay encoded as written (step 2).
                 out.extend_from_slice(&octets[span..k]);
@@ -534,7 +543,7 @@ fn emit_octets(text: &[u8], octets: &[u8], comp: Component, out: &mut Vec<u8>, o
         }
         match decode_utf8(&octets[k..]) {
             Some((c, len)) if is_displayable(c, in_query) => {
-                o.changed = true;
+                o.written = Written::Wrote;
                 k += len;
             }
             Some((_, len)) => {
@@ -569,7 +578,7 @@ fn emit_octets_naive(
         if b < 0x80 {
             if classes::is(b, classes::UNRESERVED) {
                 out.push(b);
-                o.changed = true;
+                o.written = Written::Wrote;
             } else {
                 // '%', reserved and disallowed ASCII stay encoded as written (step 2).
                 out.extend_from_slice(&text[3 * k..3 * k + 3]);
@@ -581,7 +590,7 @@ fn emit_octets_naive(
             Some((c, len)) if is_displayable_naive(c, comp == Component::Query) => {
                 let mut buf = [0u8; 4];
                 out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-                o.changed = true;
+                o.written = Written::Wrote;
                 k += len;
             }
             Some((_, len)) => {
@@ -601,7 +610,7 @@ fn push_upper(text: &[u8], out: &mut Vec<u8>, o: &mut Outcome) {
     for &t in text {
         let u = t.to_ascii_uppercase();
         if u != t {
-            o.changed = true;
+            o.written = Written::Wrote;
         }
         out.push(u);
     }

@@ -16,7 +16,7 @@
 
 use crate::config::{InvalidUtf8, ToUriOptions};
 use crate::convert::repair::Repairer;
-use crate::convert::Component;
+use crate::convert::{Component, Written};
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::classes::{
     self, is_bidi_format, is_c1, is_iprivate, is_ucschar, CONTROL, DISALLOWED_ASCII,
@@ -87,7 +87,9 @@ impl ToUri {
         self.cache.stats()
     }
 
-    /// Converts one line (without its terminator) and appends the URI to `out`.
+    /// Converts one line (without its terminator) and appends the URI to `out`, or leaves
+    /// `out` as it was and says [`Written::Passthrough`] when the URI is the line itself
+    /// ([`crate::convert`]'s contract).
     ///
     /// On error nothing is appended (`out` is truncated back) and the error says what and at
     /// which byte offset. This is the hot path: it allocates nothing unless a host goes through
@@ -99,7 +101,15 @@ impl ToUri {
         } else {
             self.convert_inner(line, out)
         };
-        if r.is_err() {
+        // The conversion writes as it goes: an unchanged line is taken back (passthrough),
+        // as is everything on error.
+        if !matches!(
+            r,
+            Ok(Outcome {
+                written: Written::Wrote,
+                ..
+            })
+        ) {
             out.truncate(mark);
         }
         r
@@ -112,8 +122,14 @@ impl ToUri {
         let r = match rp.apply(line, self.opts.repair) {
             None => self.convert_inner(line, out),
             Some(fixed) => {
+                // `convert_inner` writes every line: an unchanged `fixed` is taken back, and
+                // `finish` writes it (it differs from `line`).
+                let mark = out.len();
                 let r = self.convert_inner(fixed, out);
-                rp.finish(r)
+                if let Ok(o) = &r {
+                    o.take_back_unless_wrote(out, mark);
+                }
+                rp.finish(r, out)
             }
         };
         self.repairer = rp;
@@ -124,7 +140,7 @@ impl ToUri {
     pub fn convert<'a>(&mut self, s: &'a str) -> Result<Cow<'a, str>, LineError> {
         let mut out = Vec::new();
         let o = self.convert_into(s.as_bytes(), &mut out)?;
-        if !o.changed {
+        if o.written == Written::Passthrough {
             return Ok(Cow::Borrowed(s));
         }
         // The output is ASCII by construction (every non-ASCII byte is percent-encoded or
@@ -312,7 +328,7 @@ impl ToUri {
     ) -> Result<(), LineError> {
         match self.cache.to_ascii(s, idna, out) {
             Ok(()) => {
-                o.changed = true;
+                o.written = Written::Wrote;
                 Ok(())
             }
             Err(_) if self.opts.host_fallback_percent => {
@@ -349,7 +365,7 @@ impl ToUri {
             let k = self.enc.encode_prefix(&s[i..], out);
             // Only non-ASCII bytes grow the output.
             if out.len() - before != k {
-                o.changed = true;
+                o.written = Written::Wrote;
             }
             i += k;
             if i == n {
@@ -384,7 +400,7 @@ impl ToUri {
             let before = out.len();
             let k = self.enc.encode_prefix(&s[i..], out);
             if out.len() - before != k {
-                o.changed = true;
+                o.written = Written::Wrote;
             }
             i += k;
             if i == n {
@@ -456,11 +472,11 @@ impl ToUri {
             }
             push_pct(out, b);
             o.repairs += 1;
-            o.changed = true;
+            o.written = Written::Wrote;
             return Ok(i + 1);
         }
         // A lead byte whose character needs the per-character check (RFC 3987 §2.2, §4.1).
-        o.changed = true;
+        o.written = Written::Wrote;
         match decode_utf8(&s[i..]) {
             Some((c, len)) => {
                 self.check_char(c, comp, at, o)?;
@@ -533,14 +549,14 @@ impl ToUri {
                 out.extend_from_slice(&s[run..i]);
                 push_pct(out, b);
                 o.repairs += 1;
-                o.changed = true;
+                o.written = Written::Wrote;
                 i += 1;
                 run = i;
                 continue;
             }
             // Non-ASCII: always percent-encoded (RFC 3987 §3.1 step 2); check what it is.
             out.extend_from_slice(&s[run..i]);
-            o.changed = true;
+            o.written = Written::Wrote;
             // A run of non-ASCII characters, encoded without leaving this loop.
             while i < n && s[i] >= 0x80 {
                 let at = r.start + i;

@@ -10,7 +10,7 @@ use crate::convert::repair::Repairing;
 use crate::convert::to_iri::{ToIri, ToIriOptions};
 use crate::convert::to_uri::ToUri;
 use crate::convert::Converter;
-use crate::convert::Outcome;
+use crate::convert::{Outcome, Written};
 use crate::engine::chunk::{ChunkOut, LineIssue, Piece};
 use crate::engine::lines::{
     field_range, has_ace_host, LEIRI_FLAGGED, TO_IRI_FLAGGED, TO_URI_FLAGGED,
@@ -175,16 +175,6 @@ impl Worker {
         self.base != Base::None
     }
 
-    /// Converts one value as the slow path converts a line: resolution against a
-    /// [`Base::Fixed`] base (RFC 3986 §5.2, RFC 3987 §6.5), the mode, and the host-integrity
-    /// checks and `--trim` around it (issue 16, contract item 17). Appends the result to `out`;
-    /// offsets are in `value`. For callers that take values one at a time (the Python
-    /// binding): they do the line cap and the charset decoding first, as the chunk walk does,
-    /// and never set a [`Base::Field`] base (a value has no other field).
-    pub fn convert_value(&mut self, value: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
-        self.convert_ref(value, value, out)
-    }
-
     /// Runs the mode on `reference` through its [`Guard`] (the host-integrity checks of
     /// issue 16 and resolution), against the base of this record when one is set (`--base`,
     /// or the record's `--base-field`). Offsets are in `reference` as written.
@@ -205,6 +195,18 @@ impl Worker {
             Base::Fixed(b) => Some(b),
         };
         self.conv.convert_ref(base, reference, out)
+    }
+
+    /// Converts one value as the slow path converts a line: resolution against a
+    /// [`Base::Fixed`] base (RFC 3986 §5.2, RFC 3987 §6.5), the mode, and the host-integrity
+    /// checks and `--trim` around it (issue 16, contract item 17). Offsets are in `value`. On
+    /// [`Written::Passthrough`] nothing is appended and the result is `value` itself
+    /// ([`crate::convert`]'s contract); on `Wrote` the result is appended to `out`. For
+    /// callers that take values one at a time (the Python binding): they do the line cap and
+    /// the charset decoding first, as the chunk walk does, and never set a [`Base::Field`]
+    /// base (a value has no other field).
+    pub fn convert_value(&mut self, value: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+        self.convert_ref(value, value, out)
     }
 
     /// Converts a chunk of whole lines (the last one may lack its terminator) into `res`
@@ -434,10 +436,20 @@ impl Worker {
             match field {
                 None => Err(LineError::new(ErrorKind::MissingField, content.len())),
                 Some(fr) => {
-                    res.out.extend_from_slice(&content[..fr.start]);
+                    if fr.start > 0 {
+                        res.out.extend_from_slice(&content[..fr.start]);
+                    }
                     match self.convert_ref(content, &content[fr.clone()], &mut res.out) {
+                        // Passed through: the line is copied from the input (`out` is cut
+                        // back below), except a decoded record, written whole.
+                        Ok(o) if o.written == Written::Passthrough && !decoded => Ok(o),
                         Ok(o) => {
-                            res.out.extend_from_slice(&content[fr.end..]);
+                            if o.written == Written::Passthrough {
+                                res.out.extend_from_slice(&content[fr.clone()]);
+                            }
+                            if fr.end < content.len() {
+                                res.out.extend_from_slice(&content[fr.end..]);
+                            }
                             Ok(o)
                         }
                         Err(e) => Err(LineError::new(e.kind, e.offset + fr.start)),
@@ -447,7 +459,7 @@ impl Worker {
         };
         let result = match (result, &mut self.legacy) {
             (Ok(mut o), Some(l)) if decoded => {
-                o.changed = true;
+                o.written = Written::Wrote;
                 o.repairs += l.last_repairs();
                 if let Some(w) = o.first_warning.as_mut() {
                     w.offset = l.column_of(orig, w.offset + field_start);
@@ -492,7 +504,7 @@ impl Worker {
                     cut_line(st, res, start, term_end);
                     return false;
                 }
-                if o.changed {
+                if o.changed() {
                     res.stats.converted += 1;
                     res.out.extend_from_slice(&data[content_end..term_end]);
                     cut_line(st, res, start, term_end);

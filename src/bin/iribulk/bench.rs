@@ -189,13 +189,10 @@ pub fn run(lines: &[&[u8]], runs: usize) -> Vec<Row> {
             out.clear();
             let (mut changed, mut errors) = (0u64, 0u64);
             for l in lines {
-                let mark = out.len();
                 match op(l, &mut out) {
-                    Ok(_) => {
-                        if &out[mark..] != *l {
-                            changed += 1;
-                        }
-                    }
+                    // Passthrough: the line is its own result, copied as the engine does.
+                    Ok(o) if o.changed() => changed += 1,
+                    Ok(_) => out.extend_from_slice(l),
                     Err(_) => {
                         errors += 1;
                         out.extend_from_slice(l);
