@@ -208,7 +208,11 @@ impl Checker {
             special_authority(line, c, &a)?;
             if line.get(a.host.start) != Some(&b'[') {
                 self.check_host(s, a.host.clone(), c.scheme.clone().map(|r| &line[r]))?;
-                bad_ace(s, a.host.clone())?;
+                // Only a host holding `xn--` can have an `xn--` label (one byte pass instead
+                // of a split at every `.`); the naive twin splits every host.
+                if self.naive || host::contains_ace_prefix(&line[a.host.clone()]) {
+                    bad_ace(s, a.host.clone())?;
+                }
                 host = Some(a.host);
             }
         }
@@ -348,6 +352,10 @@ impl Checker {
             warn(ErrorKind::AmbiguousIpv4, r.start);
         }
         self.mapped = mapped;
+        // `display-unsafe` needs an `xn--` label (see `bad_ace` in `check_components`).
+        if !self.naive && !crate::host::contains_ace_prefix(host.as_bytes()) {
+            return;
+        }
         let tld = host
             .trim_end_matches('.')
             .rsplit('.')
