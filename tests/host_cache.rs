@@ -9,9 +9,13 @@
 //! answered from the cache. A short list of hosts of known display decisions (UTS #39
 //! whole-script confusables kept in `xn--` form, look-alike delimiters, ACE prefix in upper
 //! case, bad Punycode), each given three times, checks that a cached refusal stays a refusal.
+//! `check` shares the host cache of its strict conversion for its own IDNA runs (the UTS #46
+//! mapping of its host warnings, ToASCII of `%`-encoded hosts): `Checker::new` against
+//! `Checker::new_uncached` on every raw line in each IDNA host mode, the same way.
 
 mod common;
 
+use iribulk::convert::check::{CheckOptions, Checker};
 use iribulk::convert::to_iri::{ToIri, ToIriOptions};
 use iribulk::host::Idna;
 use iribulk::Converter as _;
@@ -50,6 +54,42 @@ fn normalize_options() -> [NormalizeOptions; 2] {
 struct Seen {
     lines: usize,
     cache_hits: u64,
+    /// Lines `check` compared, and the cache hits its own IDNA runs added (cached checker's
+    /// hits minus those of the uncached one, whose strict conversion still has its cache).
+    check_lines: usize,
+    check_hits: u64,
+}
+
+/// `check` with its IDNA runs through the host cache against its uncached twin on `raw`.
+fn compare_check(name: &str, raw: &[&[u8]], times: usize, seen: &mut Seen) {
+    for host in HOSTS {
+        let opts = CheckOptions {
+            to_uri: iribulk::ToUriOptions::default().host(host),
+            uri_only: false,
+        };
+        let mut cached = Checker::new(opts);
+        let mut uncached = Checker::new_uncached(opts);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for (n, line) in raw.iter().enumerate() {
+            for _ in 0..times {
+                a.clear();
+                b.clear();
+                let ra = cached.convert_into(line, &mut a);
+                let rb = uncached.convert_into(line, &mut b);
+                assert_eq!(
+                    (&ra, &a),
+                    (&rb, &b),
+                    "{name}: line {} check with {host:?}: {:?}",
+                    n + 1,
+                    String::from_utf8_lossy(line)
+                );
+                seen.check_lines += 1;
+            }
+        }
+        let (hc, hu) = (cached.cache_stats().0, uncached.cache_stats().0);
+        assert!(hc >= hu, "{name} {host:?}: {hc} < {hu}");
+        seen.check_hits += hc - hu;
+    }
 }
 
 /// Cached against uncached to-iri on `uris` and normalize on `raw`, each line `times` times.
@@ -136,10 +176,18 @@ fn cached_and_uncached_give_the_same_bytes_on_every_dataset_line() {
             .collect();
         let uris: Vec<&[u8]> = uris.iter().map(|u| &u[..]).collect();
         compare(&name, &uris, &raw, 1, &mut seen);
+        compare_check(&name, &raw, 1, &mut seen);
     }
     assert!(seen.lines > 1_000_000, "{seen:?}");
     eprintln!("{seen:?}");
     assert!(seen.cache_hits > 100_000, "the cache answered: {seen:?}");
+    // intl_cldr alone has 16,845 lines with a non-ASCII host: check's host warnings find
+    // the answer of the strict conversion in the cache.
+    assert!(seen.check_lines > 500_000, "{seen:?}");
+    assert!(
+        seen.check_hits > 16_000,
+        "check's IDNA runs hit the cache: {seen:?}"
+    );
 }
 
 #[test]

@@ -68,6 +68,11 @@ pub struct Checker {
     comps: Vec<Range<usize>>,
     /// Run the reference paths only (the naive twin, for tests).
     naive: bool,
+    /// Run `check`'s own IDNA (host warnings, `%`-encoded hosts) without the host cache (the
+    /// uncached twin, for tests; the naive twin is uncached too).
+    uncached: bool,
+    /// The mapped host of [`Checker::host_warnings`] (reused: no allocation per line).
+    mapped: Vec<u8>,
 }
 
 impl Checker {
@@ -85,6 +90,8 @@ impl Checker {
             scratch: Vec::new(),
             comps: Vec::new(),
             naive: false,
+            uncached: false,
+            mapped: Vec::new(),
         }
     }
 
@@ -97,6 +104,43 @@ impl Checker {
         c.conv = ToUri::new_naive(*c.conv.options());
         c.naive = true;
         c
+    }
+
+    /// The uncached twin: `check`'s own IDNA runs (the host warnings' UTS #46 mapping, ToASCII
+    /// of a `%`-encoded host) bypass the host cache of the strict conversion and convert every
+    /// host again. For tests that compare cached and uncached reports; not meant for
+    /// production use.
+    #[doc(hidden)]
+    pub fn new_uncached(opts: CheckOptions) -> Self {
+        let mut c = Checker::new(opts);
+        c.uncached = true;
+        c
+    }
+
+    /// Host cache of the strict conversion, which `check`'s own IDNA runs share (hits, misses).
+    pub fn cache_stats(&self) -> (u64, u64) {
+        self.conv.cache_stats()
+    }
+
+    /// IDNA ToASCII of `host` (RFC 3987 §3.1; [`host::to_ascii`]) appended to `out`, through
+    /// the strict conversion's per-converter host cache ([`host::HostCache`]): that conversion
+    /// mapped the same host of the same line a moment ago, so a UTS #46 host is answered
+    /// without a second IDNA run. The twins run it uncached. On error `out` is left as it was.
+    fn host_to_ascii(
+        &mut self,
+        host: &str,
+        idna: host::Idna,
+        out: &mut Vec<u8>,
+    ) -> Result<(), IdnaReason> {
+        if self.naive || self.uncached {
+            let mut s = String::new();
+            let r = host::to_ascii(host, idna, &mut s);
+            if r.is_ok() {
+                out.extend_from_slice(s.as_bytes());
+            }
+            return r;
+        }
+        self.conv.host_cache().to_ascii(host, idna, out)
     }
 
     /// Validates one line. A valid line is its own output: it passes through
@@ -153,7 +197,7 @@ impl Checker {
     }
 
     fn check_components(
-        &self,
+        &mut self,
         line: &[u8],
         s: &str,
         c: &components::Components,
@@ -166,7 +210,11 @@ impl Checker {
             special_authority(line, c, &a)?;
             if line.get(a.host.start) != Some(&b'[') {
                 self.check_host(s, a.host.clone(), c.scheme.clone().map(|r| &line[r]))?;
-                bad_ace(s, a.host.clone())?;
+                // Only a host holding `xn--` can have an `xn--` label (one byte pass instead
+                // of a split at every `.`); the naive twin splits every host.
+                if self.naive || host::contains_ace_prefix(&line[a.host.clone()]) {
+                    bad_ace(s, a.host.clone())?;
+                }
                 host = Some(a.host);
             }
         }
@@ -210,13 +258,18 @@ impl Checker {
             }
         }
         if let Some(h) = host {
-            host_warnings(s, h, o);
+            self.host_warnings(s, h, o);
         }
         Ok(())
     }
 
     /// Hosts must pass the chosen IDNA; an all-ASCII host of a DNS scheme must be a DNS name.
-    fn check_host(&self, s: &str, r: Range<usize>, scheme: Option<&[u8]>) -> Result<(), LineError> {
+    fn check_host(
+        &mut self,
+        s: &str,
+        r: Range<usize>,
+        scheme: Option<&[u8]>,
+    ) -> Result<(), LineError> {
         let host = &s[r.clone()];
         if host.is_empty() {
             return Ok(());
@@ -240,8 +293,11 @@ impl Checker {
                 // line; a non-ASCII host makes the line non-ASCII, so it did run.
                 return Ok(());
             }
-            let mut tmp = String::new();
-            return host::to_ascii(name, idna, &mut tmp).map_err(err);
+            let mut tmp = std::mem::take(&mut self.mapped);
+            tmp.clear();
+            let r = self.host_to_ascii(name, idna, &mut tmp).map_err(err);
+            self.mapped = tmp;
+            return r;
         }
         let dns = if self.naive {
             is_dns_name_naive(name)
@@ -252,6 +308,72 @@ impl Checker {
             Ok(())
         } else {
             Err(err(IdnaReason::AsciiHostName))
+        }
+    }
+    /// The host-integrity warnings of `check` (module docs): `ambiguous-ipv4` and
+    /// `display-unsafe`. The first of them is the line's reported warning, before any character
+    /// warning (a compatibility character in the userinfo, an ignorable in the host): it says
+    /// that a browser reads another host, or none (issue 16).
+    fn host_warnings(&mut self, s: &str, r: Range<usize>, o: &mut Outcome) {
+        let host = &s[r.clone()];
+        let mut first = true;
+        let mut warn = |k, at| {
+            o.warnings += 1;
+            if std::mem::take(&mut first) {
+                o.first_warning = Some(LineError::new(k, at));
+            }
+        };
+        // What a browser reads: percent-decoded, UTS #46-mapped (or at least with the label
+        // separators of RFC 3490 §3.1 as dots) before the IPv4 parser runs (WHATWG URL §3.5).
+        // An ASCII host without `%` maps only by ASCII case (or is refused and kept), which
+        // changes neither digits nor dots: it is tested as written, without a UTS #46 run.
+        // The UTS #46 run goes through the host cache ([`Checker::host_to_ascii`]).
+        let mut mapped = std::mem::take(&mut self.mapped);
+        mapped.clear();
+        let m: &[u8] = if !host.is_ascii() || host.contains('%') {
+            let decoded = if host.contains('%') {
+                std::borrow::Cow::Owned(
+                    crate::host::decode_host_percent(host).unwrap_or_else(|| host.to_string()),
+                )
+            } else {
+                std::borrow::Cow::Borrowed(host)
+            };
+            if self
+                .host_to_ascii(&decoded, crate::host::Idna::Uts46, &mut mapped)
+                .is_err()
+            {
+                mapped.clear();
+                mapped
+                    .extend_from_slice(decoded.replace(crate::host::is_label_dot, ".").as_bytes());
+            }
+            &mapped
+        } else {
+            host.as_bytes()
+        };
+        if crate::convert::integrity::ends_in_number(m) && !components::is_ipv4(m) {
+            warn(ErrorKind::AmbiguousIpv4, r.start);
+        }
+        self.mapped = mapped;
+        // `display-unsafe` needs an `xn--` label (see `bad_ace` in `check_components`).
+        if !self.naive && !crate::host::contains_ace_prefix(host.as_bytes()) {
+            return;
+        }
+        let tld = host
+            .trim_end_matches('.')
+            .rsplit('.')
+            .next()
+            .unwrap_or_default();
+        let mut at = r.start;
+        for l in host.split('.') {
+            if crate::host::ace::has_ace_prefix(l) {
+                if let Ok(u) = crate::host::ace::check_ace_label(l) {
+                    if crate::host::display::check_label(&u, tld).is_err() {
+                        warn(ErrorKind::DisplayUnsafe, at);
+                        break;
+                    }
+                }
+            }
+            at += l.len() + 1;
         }
     }
 }
@@ -301,57 +423,6 @@ fn bad_ace(s: &str, r: Range<usize>) -> Result<(), LineError> {
         return Err(LineError::new(ErrorKind::BadAce, r.start + at));
     }
     Ok(())
-}
-
-/// The host-integrity warnings of `check` (module docs): `ambiguous-ipv4` and
-/// `display-unsafe`. The first of them is the line's reported warning, before any character
-/// warning (a compatibility character in the userinfo, an ignorable in the host): it says
-/// that a browser reads another host, or none (issue 16).
-fn host_warnings(s: &str, r: Range<usize>, o: &mut Outcome) {
-    let host = &s[r.clone()];
-    let mut first = true;
-    let mut warn = |k, at| {
-        o.warnings += 1;
-        if std::mem::take(&mut first) {
-            o.first_warning = Some(LineError::new(k, at));
-        }
-    };
-    // What a browser reads: percent-decoded, UTS #46-mapped (or at least with the label
-    // separators of RFC 3490 §3.1 as dots) before the IPv4 parser runs (WHATWG URL §3.5).
-    // An ASCII host without `%` maps only by ASCII case (or is refused and kept), which
-    // changes neither digits nor dots: it is tested as written, without a UTS #46 run.
-    let mapped = if !host.is_ascii() || host.contains('%') {
-        let decoded = crate::host::decode_host_percent(host).unwrap_or_else(|| host.to_string());
-        let mut m = String::new();
-        if crate::host::to_ascii(&decoded, crate::host::Idna::Uts46, &mut m).is_err() {
-            m = decoded.replace(crate::host::is_label_dot, ".");
-        }
-        std::borrow::Cow::Owned(m)
-    } else {
-        std::borrow::Cow::Borrowed(host)
-    };
-    if crate::convert::integrity::ends_in_number(mapped.as_bytes())
-        && !components::is_ipv4(mapped.as_bytes())
-    {
-        warn(ErrorKind::AmbiguousIpv4, r.start);
-    }
-    let tld = host
-        .trim_end_matches('.')
-        .rsplit('.')
-        .next()
-        .unwrap_or_default();
-    let mut at = r.start;
-    for l in host.split('.') {
-        if crate::host::ace::has_ace_prefix(l) {
-            if let Ok(u) = crate::host::ace::check_ace_label(l) {
-                if crate::host::display::check_label(&u, tld).is_err() {
-                    warn(ErrorKind::DisplayUnsafe, at);
-                    break;
-                }
-            }
-        }
-        at += l.len() + 1;
-    }
 }
 
 /// An ASCII DNS name: labels of letters, digits and hyphens (STD3, RFC 1123 §2.1), not

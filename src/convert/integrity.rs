@@ -413,8 +413,12 @@ fn ipv4_number(s: &[u8]) -> bool {
 
 /// The host of an absolute reference with an authority (userinfo and port removed, brackets
 /// kept), or `None`.
+///
+/// Splits only the scheme and authority ([`components::split_head`], whose scheme and
+/// authority are [`components::split`]'s: the test `block_split_matches_memchr_twin`): the
+/// Guard asks this of every line it checks, twice for the converters that map hosts.
 pub fn host_of(line: &[u8]) -> Option<&[u8]> {
-    let c = components::split(line);
+    let c = components::split_head(line);
     let a = components::split_authority(line, c.authority?).ok()?;
     Some(&line[a.host])
 }
@@ -663,15 +667,18 @@ impl<C: Converter> Guard<C> {
         // A file URL with a drive-letter segment and dot segments: RFC 3986 §5.2.4 may remove
         // the drive letter that browsers keep, dropping the host (WHATWG URL §4.4 path state).
         let file = |s: &[u8]| s.eq_ignore_ascii_case(b"file");
-        let rc = components::split(reference);
-        let rpath = &reference[rc.path.clone()];
         let file_ref =
             scheme_of(reference).is_some_and(file) || base.and_then(scheme_of).is_some_and(file);
-        if file_ref && has_drive_segment(rpath) && (base.is_some() || has_dot_segment(rpath)) {
-            return Err(LineError::new(
-                ErrorKind::DriveLetterReference,
-                rc.path.start,
-            ));
+        // Only a file reference needs its path (one split less for every other line).
+        if file_ref {
+            let rc = components::split(reference);
+            let rpath = &reference[rc.path.clone()];
+            if has_drive_segment(rpath) && (base.is_some() || has_dot_segment(rpath)) {
+                return Err(LineError::new(
+                    ErrorKind::DriveLetterReference,
+                    rc.path.start,
+                ));
+            }
         }
         let Some(base) = base else {
             if let Some(at) = missing_host(reference) {
@@ -734,16 +741,43 @@ impl<C: Converter> Guard<C> {
         r
     }
 
-    /// The checks of what the converter wrote from `input`: [`check_output`], then
-    /// [`Self::check_mapping`], with the written line split once for both.
+    /// The checks of what the converter wrote from `input` ([`Self::check_written_full`]),
+    /// skipped when the converter wrote `input` unchanged (`check` always does): the callers
+    /// have found no missing host in `input`, so [`check_output`] finds none in `written`
+    /// and no changed host, and [`Self::check_mapping`] finds the host as the mode left it.
+    /// The test `unchanged_lines_pass_check_written` runs the full checks on such lines.
     fn check_written(
         &self,
         input: &[u8],
         written: &[u8],
         o: &mut Outcome,
     ) -> Result<(), LineError> {
-        let written_host = host_of(written);
+        if written == input {
+            return Ok(());
+        }
+        self.check_written_full(input, written, o)
+    }
+
+    /// [`check_output`], then [`Self::check_mapping`], with the written line split once for
+    /// both.
+    fn check_written_full(
+        &self,
+        input: &[u8],
+        written: &[u8],
+        o: &mut Outcome,
+    ) -> Result<(), LineError> {
+        // `host_of(written)`, keeping the authority's end.
+        let auth = components::split_head(written).authority;
+        let written_host = auth
+            .clone()
+            .and_then(|a| components::split_authority(written, a).ok())
+            .map(|a| &written[a.host]);
         check_output(input, written, written_host)?;
+        if auth.is_some_and(|a| same_authority(input, written, a.end)) {
+            // `input` has the written scheme and authority, so `host_of(input)` is
+            // `written_host`: check_mapping finds the host as the mode left it.
+            return Ok(());
+        }
         self.check_mapping(input, written_host, o)
     }
 
@@ -824,8 +858,12 @@ fn check_output(
     written: &[u8],
     written_host: Option<&[u8]>,
 ) -> Result<(), LineError> {
-    if let Some(at) = missing_host(written) {
-        return Err(LineError::new(ErrorKind::MissingHost, at.min(input.len())));
+    // A written host that is not empty is no missing host (`missing_host` splits the same
+    // authority and finds that host): the split is skipped.
+    if written_host.is_none_or(<[u8]>::is_empty) {
+        if let Some(at) = missing_host(written) {
+            return Err(LineError::new(ErrorKind::MissingHost, at.min(input.len())));
+        }
     }
     if !scheme_of(written).is_some_and(is_special) {
         return Ok(());
@@ -841,6 +879,15 @@ fn check_output(
         }
     }
     Ok(())
+}
+
+/// True when `input` has the scheme and authority of `written`, whose authority ends at
+/// `end` (RFC 3986 Appendix B: both are decided by the bytes before the first `/ ? #` after
+/// the authority's start): the bytes before `end` are the same, and `input` ends there or
+/// has a delimiter that ends its authority there too.
+fn same_authority(input: &[u8], written: &[u8], end: usize) -> bool {
+    input.get(..end) == written.get(..end)
+        && matches!(input.get(end), None | Some(b'/' | b'?' | b'#'))
 }
 
 /// Maps a byte offset in the resolved reference (RFC 3986 §5.2.2's target) back to the
@@ -924,6 +971,172 @@ fn has_plain_host(rest: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shortcut of `Guard::check_written` (a line written unchanged needs no check):
+    /// on every line of every data set and on lines made for each check, whenever the caller
+    /// would reach it (no missing host in the input), the full checks pass and add nothing,
+    /// for every kind of Guard (host modes that map hosts, and none).
+    #[test]
+    fn unchanged_lines_pass_check_written() {
+        let mut lines: Vec<Vec<u8>> = [
+            "http://1.2.3.4/",
+            "http://0x7f.1/",
+            "http://a.b.123/",
+            "http://a.b.0x1f./",
+            "https://b\u{FC}cher.de/",
+            "http://%31%32.%33/",
+            "http://\u{FF11}\u{FF12}/",
+            "http://pay\u{200D}pal.com/",
+            "http://stra\u{DF}e.de/",
+            "http://\u{AD}a.de/",
+            "http:///x",
+            "http://u@/",
+            "http://:80/",
+            "ws://h/",
+            "file:///c:/x",
+            "foo://1.2/",
+            "//h/p",
+        ]
+        .iter()
+        .map(|l| l.as_bytes().to_vec())
+        .collect();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
+        match std::fs::read_dir(&dir) {
+            Ok(rd) => {
+                for e in rd.flatten() {
+                    if e.path().extension().is_some_and(|x| x == "txt") {
+                        let bytes = std::fs::read(e.path()).expect("dataset");
+                        lines.extend(bytes.split(|&b| b == b'\n').map(|l| l.to_vec()));
+                    }
+                }
+                assert!(lines.len() > 100_000, "{}: {}", dir.display(), lines.len());
+            }
+            // As tests/common's `skip`: said where cargo shows it, an error under CI.
+            Err(e) if std::env::var_os("CI").is_none() => {
+                eprintln!(
+                    "SKIPPED the data sets ({}: {e}): made lines only",
+                    dir.display()
+                );
+            }
+            Err(e) => panic!("{}: {e}", dir.display()),
+        }
+        let modes = [
+            None,
+            Some(HostMode::Auto),
+            Some(HostMode::Uts46),
+            Some(HostMode::IDNA2003),
+            Some(HostMode::Percent),
+        ];
+        let mut checked = 0;
+        for maps_hosts in modes {
+            for strict in [false, true] {
+                let g = Guard::new(
+                    Verbatim,
+                    GuardOptions {
+                        maps_hosts,
+                        strict,
+                        ..GuardOptions::default()
+                    },
+                );
+                for l in &lines {
+                    if missing_host(l).is_some() {
+                        continue; // the caller stops before the converter runs
+                    }
+                    let mut o = Outcome::default();
+                    let r = g.check_written_full(l, l, &mut o);
+                    assert_eq!(
+                        (r, o),
+                        (Ok(()), Outcome::default()),
+                        "{maps_hosts:?}: {:?}",
+                        String::from_utf8_lossy(l)
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100, "{checked}");
+    }
+
+    /// The shortcuts of `Guard::check_written_full` against what they skip, on every dataset
+    /// line and its to-uri (every host mode) and to-iri output: where `same_authority` holds,
+    /// `host_of` of the input is the written host; where the written host is not empty,
+    /// `missing_host` finds nothing.
+    #[test]
+    fn written_host_shortcuts_match_what_they_skip() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
+        let mut lines: Vec<Vec<u8>> = [
+            "http://a/",
+            "http:///x",
+            "http://h",
+            "http://h?q",
+            "http://h:1#f",
+        ]
+        .iter()
+        .map(|l| l.as_bytes().to_vec())
+        .collect();
+        match std::fs::read_dir(&dir) {
+            Ok(rd) => {
+                for e in rd.flatten() {
+                    if e.path().extension().is_some_and(|x| x == "txt") {
+                        let bytes = std::fs::read(e.path()).expect("dataset");
+                        lines.extend(bytes.split(|&b| b == b'\n').map(|l| l.to_vec()));
+                    }
+                }
+            }
+            Err(e) if std::env::var_os("CI").is_none() => {
+                eprintln!(
+                    "SKIPPED the data sets ({}: {e}): made lines only",
+                    dir.display()
+                );
+            }
+            Err(e) => panic!("{}: {e}", dir.display()),
+        }
+        let (mut same, mut hosts) = (0, 0);
+        let mut pair = |input: &[u8], written: &[u8]| {
+            let auth = components::split_head(written).authority;
+            if auth
+                .clone()
+                .is_some_and(|a| same_authority(input, written, a.end))
+            {
+                assert_eq!(
+                    host_of(input),
+                    host_of(written),
+                    "{:?}",
+                    String::from_utf8_lossy(input)
+                );
+                same += 1;
+            }
+            if host_of(written).is_some_and(|h| !h.is_empty()) {
+                assert_eq!(
+                    missing_host(written),
+                    None,
+                    "{:?}",
+                    String::from_utf8_lossy(written)
+                );
+                hosts += 1;
+            }
+        };
+        for mode in [HostMode::Auto, HostMode::IDNA2003, HostMode::Percent] {
+            let mut to_uri = crate::convert::to_uri::ToUri::new(
+                crate::config::ToUriOptions::default().host(mode),
+            );
+            let mut to_iri =
+                crate::convert::to_iri::ToIri::new(crate::convert::to_iri::ToIriOptions {
+                    host: mode,
+                });
+            for l in &lines {
+                let (mut u, mut i) = (Vec::new(), Vec::new());
+                if let Ok(o) = to_uri.convert_into(l, &mut u) {
+                    let u = o.result(l, &u, 0);
+                    pair(l, u);
+                    if let Ok(o) = to_iri.convert_into(u, &mut i) {
+                        pair(u, o.result(u, &i, 0));
+                    }
+                }
+            }
+        }
+        assert!(same > 1_000 && hosts > 1_000, "{same} {hosts}");
+    }
 
     #[test]
     fn uts46_ignored_memo_matches_twin() {

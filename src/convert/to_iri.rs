@@ -386,11 +386,17 @@ impl ToIri {
     /// written literally in the input stay as they are.
     fn reencode_lookalikes(&mut self, out: &mut Vec<u8>, mark: usize, o: &mut Outcome) {
         let decoded = std::mem::take(&mut self.decoded);
-        if !decoded.is_empty()
-            && host::display::reencode_lookalikes_in(out, mark, |at| {
-                decoded.iter().any(|r| r.contains(&at))
-            })
-        {
+        // The fast path leaves early when no decoded character looks like a delimiter (no
+        // allocation, no UTF-8 pass over the component); the naive twin runs the full pass.
+        let reencoded = !decoded.is_empty()
+            && if self.naive {
+                host::display::reencode_lookalikes_in(out, mark, |at| {
+                    decoded.iter().any(|r| r.contains(&at))
+                })
+            } else {
+                host::display::reencode_lookalikes_in_ranges(out, mark, &decoded)
+            };
+        if reencoded {
             o.written = Written::Wrote;
         }
         self.decoded = decoded;

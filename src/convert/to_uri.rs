@@ -87,6 +87,12 @@ impl ToUri {
         self.cache.stats()
     }
 
+    /// The per-converter host cache, for a caller that maps the hosts of the lines it
+    /// converts once more (`check`'s host warnings): the conversion has left their answers in it.
+    pub(crate) fn host_cache(&mut self) -> &mut HostCache {
+        &mut self.cache
+    }
+
     /// Converts one line (without its terminator) and appends the URI to `out`, or leaves
     /// `out` as it was and says [`Written::Passthrough`] when the URI is the line itself
     /// ([`crate::convert`]'s contract).

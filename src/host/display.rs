@@ -366,6 +366,44 @@ pub fn reencode_lookalikes_in(
     true
 }
 
+/// [`reencode_lookalikes_in`] for the characters that start in one of `ranges` (byte ranges
+/// of `out[mark..]`, those a caller produced by percent-decoding), with an exit before any
+/// allocation or UTF-8 validation of the whole component: nearly every decoded run holds no
+/// character whose skeleton has a delimiter, and then nothing can be re-encoded. Otherwise
+/// (or when a range does not start on a character) it is [`reencode_lookalikes_in`], its
+/// twin; the test `ranges_fast_exit_matches_twin` compares both.
+pub fn reencode_lookalikes_in_ranges(
+    out: &mut Vec<u8>,
+    mark: usize,
+    ranges: &[std::ops::Range<usize>],
+) -> bool {
+    if !ranges_may_hold_lookalike(&out[mark..], ranges) {
+        return false;
+    }
+    reencode_lookalikes_in(out, mark, |at| ranges.iter().any(|r| r.contains(&at)))
+}
+
+/// False only when no non-ASCII character starting in `ranges` of `text` has a delimiter in
+/// its skeleton ([`skeleton_has_delimiter`]), so that [`delimiter_lookalikes`] can find none
+/// there. Bytes that do not decode as UTF-8 (RFC 3629 §4) answer true: the twin decides.
+fn ranges_may_hold_lookalike(text: &[u8], ranges: &[std::ops::Range<usize>]) -> bool {
+    for r in ranges {
+        let end = r.end.min(text.len());
+        let mut k = r.start;
+        while k < end {
+            if text[k] < 0x80 {
+                k += 1;
+                continue;
+            }
+            match crate::grammar::pct::decode_utf8(&text[k..]) {
+                Some((c, len)) if !skeleton_has_delimiter(c) => k += len,
+                _ => return true,
+            }
+        }
+    }
+    false
+}
+
 /// True when `label` is in the UTS #39 §3.1 profile and mixes no scripts beyond Moderately
 /// Restrictive: the profile part of [`check_label`], for callers that report a warning.
 pub fn is_moderately_restrictive(label: &str) -> bool {
@@ -393,6 +431,71 @@ mod tests {
         // U+2215, U+29F8, U+FF3C, U+30CE, U+0660 ... and the ASCII delimiters.
         assert!(found > 50, "{found}");
         assert!(skeleton_has_delimiter('\u{2215}') && !skeleton_has_delimiter('\u{E9}'));
+    }
+
+    /// The fast exit of [`reencode_lookalikes_in_ranges`] against its twin: every text of up
+    /// to 3 pieces from an alphabet of look-alikes (alone, in words of their script, as
+    /// symbols), plain letters of several scripts, ASCII and a broken sequence, under every
+    /// set of decoded ranges of up to two (including ranges that start inside a character).
+    #[test]
+    fn ranges_fast_exit_matches_twin() {
+        let alphabet: [&[u8]; 9] = [
+            "a".as_bytes(),
+            "/".as_bytes(),
+            "\u{2215}".as_bytes(),
+            "\u{30CE}".as_bytes(),
+            "\u{30EB}".as_bytes(),
+            "\u{660}".as_bytes(),
+            "\u{662}".as_bytes(),
+            "\u{E9}".as_bytes(),
+            b"\xE2\x88",
+        ];
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..3 {
+            let next: Vec<Vec<u8>> = texts
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |p| [&t[..], p].concat()))
+                .collect();
+            texts.extend(next);
+        }
+        texts.sort();
+        texts.dedup();
+        let (mut compared, mut reencoded) = (0, 0);
+        for t in &texts {
+            let n = t.len();
+            let mut sets: Vec<Vec<std::ops::Range<usize>>> = vec![vec![]];
+            for a in 0..=n {
+                for b in a..=n {
+                    sets.push(std::iter::once(a..b).collect());
+                    if b < n {
+                        sets.push(vec![a..b, b + 1..n]);
+                    }
+                }
+            }
+            for ranges in sets {
+                for prefix in [&b""[..], &b"x"[..]] {
+                    let mark = prefix.len();
+                    let mut fast = [prefix, &t[..]].concat();
+                    let mut twin = fast.clone();
+                    let rf = reencode_lookalikes_in_ranges(&mut fast, mark, &ranges);
+                    let rt = reencode_lookalikes_in(&mut twin, mark, |at| {
+                        ranges.iter().any(|r| r.contains(&at))
+                    });
+                    assert_eq!(
+                        (rf, &fast),
+                        (rt, &twin),
+                        "{:?} {ranges:?}",
+                        String::from_utf8_lossy(t)
+                    );
+                    compared += 1;
+                    reencoded += rf as u32;
+                }
+            }
+        }
+        assert!(
+            compared > 80_000 && reencoded > 10_000,
+            "{compared} {reencoded}"
+        );
     }
 
     #[test]
