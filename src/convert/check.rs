@@ -98,6 +98,7 @@ impl Checker {
     /// The naive twin: the same checks by the reference paths (the naive to-uri twin, the
     /// NFKC quick check per character, a second IDNA run per non-ASCII host, the DNS-name
     /// test by `split`). For tests that compare both; not meant for production use.
+    #[cfg(any(test, feature = "twins"))]
     #[doc(hidden)]
     pub fn new_naive(opts: CheckOptions) -> Self {
         let mut c = Checker::new(opts);
@@ -110,6 +111,7 @@ impl Checker {
     /// of a `%`-encoded host) bypass the host cache of the strict conversion and convert every
     /// host again. For tests that compare cached and uncached reports; not meant for
     /// production use.
+    #[cfg(any(test, feature = "twins"))]
     #[doc(hidden)]
     pub fn new_uncached(opts: CheckOptions) -> Self {
         let mut c = Checker::new(opts);

@@ -309,6 +309,7 @@ impl Normalizer {
     /// The uncached twin: a normalizer whose host cache stores nothing, so every host goes
     /// through ToASCII (and ToUnicode with the display decision, `--idn unicode`) again. For
     /// tests that compare cached and uncached output; not meant for production use.
+    #[cfg(any(test, feature = "twins"))]
     #[doc(hidden)]
     pub fn new_uncached(opts: NormalizeOptions) -> Self {
         Normalizer {

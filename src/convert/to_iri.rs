@@ -226,6 +226,7 @@ impl ToIri {
 
     /// The naive twin: the same conversion by the scalar reference loops (per-character
     /// NFKC, byte-wise scans). For tests that compare both; not meant for production use.
+    #[cfg(any(test, feature = "twins"))]
     #[doc(hidden)]
     pub fn new_naive(opts: ToIriOptions) -> Self {
         ToIri {
@@ -237,6 +238,7 @@ impl ToIri {
     /// The uncached twin: a converter whose host cache stores nothing, so every host goes
     /// through ToUnicode and the display decision again. For tests that compare cached and
     /// uncached output; not meant for production use.
+    #[cfg(any(test, feature = "twins"))]
     #[doc(hidden)]
     pub fn new_uncached(opts: ToIriOptions) -> Self {
         ToIri {

@@ -69,6 +69,7 @@ impl ToUri {
 
     /// The naive twin: the same conversion by the scalar per-byte reference loops, without
     /// the block kernels. For tests that compare both; not meant for production use.
+    #[cfg(any(test, feature = "twins"))]
     #[doc(hidden)]
     pub fn new_naive(opts: ToUriOptions) -> Self {
         ToUri {

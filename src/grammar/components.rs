@@ -173,8 +173,7 @@ pub fn split(s: &[u8]) -> Components {
 }
 
 /// [`split`] by a byte loop and `memchr`, for any length: the twin of its block path.
-#[doc(hidden)]
-pub fn split_memchr(s: &[u8]) -> Components {
+pub(crate) fn split_memchr(s: &[u8]) -> Components {
     let n = s.len();
     let mut c = split_head_memchr(s);
     let mut i = c.path.start;
@@ -239,7 +238,7 @@ pub struct Authority {
 ///
 /// An authority of at most 64 bytes without `@`, `[` or `]` (nearly every one: `host` or
 /// `host:port`) is split by one byte loop; the others, and the twin of that loop, by
-/// [`split_authority_memchr`] (up to four `memchr` calls, each with its set-up cost on a
+/// `split_authority_memchr` (up to four `memchr` calls, each with its set-up cost on a
 /// string of 10–30 bytes). The test `authority_split_matches_memchr_twin` compares both.
 pub fn split_authority(s: &[u8], r: Range<usize>) -> Result<Authority, LineError> {
     let a = &s[r.clone()];
@@ -272,8 +271,7 @@ pub fn split_authority(s: &[u8], r: Range<usize>) -> Result<Authority, LineError
 }
 
 /// [`split_authority`] by `memchr`, for any authority: the twin of its byte loop.
-#[doc(hidden)]
-pub fn split_authority_memchr(s: &[u8], r: Range<usize>) -> Result<Authority, LineError> {
+pub(crate) fn split_authority_memchr(s: &[u8], r: Range<usize>) -> Result<Authority, LineError> {
     let a = &s[r.clone()];
     let base = r.start;
     let mut auth = Authority::default();

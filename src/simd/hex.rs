@@ -66,6 +66,7 @@ pub(crate) fn decode_triplets_naive(s: &[u8], octets: &mut Vec<u8>) -> usize {
 /// Panics unless the kernel and its twin agree on `s` and on each suffix of up to 15 bytes
 /// less (other alignments of the triplets). For the fuzz target `simd_twin`; not part of
 /// the API.
+#[cfg(any(test, feature = "twins"))]
 #[doc(hidden)]
 pub fn hex_twin_check(s: &[u8]) {
     for k in 0..s.len().min(15) + 1 {

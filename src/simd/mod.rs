@@ -12,12 +12,15 @@
 
 pub mod delims;
 pub(crate) mod pct;
+#[cfg(any(test, feature = "twins"))]
 #[doc(hidden)]
 pub use pct::pct_twin_check;
 pub(crate) mod hex;
+#[cfg(any(test, feature = "twins"))]
 #[doc(hidden)]
 pub use hex::hex_twin_check;
 pub(crate) mod rtl;
+#[cfg(any(test, feature = "twins"))]
 #[doc(hidden)]
 pub use rtl::rtl_twin_check;
 mod scalar;

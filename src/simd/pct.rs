@@ -301,6 +301,7 @@ impl PctEncoder {
     }
 
     /// The encoder at a given level, if this CPU runs it (for tests).
+    #[cfg(any(test, feature = "twins"))]
     pub(crate) fn with_level(leiri: bool, level: Level) -> Option<PctEncoder> {
         level.is_available().then_some(PctEncoder {
             t: &TABLES[leiri as usize],
@@ -345,6 +346,7 @@ impl PctEncoder {
 /// Runs every kernel level this CPU has on `s` (both stop sets) and panics unless each
 /// appends the same bytes and consumes the same prefix as the scalar twin. For the fuzz
 /// target `simd_twin` and the tests; not part of the API.
+#[cfg(any(test, feature = "twins"))]
 #[doc(hidden)]
 pub fn pct_twin_check(s: &[u8]) {
     for leiri in [false, true] {

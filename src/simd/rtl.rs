@@ -45,6 +45,7 @@ pub(crate) fn may_contain_rtl(b: &[u8]) -> bool {
 }
 
 /// The twin of [`may_contain_rtl`]: each position with the bytes after it, by `match`.
+#[cfg(any(test, feature = "twins"))]
 pub(crate) fn may_contain_rtl_naive(b: &[u8]) -> bool {
     (0..b.len()).any(|i| {
         let next = b.get(i + 1).copied().unwrap_or(0);
@@ -61,6 +62,7 @@ pub(crate) fn may_contain_rtl_naive(b: &[u8]) -> bool {
 
 /// Panics unless the kernel and its twin agree on `b` and on each of its suffixes of up to 17
 /// bytes less (other alignments). For the fuzz target `simd_twin`; not part of the API.
+#[cfg(any(test, feature = "twins"))]
 #[doc(hidden)]
 pub fn rtl_twin_check(b: &[u8]) {
     for k in 0..b.len().min(17) + 1 {
