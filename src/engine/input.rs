@@ -74,6 +74,12 @@ impl MappedFile {
 /// `no_mmap`; everything else is streamed, decompressed by extension or magic bytes.
 /// Returns the source and the input size when known (for the progress bar).
 ///
+/// **The map's contract is the caller's choice** (as in ripgrep): with `no_mmap == false` a
+/// regular file is memory-mapped, and while the returned [`Source`] lives the file must not
+/// be truncated or rewritten by anyone — a truncation makes a read of the lost pages raise
+/// SIGBUS, a rewrite changes bytes under the converter. Pass `no_mmap = true` (the CLI's
+/// `--no-mmap`) for a file that may change or grow while it is read: it is then streamed.
+///
 /// The path is opened once and never reopened: the magic bytes are peeked from the same
 /// reader that is then streamed, so a pipe given by path (`--in <(zcat x.gz)`, `/dev/stdin`,
 /// a named FIFO) loses nothing. `/dev/stdin`, `/dev/fd/N` and `/proc/self/fd/N` name a
