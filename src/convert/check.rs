@@ -4,7 +4,8 @@
 //! 1. it matches `IRI-reference` (RFC 3987 §2.2) — or `URI-reference` (RFC 3986 §4.1) with
 //!    `--uri`: scheme, authority, IP literal, port, well-formed `%HH`, only allowed
 //!    characters in each component, `iprivate` only in the query, no bidi formatting
-//!    characters (§4.1). This is the strict to-uri conversion run for its errors only.
+//!    characters (§4.1). This is the strict to-uri conversion run for its errors only
+//!    (`ToUri::validate`: the same steps without writing the URI).
 //! 2. its host passes the chosen IDNA (RFC 3987 §3.1; 3987bis §3.4.2 decodes `%HH` first);
 //!    an all-ASCII host of a DNS scheme must be a DNS name (contract item 2);
 //! 3. each component follows RFC 3987 §4.2 (see [`crate::convert::bidi`] for the rules and
@@ -159,8 +160,14 @@ impl Checker {
             None
         };
         if parts.is_none() {
-            self.scratch.clear();
-            self.conv.convert_into(line, &mut self.scratch)?;
+            if self.naive {
+                // The naive twin runs the whole conversion and discards the URI.
+                self.scratch.clear();
+                self.conv.convert_into(line, &mut self.scratch)?;
+            } else {
+                // The same errors without writing the URI (`ToUri::validate`).
+                self.conv.validate(line, &mut self.scratch)?;
+            }
         }
         let s = if self.naive {
             std::str::from_utf8(line).expect("validated by the conversion")

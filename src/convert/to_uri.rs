@@ -50,6 +50,9 @@ pub struct ToUri {
     valid_utf8: bool,
     /// Run the scalar reference path only (the naive twin, for tests).
     naive: bool,
+    /// Inside [`ToUri::validate`]: the block kernel only finds the stop bytes, it writes
+    /// nothing ([`ToUri::kernel`]).
+    scan_only: bool,
     /// `--repair` ([`crate::convert::repair`]).
     repairer: Repairer,
 }
@@ -63,6 +66,7 @@ impl ToUri {
             enc: PctEncoder::new(opts.leiri),
             valid_utf8: false,
             naive: false,
+            scan_only: false,
             repairer: Repairer::default(),
         }
     }
@@ -119,6 +123,21 @@ impl ToUri {
             out.truncate(mark);
         }
         r
+    }
+
+    /// The errors of [`ToUri::convert_into`] without the URI, for `check`, which discards it
+    /// ([`crate::convert::check`]): the same steps decide the same first error, but the block
+    /// kernel of step 4 only scans for its stop bytes ([`PctEncoder::scan_prefix`]) instead of
+    /// writing `%HH` for every non-ASCII byte. `scratch` receives what the other steps still
+    /// write (scheme, host, the stop bytes' mappings): it is cleared and holds no URI. The
+    /// naive twin converts in full.
+    pub(crate) fn validate(&mut self, line: &[u8], scratch: &mut Vec<u8>) -> Result<(), LineError> {
+        scratch.clear();
+        self.scan_only = !self.naive;
+        let r = self.convert_into(line, scratch);
+        self.scan_only = false;
+        scratch.clear();
+        r.map(|_| ())
     }
 
     /// [`ToUriOptions::repair`]: the repairs of [`crate::convert::repair`] (RFC 3987 §3.1's
@@ -368,7 +387,7 @@ impl ToUri {
         let mut i = 0;
         loop {
             let before = out.len();
-            let k = self.enc.encode_prefix(&s[i..], out);
+            let k = self.kernel(&s[i..], out);
             // Only non-ASCII bytes grow the output.
             if out.len() - before != k {
                 o.written = Written::Wrote;
@@ -404,7 +423,7 @@ impl ToUri {
         let mut query: Option<Option<usize>> = None;
         loop {
             let before = out.len();
-            let k = self.enc.encode_prefix(&s[i..], out);
+            let k = self.kernel(&s[i..], out);
             if out.len() - before != k {
                 o.written = Written::Wrote;
             }
@@ -434,6 +453,18 @@ impl ToUri {
                 }
             };
             i = self.encode_stop(s, start, i, comp, out, o)?;
+        }
+    }
+
+    /// The block kernel of step 4 (RFC 3987 §3.1 step 2): [`PctEncoder::encode_prefix`], or
+    /// in [`ToUri::validate`] [`PctEncoder::scan_prefix`], which consumes the same prefix and
+    /// writes nothing. Returns the prefix's length.
+    #[inline]
+    fn kernel(&self, s: &[u8], out: &mut Vec<u8>) -> usize {
+        if self.scan_only {
+            self.enc.scan_prefix(s)
+        } else {
+            self.enc.encode_prefix(s, out)
         }
     }
 
