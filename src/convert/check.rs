@@ -159,6 +159,8 @@ impl Checker {
         } else {
             None
         };
+        // What the strict conversion split (scheme, authority), kept for the split below.
+        let mut head = None;
         if parts.is_none() {
             if self.naive {
                 // The naive twin runs the whole conversion and discards the URI.
@@ -166,7 +168,7 @@ impl Checker {
                 self.conv.convert_into(line, &mut self.scratch)?;
             } else {
                 // The same errors without writing the URI (`ToUri::validate`).
-                self.conv.validate(line, &mut self.scratch)?;
+                head = self.conv.validate(line, &mut self.scratch)?;
             }
         }
         let s = if self.naive {
@@ -180,10 +182,16 @@ impl Checker {
             // here cost 3 % of check's instructions on intl_cldr.
             unsafe { std::str::from_utf8_unchecked(line) }
         };
-        // The components: those the ASCII shortcut found, or split again (the grammar passed,
-        // so the authority splits).
-        let (c, auth) = match parts {
-            Some(p) if !self.naive => p,
+        // The components: those the ASCII shortcut found, those the strict conversion split
+        // with the rest of the line split here, or split again (the grammar passed, so the
+        // authority splits).
+        let (c, auth) = match (parts, head) {
+            (Some(p), _) if !self.naive => p,
+            (_, Some((h, a))) if !self.naive => {
+                let c = split_tail(line, h);
+                debug_assert_eq!(c, components::split(line));
+                (c, a)
+            }
             _ => {
                 let c = components::split(line);
                 let a = c.authority.clone().map(|ar| {
@@ -213,10 +221,15 @@ impl Checker {
         o: &mut Outcome,
     ) -> Result<(), LineError> {
         let mut host = None;
+        // Whether the host holds a `%` (3987bis §3.4.2: decoded before IDNA), asked once for
+        // both host checks.
+        let mut pct = false;
         if let Some(a) = auth {
             special_authority(line, c, &a)?;
             if line.get(a.host.start) != Some(&b'[') {
-                self.check_host(s, a.host.clone(), c.scheme.clone().map(|r| &line[r]))?;
+                pct = memchr::memchr(b'%', &line[a.host.clone()]).is_some();
+                let scheme = c.scheme.clone().map(|r| &line[r]);
+                self.check_host(s, a.host.clone(), scheme, pct)?;
                 // Only a host holding `xn--` can have an `xn--` label (one byte pass instead
                 // of a split at every `.`); the naive twin splits every host.
                 if self.naive || host::contains_ace_prefix(&line[a.host.clone()]) {
@@ -265,17 +278,19 @@ impl Checker {
             }
         }
         if let Some(h) = host {
-            self.host_warnings(s, h, o);
+            self.host_warnings(s, h, pct, o);
         }
         Ok(())
     }
 
     /// Hosts must pass the chosen IDNA; an all-ASCII host of a DNS scheme must be a DNS name.
+    /// `pct`: the host holds a `%`.
     fn check_host(
         &mut self,
         s: &str,
         r: Range<usize>,
         scheme: Option<&[u8]>,
+        pct: bool,
     ) -> Result<(), LineError> {
         let host = &s[r.clone()];
         if host.is_empty() {
@@ -287,7 +302,7 @@ impl Checker {
         };
         let err = |reason| LineError::new(ErrorKind::Idna(reason), r.start);
         let decoded;
-        let name = if host.contains('%') {
+        let name = if pct {
             decoded = host::decode_host_percent(host).ok_or(err(IdnaReason::PercentNotUtf8))?;
             decoded.as_str()
         } else {
@@ -321,7 +336,8 @@ impl Checker {
     /// `display-unsafe`. The first of them is the line's reported warning, before any character
     /// warning (a compatibility character in the userinfo, an ignorable in the host): it says
     /// that a browser reads another host, or none (issue 16).
-    fn host_warnings(&mut self, s: &str, r: Range<usize>, o: &mut Outcome) {
+    /// `pct`: the host holds a `%`.
+    fn host_warnings(&mut self, s: &str, r: Range<usize>, pct: bool, o: &mut Outcome) {
         let host = &s[r.clone()];
         let mut first = true;
         let mut warn = |k, at| {
@@ -337,8 +353,8 @@ impl Checker {
         // The UTS #46 run goes through the host cache ([`Checker::host_to_ascii`]).
         let mut mapped = std::mem::take(&mut self.mapped);
         mapped.clear();
-        let m: &[u8] = if !host.is_ascii() || host.contains('%') {
-            let decoded = if host.contains('%') {
+        let m: &[u8] = if pct || !host.is_ascii() {
+            let decoded = if pct {
                 std::borrow::Cow::Owned(
                     crate::host::decode_host_percent(host).unwrap_or_else(|| host.to_string()),
                 )
@@ -383,6 +399,28 @@ impl Checker {
             at += l.len() + 1;
         }
     }
+}
+
+/// The rest of the split of `line` (RFC 3986 Appendix B: path `[^?#]*`, then `?` query
+/// `[^#]*`, then `#` fragment) after its head `c` (scheme and authority, with `c.path`
+/// running from the path's start to the end of the line: [`components::split_head`]). Its
+/// twin is [`components::split`] (the naive checker; a debug assertion in
+/// [`Checker::convert_into`] compares them on every line the tests check).
+fn split_tail(line: &[u8], mut c: components::Components) -> components::Components {
+    let n = line.len();
+    let i = c.path.start;
+    let pend = memchr::memchr2(b'?', b'#', &line[i..]).map_or(n, |p| i + p);
+    c.path = i..pend;
+    let mut i = pend;
+    if i < n && line[i] == b'?' {
+        let qend = memchr::memchr(b'#', &line[i + 1..]).map_or(n, |p| i + 1 + p);
+        c.query = Some(i + 1..qend);
+        i = qend;
+    }
+    if i < n && line[i] == b'#' {
+        c.fragment = Some(i + 1..n);
+    }
+    c
 }
 
 /// What browsers refuse in the authority of a special scheme (WHATWG URL §4.1) that RFC 3986

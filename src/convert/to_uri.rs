@@ -31,6 +31,10 @@ use std::borrow::Cow;
 
 pub use super::Outcome;
 
+/// What [`ToUri::validate`] gives back of a line that passed: its components as
+/// [`components::split_head`] splits them, and its authority's split.
+pub(crate) type Head = (Components, Option<components::Authority>);
+
 /// The IRI→URI converter. One per worker thread: it owns a host cache and scratch space.
 ///
 /// ```
@@ -53,6 +57,9 @@ pub struct ToUri {
     /// Inside [`ToUri::validate`]: the block kernel only finds the stop bytes, it writes
     /// nothing ([`ToUri::kernel`]).
     scan_only: bool,
+    /// Inside [`ToUri::validate`]: the head split of step 2 (scheme, authority, the path's
+    /// start) and the authority's split, of a line that passed.
+    head: Option<Head>,
     /// `--repair` ([`crate::convert::repair`]).
     repairer: Repairer,
 }
@@ -67,6 +74,7 @@ impl ToUri {
             valid_utf8: false,
             naive: false,
             scan_only: false,
+            head: None,
             repairer: Repairer::default(),
         }
     }
@@ -131,13 +139,24 @@ impl ToUri {
     /// writing `%HH` for every non-ASCII byte. `scratch` receives what the other steps still
     /// write (scheme, host, the stop bytes' mappings): it is cleared and holds no URI. The
     /// naive twin converts in full.
-    pub(crate) fn validate(&mut self, line: &[u8], scratch: &mut Vec<u8>) -> Result<(), LineError> {
+    ///
+    /// A line that passes gives back what step 2 split on the block path: the components of
+    /// [`components::split_head`] (scheme, authority, `path.start..len`: path, query and
+    /// fragment unsplit) and the authority's [`components::split_authority`], or `None` (the
+    /// naive twin).
+    pub(crate) fn validate(
+        &mut self,
+        line: &[u8],
+        scratch: &mut Vec<u8>,
+    ) -> Result<Option<Head>, LineError> {
         scratch.clear();
         self.scan_only = !self.naive;
+        self.head = None;
         let r = self.convert_into(line, scratch);
         self.scan_only = false;
         scratch.clear();
-        r.map(|_| ())
+        let head = self.head.take();
+        r.map(|_| head)
     }
 
     /// [`ToUriOptions::repair`]: the repairs of [`crate::convert::repair`] (RFC 3987 §3.1's
@@ -213,8 +232,12 @@ impl ToUri {
         // Everything before `pos` has been written; the scheme and its ':' are copied with
         // whatever follows them up to the first component that is mapped.
         let mut pos = 0;
+        let mut auth = None;
         if let Some(ar) = c.authority.clone() {
             let a = components::split_authority(line, ar.clone())?;
+            if self.scan_only {
+                auth = Some(a.clone());
+            }
             if let Some(ui) = &a.userinfo {
                 out.extend_from_slice(&line[pos..ui.start]);
                 self.encode(line, ui.clone(), Component::Userinfo, out, &mut o)?;
@@ -243,6 +266,9 @@ impl ToUri {
         out.extend_from_slice(&line[pos..c.path.start]);
         if fused {
             self.encode_tail(line, c.path.start, out, &mut o)?;
+            if self.scan_only {
+                self.head = Some((c, auth));
+            }
             return Ok(o);
         }
         self.encode(line, c.path.clone(), Component::Path, out, &mut o)?;
