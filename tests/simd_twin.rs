@@ -4,7 +4,7 @@
 //! in `../shared/datasets` and of two synthetic sets from `scripts/gen-dataset`, in to-uri (every
 //! host mode, and the option sets that change which bytes stop the kernel) and in to-iri (every
 //! host mode, on the raw lines and on their to-uri output); `check` (`Checker::new_naive`) the
-//! same way.
+//! same way; and every cell of `tests/data/*.tsv`.
 
 mod common;
 
@@ -254,4 +254,90 @@ fn synthetic_sets_give_the_same_bytes_and_errors() {
         assert!(bytes.len() > 100_000, "{} bytes", bytes.len());
         compare(&p.display().to_string(), &bytes);
     }
+}
+
+/// Whether `common::unescape` accepts `s` (it panics on a malformed `\x` or `\u{..}`): the same
+/// scan, without building the bytes.
+fn escapes_ok(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' || i + 1 >= b.len() {
+            i += 1;
+            continue;
+        }
+        match b[i + 1] {
+            b'x' => {
+                let hex = s
+                    .get(i + 2..i + 4)
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
+                if hex.is_none() {
+                    return false;
+                }
+                i += 4;
+            }
+            b'u' => {
+                let Some(end) = s[i..].find('}').map(|e| e + i) else {
+                    return false;
+                };
+                let ok = s
+                    .get(i + 3..end)
+                    .and_then(|h| u32::from_str_radix(h, 16).ok())
+                    .and_then(char::from_u32)
+                    .is_some();
+                if !ok {
+                    return false;
+                }
+                i = end + 1;
+            }
+            _ => i += 2,
+        }
+    }
+    true
+}
+
+/// Every cell of every row of `tests/data/*.tsv` as a line: as written, unescaped (`\xHH`,
+/// `\u{..}`, ... where the file uses the escapes) and, for cells of hex digits (the charset
+/// vectors' input bytes), decoded. to-uri, check (`Checker::new` against `Checker::new_naive`,
+/// every host mode, with and without `--uri`) and to-iri against their naive twins.
+#[test]
+fn tsv_data_cells_give_the_same_bytes_and_errors() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "tsv"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 9, "{files:?}");
+    let mut total = 0;
+    for f in files {
+        let mut bytes = Vec::new();
+        let mut push = |cell: &[u8]| {
+            bytes.extend_from_slice(cell);
+            bytes.push(b'\n');
+        };
+        for row in common::read_tsv(&f) {
+            for cell in &row {
+                push(cell.as_bytes());
+                if cell.contains('\\') && escapes_ok(cell) {
+                    push(&common::unescape(cell));
+                }
+                let hex = cell.len() >= 2
+                    && cell.len() % 2 == 0
+                    && cell.bytes().all(|b| b.is_ascii_hexdigit());
+                if hex {
+                    let raw: Vec<u8> = (0..cell.len())
+                        .step_by(2)
+                        .map(|i| u8::from_str_radix(&cell[i..i + 2], 16).expect("hex"))
+                        .collect();
+                    push(&raw);
+                }
+            }
+        }
+        total += bytes.iter().filter(|&&b| b == b'\n').count();
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        compare(&name, &bytes);
+    }
+    assert!(total > 2_000, "{total} lines from tests/data");
 }

@@ -4,7 +4,8 @@
 //! 1. it matches `IRI-reference` (RFC 3987 §2.2) — or `URI-reference` (RFC 3986 §4.1) with
 //!    `--uri`: scheme, authority, IP literal, port, well-formed `%HH`, only allowed
 //!    characters in each component, `iprivate` only in the query, no bidi formatting
-//!    characters (§4.1). This is the strict to-uri conversion run for its errors only.
+//!    characters (§4.1). This is the strict to-uri conversion run for its errors only
+//!    (`ToUri::validate`: the same steps without writing the URI).
 //! 2. its host passes the chosen IDNA (RFC 3987 §3.1; 3987bis §3.4.2 decodes `%HH` first);
 //!    an all-ASCII host of a DNS scheme must be a DNS name (contract item 2);
 //! 3. each component follows RFC 3987 §4.2 (see [`crate::convert::bidi`] for the rules and
@@ -160,9 +161,17 @@ impl Checker {
         } else {
             None
         };
+        // What the strict conversion split (scheme, authority), kept for the split below.
+        let mut head = None;
         if parts.is_none() {
-            self.scratch.clear();
-            self.conv.convert_into(line, &mut self.scratch)?;
+            if self.naive {
+                // The naive twin runs the whole conversion and discards the URI.
+                self.scratch.clear();
+                self.conv.convert_into(line, &mut self.scratch)?;
+            } else {
+                // The same errors without writing the URI (`ToUri::validate`).
+                head = self.conv.validate(line, &mut self.scratch)?;
+            }
         }
         let s = if self.naive {
             std::str::from_utf8(line).expect("validated by the conversion")
@@ -175,10 +184,16 @@ impl Checker {
             // here cost 3 % of check's instructions on intl_cldr.
             unsafe { std::str::from_utf8_unchecked(line) }
         };
-        // The components: those the ASCII shortcut found, or split again (the grammar passed,
-        // so the authority splits).
-        let (c, auth) = match parts {
-            Some(p) if !self.naive => p,
+        // The components: those the ASCII shortcut found, those the strict conversion split
+        // with the rest of the line split here, or split again (the grammar passed, so the
+        // authority splits).
+        let (c, auth) = match (parts, head) {
+            (Some(p), _) if !self.naive => p,
+            (_, Some((h, a))) if !self.naive => {
+                let c = split_tail(line, h);
+                debug_assert_eq!(c, components::split(line));
+                (c, a)
+            }
             _ => {
                 let c = components::split(line);
                 let a = c.authority.clone().map(|ar| {
@@ -208,10 +223,15 @@ impl Checker {
         o: &mut Outcome,
     ) -> Result<(), LineError> {
         let mut host = None;
+        // Whether the host holds a `%` (3987bis §3.4.2: decoded before IDNA), asked once for
+        // both host checks.
+        let mut pct = false;
         if let Some(a) = auth {
             special_authority(line, c, &a)?;
             if line.get(a.host.start) != Some(&b'[') {
-                self.check_host(s, a.host.clone(), c.scheme.clone().map(|r| &line[r]))?;
+                pct = memchr::memchr(b'%', &line[a.host.clone()]).is_some();
+                let scheme = c.scheme.clone().map(|r| &line[r]);
+                self.check_host(s, a.host.clone(), scheme, pct)?;
                 // Only a host holding `xn--` can have an `xn--` label (one byte pass instead
                 // of a split at every `.`); the naive twin splits every host.
                 if self.naive || host::contains_ace_prefix(&line[a.host.clone()]) {
@@ -260,17 +280,19 @@ impl Checker {
             }
         }
         if let Some(h) = host {
-            self.host_warnings(s, h, o);
+            self.host_warnings(s, h, pct, o);
         }
         Ok(())
     }
 
     /// Hosts must pass the chosen IDNA; an all-ASCII host of a DNS scheme must be a DNS name.
+    /// `pct`: the host holds a `%`.
     fn check_host(
         &mut self,
         s: &str,
         r: Range<usize>,
         scheme: Option<&[u8]>,
+        pct: bool,
     ) -> Result<(), LineError> {
         let host = &s[r.clone()];
         if host.is_empty() {
@@ -282,7 +304,7 @@ impl Checker {
         };
         let err = |reason| LineError::new(ErrorKind::Idna(reason), r.start);
         let decoded;
-        let name = if host.contains('%') {
+        let name = if pct {
             decoded = host::decode_host_percent(host).ok_or(err(IdnaReason::PercentNotUtf8))?;
             decoded.as_str()
         } else {
@@ -316,7 +338,8 @@ impl Checker {
     /// `display-unsafe`. The first of them is the line's reported warning, before any character
     /// warning (a compatibility character in the userinfo, an ignorable in the host): it says
     /// that a browser reads another host, or none (issue 16).
-    fn host_warnings(&mut self, s: &str, r: Range<usize>, o: &mut Outcome) {
+    /// `pct`: the host holds a `%`.
+    fn host_warnings(&mut self, s: &str, r: Range<usize>, pct: bool, o: &mut Outcome) {
         let host = &s[r.clone()];
         let mut first = true;
         let mut warn = |k, at| {
@@ -332,8 +355,8 @@ impl Checker {
         // The UTS #46 run goes through the host cache ([`Checker::host_to_ascii`]).
         let mut mapped = std::mem::take(&mut self.mapped);
         mapped.clear();
-        let m: &[u8] = if !host.is_ascii() || host.contains('%') {
-            let decoded = if host.contains('%') {
+        let m: &[u8] = if pct || !host.is_ascii() {
+            let decoded = if pct {
                 std::borrow::Cow::Owned(
                     crate::host::decode_host_percent(host).unwrap_or_else(|| host.to_string()),
                 )
@@ -378,6 +401,28 @@ impl Checker {
             at += l.len() + 1;
         }
     }
+}
+
+/// The rest of the split of `line` (RFC 3986 Appendix B: path `[^?#]*`, then `?` query
+/// `[^#]*`, then `#` fragment) after its head `c` (scheme and authority, with `c.path`
+/// running from the path's start to the end of the line: [`components::split_head`]). Its
+/// twin is [`components::split`] (the naive checker; a debug assertion in
+/// [`Checker::convert_into`] compares them on every line the tests check).
+fn split_tail(line: &[u8], mut c: components::Components) -> components::Components {
+    let n = line.len();
+    let i = c.path.start;
+    let pend = memchr::memchr2(b'?', b'#', &line[i..]).map_or(n, |p| i + p);
+    c.path = i..pend;
+    let mut i = pend;
+    if i < n && line[i] == b'?' {
+        let qend = memchr::memchr(b'#', &line[i + 1..]).map_or(n, |p| i + 1 + p);
+        c.query = Some(i + 1..qend);
+        i = qend;
+    }
+    if i < n && line[i] == b'#' {
+        c.fragment = Some(i + 1..n);
+    }
+    c
 }
 
 /// What browsers refuse in the authority of a special scheme (WHATWG URL §4.1) that RFC 3986
@@ -502,6 +547,10 @@ pub(crate) fn is_compat_naive(c: char) -> bool {
 /// (RFC 5892 Appendix A context), and so does a combining mark right after an ASCII byte, a
 /// label dot or the line start (the only places a component can start: all other
 /// delimiters are ASCII); a combining mark after any other character cannot start one.
+// Kept out of `Checker::convert_into`: inlined, it cost the ASCII lines of
+// real_files_and_shortener 0.4 % more instructions (callgrind), and it runs only on
+// non-ASCII lines.
+#[inline(never)]
 fn warn_line_fast(s: &str, o: &mut Outcome) -> bool {
     let b = s.as_bytes();
     let mut count = 0;
@@ -511,10 +560,10 @@ fn warn_line_fast(s: &str, o: &mut Outcome) -> bool {
     while i < b.len() {
         if b[i] < 0x80 {
             after_delimiter = true;
-            i += 1;
+            i += ascii_prefix_len(&b[i..]);
             continue;
         }
-        let c = s[i..].chars().next().expect("a character starts here");
+        let (c, len) = char_at(b, i);
         if matches!(c, joiner::ZWNJ | joiner::ZWJ)
             || (after_delimiter && unicode_normalization::char::is_combining_mark(c))
         {
@@ -525,7 +574,7 @@ fn warn_line_fast(s: &str, o: &mut Outcome) -> bool {
             first.get_or_insert(i);
         }
         after_delimiter = crate::host::is_label_dot(c);
-        i += c.len_utf8();
+        i += len;
     }
     o.warnings += count;
     if let Some(p) = first {
@@ -533,6 +582,46 @@ fn warn_line_fast(s: &str, o: &mut Outcome) -> bool {
             .get_or_insert(LineError::new(ErrorKind::CompatChar, p));
     }
     true
+}
+
+/// The length of the ASCII prefix of `b`, eight bytes at a time (a byte is ASCII iff its top
+/// bit is clear). Twin: `b.iter().position(|&x| x >= 0x80)` (the test
+/// `ascii_prefix_and_char_at_match_twins`).
+#[inline]
+fn ascii_prefix_len(b: &[u8]) -> usize {
+    let mut i = 0;
+    while let Some(w) = b.get(i..i + 8) {
+        let high = u64::from_le_bytes(w.try_into().expect("8 bytes")) & 0x8080_8080_8080_8080;
+        if high != 0 {
+            return i + (high.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && b[i] < 0x80 {
+        i += 1;
+    }
+    i
+}
+
+/// The character that starts at byte `i` of the UTF-8 `b` (a lead byte, ≥ 0xC2) and its
+/// length (RFC 3629 §3), decoded without the boundary check and iterator of
+/// `s[i..].chars()`. Twin: `s[i..].chars().next()` (the test
+/// `ascii_prefix_and_char_at_match_twins`, over every scalar value).
+#[inline]
+fn char_at(b: &[u8], i: usize) -> (char, usize) {
+    let b0 = b[i] as u32;
+    let cont = |k: usize| (b[i + k] & 0x3F) as u32;
+    let (u, len) = if b0 < 0xE0 {
+        ((b0 & 0x1F) << 6 | cont(1), 2)
+    } else if b0 < 0xF0 {
+        ((b0 & 0x0F) << 12 | cont(1) << 6 | cont(2), 3)
+    } else {
+        (
+            (b0 & 0x07) << 18 | cont(1) << 12 | cont(2) << 6 | cont(3),
+            4,
+        )
+    };
+    (char::from_u32(u).expect("valid UTF-8"), len)
 }
 
 /// RFC 3987 §6.1 / 3987bis §5.1 warnings on one component.
@@ -577,6 +666,33 @@ mod tests {
         // Latin-1 (U+00A0, U+00B2), full-width forms, CJK compatibility ideographs, ...
         assert!(compat > 5_000, "{compat}");
         assert!(is_compat('\u{FF21}') && is_compat('\u{00B2}') && !is_compat('\u{00E9}'));
+    }
+
+    /// The word-at-a-time ASCII prefix and the byte decoder of `warn_line_fast` against their
+    /// twins: every length × position of one non-ASCII character in ASCII text, and every
+    /// scalar value from U+0080 after an ASCII prefix.
+    #[test]
+    fn ascii_prefix_and_char_at_match_twins() {
+        for len in 0..40 {
+            let mut b = vec![b'a'; len];
+            assert_eq!(ascii_prefix_len(&b), len);
+            for pos in 0..len {
+                b[pos] = 0xC3;
+                assert_eq!(ascii_prefix_len(&b), pos, "{len} {pos}");
+                assert_eq!(ascii_prefix_len(&b[pos..]), 0);
+                b[pos] = b'/';
+            }
+        }
+        let mut n = 0;
+        for c in (0x80..=0x10FFFFu32).filter_map(char::from_u32) {
+            let s = format!("a/{c}b");
+            let b = s.as_bytes();
+            assert_eq!(ascii_prefix_len(b), 2);
+            let want = s[2..].chars().next().map(|c| (c, c.len_utf8()));
+            assert_eq!(Some(char_at(b, 2)), want, "U+{:04X}", c as u32);
+            n += 1;
+        }
+        assert!(n > 1_000_000, "{n}");
     }
 
     /// The one-pass DNS-name test against its twin on every string of up to 4 bytes over an

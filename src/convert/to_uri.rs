@@ -31,6 +31,10 @@ use std::borrow::Cow;
 
 pub use super::Outcome;
 
+/// What [`ToUri::validate`] gives back of a line that passed: its components as
+/// [`components::split_head`] splits them, and its authority's split.
+pub(crate) type Head = (Components, Option<components::Authority>);
+
 /// The IRI→URI converter. One per worker thread: it owns a host cache and scratch space.
 ///
 /// ```
@@ -50,6 +54,12 @@ pub struct ToUri {
     valid_utf8: bool,
     /// Run the scalar reference path only (the naive twin, for tests).
     naive: bool,
+    /// Inside [`ToUri::validate`]: the block kernel only finds the stop bytes, it writes
+    /// nothing ([`ToUri::kernel`]).
+    scan_only: bool,
+    /// Inside [`ToUri::validate`]: the head split of step 2 (scheme, authority, the path's
+    /// start) and the authority's split, of a line that passed.
+    head: Option<Head>,
     /// `--repair` ([`crate::convert::repair`]).
     repairer: Repairer,
 }
@@ -63,6 +73,8 @@ impl ToUri {
             enc: PctEncoder::new(opts.leiri),
             valid_utf8: false,
             naive: false,
+            scan_only: false,
+            head: None,
             repairer: Repairer::default(),
         }
     }
@@ -120,6 +132,32 @@ impl ToUri {
             out.truncate(mark);
         }
         r
+    }
+
+    /// The errors of [`ToUri::convert_into`] without the URI, for `check`, which discards it
+    /// ([`crate::convert::check`]): the same steps decide the same first error, but the block
+    /// kernel of step 4 only scans for its stop bytes ([`PctEncoder::scan_prefix`]) instead of
+    /// writing `%HH` for every non-ASCII byte. `scratch` receives what the other steps still
+    /// write (scheme, host, the stop bytes' mappings): it is cleared and holds no URI. The
+    /// naive twin converts in full.
+    ///
+    /// A line that passes gives back what step 2 split on the block path: the components of
+    /// [`components::split_head`] (scheme, authority, `path.start..len`: path, query and
+    /// fragment unsplit) and the authority's [`components::split_authority`], or `None` (the
+    /// naive twin).
+    pub(crate) fn validate(
+        &mut self,
+        line: &[u8],
+        scratch: &mut Vec<u8>,
+    ) -> Result<Option<Head>, LineError> {
+        scratch.clear();
+        self.scan_only = !self.naive;
+        self.head = None;
+        let r = self.convert_into(line, scratch);
+        self.scan_only = false;
+        scratch.clear();
+        let head = self.head.take();
+        r.map(|_| head)
     }
 
     /// [`ToUriOptions::repair`]: the repairs of [`crate::convert::repair`] (RFC 3987 §3.1's
@@ -195,8 +233,12 @@ impl ToUri {
         // Everything before `pos` has been written; the scheme and its ':' are copied with
         // whatever follows them up to the first component that is mapped.
         let mut pos = 0;
+        let mut auth = None;
         if let Some(ar) = c.authority.clone() {
             let a = components::split_authority(line, ar.clone())?;
+            if self.scan_only {
+                auth = Some(a.clone());
+            }
             if let Some(ui) = &a.userinfo {
                 out.extend_from_slice(&line[pos..ui.start]);
                 self.encode(line, ui.clone(), Component::Userinfo, out, &mut o)?;
@@ -225,6 +267,9 @@ impl ToUri {
         out.extend_from_slice(&line[pos..c.path.start]);
         if fused {
             self.encode_tail(line, c.path.start, out, &mut o)?;
+            if self.scan_only {
+                self.head = Some((c, auth));
+            }
             return Ok(o);
         }
         self.encode(line, c.path.clone(), Component::Path, out, &mut o)?;
@@ -369,7 +414,7 @@ impl ToUri {
         let mut i = 0;
         loop {
             let before = out.len();
-            let k = self.enc.encode_prefix(&s[i..], out);
+            let k = self.kernel(&s[i..], out);
             // Only non-ASCII bytes grow the output.
             if out.len() - before != k {
                 o.written = Written::Wrote;
@@ -405,7 +450,7 @@ impl ToUri {
         let mut query: Option<Option<usize>> = None;
         loop {
             let before = out.len();
-            let k = self.enc.encode_prefix(&s[i..], out);
+            let k = self.kernel(&s[i..], out);
             if out.len() - before != k {
                 o.written = Written::Wrote;
             }
@@ -435,6 +480,18 @@ impl ToUri {
                 }
             };
             i = self.encode_stop(s, start, i, comp, out, o)?;
+        }
+    }
+
+    /// The block kernel of step 4 (RFC 3987 §3.1 step 2): [`PctEncoder::encode_prefix`], or
+    /// in [`ToUri::validate`] [`PctEncoder::scan_prefix`], which consumes the same prefix and
+    /// writes nothing. Returns the prefix's length.
+    #[inline]
+    fn kernel(&self, s: &[u8], out: &mut Vec<u8>) -> usize {
+        if self.scan_only {
+            self.enc.scan_prefix(s)
+        } else {
+            self.enc.encode_prefix(s, out)
         }
     }
 

@@ -327,6 +327,31 @@ impl PctEncoder {
         }
     }
 
+    /// The length of the prefix that [`PctEncoder::encode_prefix`] maps, without writing the
+    /// mapping: for a caller that wants only the stop bytes (`check`'s validate-only run of the
+    /// strict conversion, which discards the URI). SSSE3 blocks where the CPU has them (AVX2
+    /// included); [`PctEncoder::scan_prefix_naive`] is its twin.
+    #[inline]
+    pub(crate) fn scan_prefix(&self, s: &[u8]) -> usize {
+        match self.level {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Level::Avx2` and `Level::Ssse3` are only stored after `is_available()`
+            // detected them (`new`, `with_level`); AVX2 implies SSSE3, the callee's only
+            // requirement.
+            Level::Avx2 | Level::Ssse3 => unsafe { x86::scan_ssse3(self.t, s) },
+            _ => self.scan_prefix_naive(s),
+        }
+    }
+
+    /// The obviously correct twin of [`PctEncoder::scan_prefix`]: one byte at a time.
+    pub(crate) fn scan_prefix_naive(&self, s: &[u8]) -> usize {
+        let mut i = 0;
+        while i < s.len() && !stops_at(self.t, s, i) {
+            i += 1;
+        }
+        i
+    }
+
     /// The obviously correct twin of [`PctEncoder::encode_prefix`]: one byte at a time.
     pub(crate) fn encode_prefix_naive(&self, s: &[u8], out: &mut Vec<u8>) -> usize {
         let mut i = 0;
@@ -356,6 +381,11 @@ pub fn pct_twin_check(s: &[u8]) {
         };
         let mut want = b"x".to_vec();
         let n = naive.encode_prefix_naive(s, &mut want);
+        assert_eq!(
+            naive.scan_prefix_naive(s),
+            n,
+            "scan twin, leiri {leiri}, {s:02X?}"
+        );
         for level in [Level::Ssse3, Level::Avx2] {
             let Some(e) = PctEncoder::with_level(leiri, level) else {
                 continue;
@@ -363,6 +393,11 @@ pub fn pct_twin_check(s: &[u8]) {
             let mut got = b"x".to_vec();
             let k = e.encode_prefix(s, &mut got);
             assert_eq!((k, &got), (n, &want), "{level:?}, leiri {leiri}, {s:02X?}");
+            assert_eq!(
+                e.scan_prefix(s),
+                n,
+                "scan {level:?}, leiri {leiri}, {s:02X?}"
+            );
         }
     }
 }
@@ -633,6 +668,47 @@ mod x86 {
         i
     }
 
+    /// SSSE3 kernel of [`super::PctEncoder::scan_prefix`]: the stop mask of each 16-byte
+    /// block as in [`encode_ssse3`], nothing written. The last bytes (under 16) are the top
+    /// of the block that ends with `s` (its lower lanes were scanned already and hold no
+    /// stop: the mask is a function of `s` and the position), or, when `s` is shorter than
+    /// 16 bytes, a zero-padded copy as in [`tail16`].
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3.
+    #[target_feature(enable = "ssse3")]
+    pub(super) unsafe fn scan_ssse3(t: &Tables, s: &[u8]) -> usize {
+        let n = s.len();
+        let mut i = 0;
+        while let Some(chunk) = s.get(i..i + 16) {
+            let stop = stops16(t, v16(chunk.try_into().expect("16 bytes")), s, i);
+            if stop != 0 {
+                return i + stop.trailing_zeros() as usize;
+            }
+            i += 16;
+        }
+        if i == n {
+            return n;
+        }
+        let (at, stop) = match n.checked_sub(16) {
+            Some(at) => {
+                let last: &[u8; 16] = s[at..].try_into().expect("16 bytes");
+                (at, stops16(t, v16(last), s, at))
+            }
+            None => {
+                let mut buf = [0u8; 16];
+                buf[..n].copy_from_slice(s);
+                // Lanes past the end are no part of `s`: never a stop.
+                (0, stops16(t, v16(&buf), s, 0) & ((1 << n) - 1))
+            }
+        };
+        if stop == 0 {
+            n
+        } else {
+            at + stop.trailing_zeros() as usize
+        }
+    }
+
     /// AVX2 kernel of [`super::PctEncoder::encode_prefix`]: stop bytes found 32 at a time,
     /// each half of a stop-free block mapped as in [`encode_ssse3`].
     ///
@@ -774,6 +850,9 @@ mod tests {
             e.level,
             s
         );
+        // The validate-only scan stops where the encoder stops.
+        assert_eq!(e.scan_prefix(s), n_want, "scan {:?} on {:02X?}", e.level, s);
+        assert_eq!(e.scan_prefix_naive(s), n_want, "scan twin on {:02X?}", s);
     }
 
     #[test]
