@@ -18,9 +18,8 @@ mod common;
 use iribulk::convert::check::{CheckOptions, Checker};
 use iribulk::convert::to_iri::{ToIri, ToIriOptions};
 use iribulk::host::Idna;
-use iribulk::Converter as _;
+use iribulk::Converter;
 use iribulk::{HostMode, Idn, Idna2003Flags, Level, NormalizeOptions, Normalizer, Rungs, ToUri};
-use std::path::PathBuf;
 
 const HOSTS: [HostMode; 3] = [HostMode::Auto, HostMode::Uts46, HostMode::IDNA2003];
 
@@ -96,50 +95,65 @@ fn compare_check(name: &str, raw: &[&[u8]], times: usize, seen: &mut Seen) {
 fn compare(name: &str, uris: &[&[u8]], raw: &[&[u8]], times: usize, seen: &mut Seen) {
     for host in HOSTS {
         let opts = ToIriOptions { host };
-        let mut cached = ToIri::new(opts);
-        let mut uncached = ToIri::new_uncached(opts);
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        for (n, line) in uris.iter().enumerate() {
-            for _ in 0..times {
-                a.clear();
-                b.clear();
-                let ra = cached.convert_or_copy_into(line, &mut a);
-                let rb = uncached.convert_or_copy_into(line, &mut b);
-                assert_eq!(
-                    (&ra, &a),
-                    (&rb, &b),
-                    "{name}: line {} to-iri with {host:?}: {:?}",
-                    n + 1,
-                    String::from_utf8_lossy(line)
-                );
-                seen.lines += 1;
-            }
-        }
+        let (mut cached, mut uncached) = (ToIri::new(opts), ToIri::new_uncached(opts));
+        twin_lines(
+            name,
+            "to-iri",
+            &host,
+            uris,
+            times,
+            &mut cached,
+            &mut uncached,
+            seen,
+        );
         assert_eq!(uncached.cache_stats().0, 0, "the uncached twin never hits");
         seen.cache_hits += cached.cache_stats().0;
     }
     for opts in normalize_options() {
-        let mut cached = Normalizer::new(opts);
-        let mut uncached = Normalizer::new_uncached(opts);
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        for (n, line) in raw.iter().enumerate() {
-            for _ in 0..times {
-                a.clear();
-                b.clear();
-                let ra = cached.convert_or_copy_into(line, &mut a);
-                let rb = uncached.convert_or_copy_into(line, &mut b);
-                assert_eq!(
-                    (&ra, &a),
-                    (&rb, &b),
-                    "{name}: line {} normalize with {opts:?}: {:?}",
-                    n + 1,
-                    String::from_utf8_lossy(line)
-                );
-                seen.lines += 1;
-            }
-        }
+        let (mut cached, mut uncached) = (Normalizer::new(opts), Normalizer::new_uncached(opts));
+        twin_lines(
+            name,
+            "normalize",
+            &opts,
+            raw,
+            times,
+            &mut cached,
+            &mut uncached,
+            seen,
+        );
         assert_eq!(uncached.cache_stats().0, 0, "the uncached twin never hits");
         seen.cache_hits += cached.cache_stats().0;
+    }
+}
+
+/// `cached` and `uncached` give the same result and bytes on each line, `times` times.
+#[allow(clippy::too_many_arguments)]
+fn twin_lines<C: Converter>(
+    name: &str,
+    mode: &str,
+    opts: &dyn std::fmt::Debug,
+    lines: &[&[u8]],
+    times: usize,
+    cached: &mut C,
+    uncached: &mut C,
+    seen: &mut Seen,
+) {
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for (n, line) in lines.iter().enumerate() {
+        for _ in 0..times {
+            a.clear();
+            b.clear();
+            let ra = cached.convert_or_copy_into(line, &mut a);
+            let rb = uncached.convert_or_copy_into(line, &mut b);
+            assert_eq!(
+                (&ra, &a),
+                (&rb, &b),
+                "{name}: line {} {mode} with {opts:?}: {:?}",
+                n + 1,
+                String::from_utf8_lossy(line)
+            );
+            seen.lines += 1;
+        }
     }
 }
 
@@ -148,14 +162,7 @@ fn cached_and_uncached_give_the_same_bytes_on_every_dataset_line() {
     let Some(shared) = common::shared_dir() else {
         return;
     };
-    let dir = shared.join("datasets");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 9, "{files:?}");
+    let files = common::dataset_files(&shared);
     let mut seen = Seen::default();
     for f in files {
         let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));

@@ -204,14 +204,7 @@ fn every_shared_dataset_line_gives_the_same_bytes_and_errors() {
     let Some(shared) = common::shared_dir() else {
         return;
     };
-    let dir = shared.join("datasets");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 9, "{files:?}");
+    let files = common::dataset_files(&shared);
     for f in files {
         let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         let name = f.file_name().unwrap().to_string_lossy().into_owned();

@@ -972,6 +972,33 @@ fn has_plain_host(rest: &[u8]) -> bool {
 mod tests {
     use super::*;
 
+    /// Appends every line of `../shared/datasets/*.txt` to `lines` and returns how many, or
+    /// says why there are none (as tests/common's `skip`: where cargo shows it, and an error
+    /// under CI) and returns `None`.
+    fn add_dataset_lines(lines: &mut Vec<Vec<u8>>) -> Option<usize> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
+        match std::fs::read_dir(&dir) {
+            Ok(rd) => {
+                let before = lines.len();
+                for e in rd.flatten() {
+                    if e.path().extension().is_some_and(|x| x == "txt") {
+                        let bytes = std::fs::read(e.path()).expect("dataset");
+                        lines.extend(bytes.split(|&b| b == b'\n').map(|l| l.to_vec()));
+                    }
+                }
+                Some(lines.len() - before)
+            }
+            Err(e) if std::env::var_os("CI").is_none() => {
+                eprintln!(
+                    "SKIPPED the data sets ({}: {e}): made lines only",
+                    dir.display()
+                );
+                None
+            }
+            Err(e) => panic!("{}: {e}", dir.display()),
+        }
+    }
+
     /// The shortcut of `Guard::check_written` (a line written unchanged needs no check):
     /// on every line of every data set and on lines made for each check, whenever the caller
     /// would reach it (no missing host in the input), the full checks pass and add nothing,
@@ -1000,25 +1027,12 @@ mod tests {
         .iter()
         .map(|l| l.as_bytes().to_vec())
         .collect();
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
-        match std::fs::read_dir(&dir) {
-            Ok(rd) => {
-                for e in rd.flatten() {
-                    if e.path().extension().is_some_and(|x| x == "txt") {
-                        let bytes = std::fs::read(e.path()).expect("dataset");
-                        lines.extend(bytes.split(|&b| b == b'\n').map(|l| l.to_vec()));
-                    }
-                }
-                assert!(lines.len() > 100_000, "{}: {}", dir.display(), lines.len());
-            }
-            // As tests/common's `skip`: said where cargo shows it, an error under CI.
-            Err(e) if std::env::var_os("CI").is_none() => {
-                eprintln!(
-                    "SKIPPED the data sets ({}: {e}): made lines only",
-                    dir.display()
-                );
-            }
-            Err(e) => panic!("{}: {e}", dir.display()),
+        if let Some(n) = add_dataset_lines(&mut lines) {
+            assert!(
+                lines.len() > 100_000,
+                "datasets: {n} lines, {} in all",
+                lines.len()
+            );
         }
         let modes = [
             None,
@@ -1063,7 +1077,6 @@ mod tests {
     /// `missing_host` finds nothing.
     #[test]
     fn written_host_shortcuts_match_what_they_skip() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
         let mut lines: Vec<Vec<u8>> = [
             "http://a/",
             "http:///x",
@@ -1074,23 +1087,7 @@ mod tests {
         .iter()
         .map(|l| l.as_bytes().to_vec())
         .collect();
-        match std::fs::read_dir(&dir) {
-            Ok(rd) => {
-                for e in rd.flatten() {
-                    if e.path().extension().is_some_and(|x| x == "txt") {
-                        let bytes = std::fs::read(e.path()).expect("dataset");
-                        lines.extend(bytes.split(|&b| b == b'\n').map(|l| l.to_vec()));
-                    }
-                }
-            }
-            Err(e) if std::env::var_os("CI").is_none() => {
-                eprintln!(
-                    "SKIPPED the data sets ({}: {e}): made lines only",
-                    dir.display()
-                );
-            }
-            Err(e) => panic!("{}: {e}", dir.display()),
-        }
+        add_dataset_lines(&mut lines);
         let (mut same, mut hosts) = (0, 0);
         let mut pair = |input: &[u8], written: &[u8]| {
             let auth = components::split_head(written).authority;

@@ -71,6 +71,20 @@ pub fn shared_dir() -> Option<PathBuf> {
     None
 }
 
+/// The data sets `shared/datasets/*.txt`, sorted (at least the nine the tests were written
+/// against).
+pub fn dataset_files(shared: &std::path::Path) -> Vec<PathBuf> {
+    let dir = shared.join("datasets");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 9, "{files:?}");
+    files
+}
+
 /// Says why a test did not run, where `cargo test` shows it: written straight to the process's
 /// stderr, which the test harness does not capture (it captures only `print!`/`eprintln!`).
 /// Under `CI=true` a skip is a failure instead (a panic naming the reason).
