@@ -190,7 +190,10 @@ impl Checker {
         let (c, auth) = match (parts, head) {
             (Some(p), _) if !self.naive => p,
             (_, Some((h, a))) if !self.naive => {
-                let c = split_tail(line, h);
+                // The rest of the split after the strict run's head; its twin is
+                // `components::split` (the naive checker; the debug assertion compares them
+                // on every line the tests check).
+                let c = components::split_tail_memchr(line, h);
                 debug_assert_eq!(c, components::split(line));
                 (c, a)
             }
@@ -401,28 +404,6 @@ impl Checker {
             at += l.len() + 1;
         }
     }
-}
-
-/// The rest of the split of `line` (RFC 3986 Appendix B: path `[^?#]*`, then `?` query
-/// `[^#]*`, then `#` fragment) after its head `c` (scheme and authority, with `c.path`
-/// running from the path's start to the end of the line: [`components::split_head`]). Its
-/// twin is [`components::split`] (the naive checker; a debug assertion in
-/// [`Checker::convert_into`] compares them on every line the tests check).
-fn split_tail(line: &[u8], mut c: components::Components) -> components::Components {
-    let n = line.len();
-    let i = c.path.start;
-    let pend = memchr::memchr2(b'?', b'#', &line[i..]).map_or(n, |p| i + p);
-    c.path = i..pend;
-    let mut i = pend;
-    if i < n && line[i] == b'?' {
-        let qend = memchr::memchr(b'#', &line[i + 1..]).map_or(n, |p| i + 1 + p);
-        c.query = Some(i + 1..qend);
-        i = qend;
-    }
-    if i < n && line[i] == b'#' {
-        c.fragment = Some(i + 1..n);
-    }
-    c
 }
 
 /// What browsers refuse in the authority of a special scheme (WHATWG URL §4.1) that RFC 3986

@@ -174,8 +174,14 @@ pub fn split(s: &[u8]) -> Components {
 
 /// [`split`] by a byte loop and `memchr`, for any length: the twin of its block path.
 pub(crate) fn split_memchr(s: &[u8]) -> Components {
+    split_tail_memchr(s, split_head_memchr(s))
+}
+
+/// The rest of the split of `s` (RFC 3986 Appendix B: path `[^?#]*`, then `?` query `[^#]*`,
+/// then `#` fragment) after its head `c` (scheme and authority, with `c.path` running from
+/// the path's start to the end of the line, as [`split_head`] leaves it), by `memchr`.
+pub(crate) fn split_tail_memchr(s: &[u8], mut c: Components) -> Components {
     let n = s.len();
-    let mut c = split_head_memchr(s);
     let mut i = c.path.start;
     // path: [^?#]*
     let pend = memchr::memchr2(b'?', b'#', &s[i..]).map_or(n, |p| i + p);
