@@ -11,6 +11,8 @@ from typing import Dict, List, Optional
 
 import pytest
 
+import iribulk
+
 PYTHON_DIR = Path(__file__).resolve().parents[1]
 REPO = PYTHON_DIR.parent
 DATA = REPO / "tests" / "data"
@@ -156,3 +158,28 @@ def cli_binary() -> Optional[Path]:
             return p
     w = shutil.which("iribulk")
     return Path(w) if w else None
+
+
+# Each mode's scalar and batch function, by the CLI's mode name.
+SCALAR = {
+    "to-uri": iribulk.to_uri,
+    "to-iri": iribulk.to_iri,
+    "check": iribulk.check,
+    "leiri-to-iri": iribulk.leiri_to_iri,
+    "normalize": iribulk.normalize,
+}
+BATCH = {
+    "to-uri": iribulk.to_uri_batch,
+    "to-iri": iribulk.to_iri_batch,
+    "check": iribulk.check_batch,
+    "leiri-to-iri": iribulk.leiri_to_iri_batch,
+    "normalize": iribulk.normalize_batch,
+}
+
+
+def value(b: bytes):
+    """A str when the input is UTF-8, else bytes (the scalar functions take both)."""
+    try:
+        return b.decode("utf-8")
+    except UnicodeDecodeError:
+        return b

@@ -10,22 +10,7 @@ import pyarrow as pa
 import pytest
 
 import iribulk
-from conftest import normalize_kwargs, read_tsv, to_uri_kwargs, unescape
-
-SCALAR = {
-    "to-uri": iribulk.to_uri,
-    "to-iri": iribulk.to_iri,
-    "check": iribulk.check,
-    "leiri-to-iri": iribulk.leiri_to_iri,
-    "normalize": iribulk.normalize,
-}
-BATCH = {
-    "to-uri": iribulk.to_uri_batch,
-    "to-iri": iribulk.to_iri_batch,
-    "check": iribulk.check_batch,
-    "leiri-to-iri": iribulk.leiri_to_iri_batch,
-    "normalize": iribulk.normalize_batch,
-}
+from conftest import BATCH, SCALAR, normalize_kwargs, read_tsv, to_uri_kwargs, unescape, value
 
 
 def accepted(mode: str, kw: Dict[str, object]) -> Dict[str, object]:
@@ -43,14 +28,6 @@ def _has_sig(f) -> bool:
         return True
     except (TypeError, ValueError):
         return False
-
-
-def value(b: bytes):
-    """A str when the input is UTF-8, else bytes (the scalar functions take both)."""
-    try:
-        return b.decode("utf-8")
-    except UnicodeDecodeError:
-        return b
 
 
 def parse_expected(e: str) -> Tuple[str, str, Optional[str]]:

@@ -13,22 +13,8 @@ import pyarrow as pa
 import pytest
 
 import iribulk
-from conftest import cli_binary, read_tsv, skip, to_uri_kwargs, unescape
+from conftest import BATCH, SCALAR, cli_binary, read_tsv, skip, to_uri_kwargs, unescape, value
 
-SCALAR = {
-    "to-uri": iribulk.to_uri,
-    "to-iri": iribulk.to_iri,
-    "check": iribulk.check,
-    "leiri-to-iri": iribulk.leiri_to_iri,
-    "normalize": iribulk.normalize,
-}
-BATCH = {
-    "to-uri": iribulk.to_uri_batch,
-    "to-iri": iribulk.to_iri_batch,
-    "check": iribulk.check_batch,
-    "leiri-to-iri": iribulk.leiri_to_iri_batch,
-    "normalize": iribulk.normalize_batch,
-}
 # What the CLI reports for one line: (column, code, message, warning).
 Issue = Tuple[int, str, str, bool]
 # The report's hint for an error at a TAB (src/engine/report.rs, TAB_HINT): it is about the
@@ -76,13 +62,6 @@ def run_cli(mode: str, kw: Dict[str, object], inputs: List[bytes]):
         report[line] = (int(r[col["column"]]), r[col["code"]].decode(),
                         msg[len("warning: "):] if warning else msg, warning)
     return lines[:-1], report
-
-
-def value(b: bytes):
-    try:
-        return b.decode("utf-8")
-    except UnicodeDecodeError:
-        return b
 
 
 def scalar_result(mode: str, kw: Dict[str, object], v: bytes):
