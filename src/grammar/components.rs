@@ -52,18 +52,36 @@ pub enum SchemeClass {
 /// list's members and their near misses in every case mix.
 #[inline]
 pub fn scheme_class(scheme: &[u8]) -> SchemeClass {
-    let n = scheme.len();
-    if !(2..=5).contains(&n) {
-        return SchemeClass::Other;
+    // Little-endian words of the lower-cased names.
+    const fn word(s: &[u8]) -> u32 {
+        let mut w = 0;
+        let mut i = 0;
+        while i < s.len() {
+            w |= (s[i] as u32) << (8 * i);
+            i += 1;
+        }
+        w
     }
-    let mut l = [0u8; 5];
-    for (d, &b) in l.iter_mut().zip(scheme) {
-        *d = b | 0x20;
-    }
-    match &l[..n] {
-        b"http" | b"https" | b"ws" | b"wss" | b"ftp" => SchemeClass::NetSpecial,
-        b"file" => SchemeClass::File,
-        _ => SchemeClass::Other,
+    let lower = |s: &[u8]| -> u32 {
+        let mut b = [0u8; 4];
+        b[..s.len()].copy_from_slice(s);
+        u32::from_le_bytes(b) | word(&[0x20; 4][..s.len()])
+    };
+    let net = match scheme.len() {
+        2 => lower(scheme) == word(b"ws"),
+        3 => matches!(lower(scheme), w if w == word(b"wss") || w == word(b"ftp")),
+        4 => match lower(scheme) {
+            w if w == word(b"http") => true,
+            w if w == word(b"file") => return SchemeClass::File,
+            _ => false,
+        },
+        5 => lower(&scheme[..4]) == word(b"http") && scheme[4] | 0x20 == b's',
+        _ => false,
+    };
+    if net {
+        SchemeClass::NetSpecial
+    } else {
+        SchemeClass::Other
     }
 }
 
