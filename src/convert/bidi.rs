@@ -32,11 +32,14 @@
 //! Only a component holding a right-to-left character can break either rule, so
 //! [`may_contain_rtl`] — a byte test derived from the Unicode data and checked over every
 //! code point by the tests — skips lines and components that cannot hold one, and Bidi_Class
-//! is looked up only in the rest.
+//! is looked up only in the rest, through a per-page memo ([`Strength`], [`strength`]) instead
+//! of `unicode_bidi::bidi_class`'s binary search on every character (issue 11: about half of
+//! `check`'s bidi cost on `intl_cldr.txt`).
 
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::components::{self, Components};
 use std::ops::Range;
+use std::sync::OnceLock;
 use unicode_bidi::BidiClass;
 
 /// Which rule of RFC 3987 §4.2 a component breaks.
@@ -78,7 +81,65 @@ impl From<BidiViolation> for LineError {
 /// True for Bidi_Class R or AL (UAX #9 Table 4: the strong right-to-left classes).
 #[inline]
 pub fn is_rtl(c: char) -> bool {
-    matches!(unicode_bidi::bidi_class(c), BidiClass::R | BidiClass::AL)
+    strength(c) == Strength::Rtl
+}
+
+/// What RFC 3987 §4.2 asks of a character's Bidi_Class (UAX #9 Table 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Strength {
+    /// Any class not below (weak or neutral, but not NSM).
+    Other = 0,
+    /// L: strong left-to-right.
+    Ltr = 1,
+    /// R or AL: strong right-to-left.
+    Rtl = 2,
+    /// NSM: a nonspacing mark (UAX #9 rule W1).
+    Nsm = 3,
+}
+
+/// The twin of [`strength`]: `unicode_bidi::bidi_class` (a binary search of the Unicode
+/// Character Database's ranges) on every call.
+pub fn strength_naive(c: char) -> Strength {
+    match unicode_bidi::bidi_class(c) {
+        BidiClass::L => Strength::Ltr,
+        BidiClass::R | BidiClass::AL => Strength::Rtl,
+        BidiClass::NSM => Strength::Nsm,
+        _ => Strength::Other,
+    }
+}
+
+/// Code points per page of the memo of [`strength`]: 2^7 = 128 (two bits each, four words).
+const PAGE_BITS: u32 = 7;
+/// Pages covering U+0000..=U+10FFFF.
+const PAGES: usize = 0x11_0000 >> PAGE_BITS;
+
+/// The memo of [`strength_naive`]: the pattern of [`crate::grammar::charmemo::CharMemo`] with
+/// two bits a code point. A page is filled the first time one of its characters is asked
+/// about (128 binary searches), and every later answer is an atomic load, a shift and a mask.
+static STRENGTH: [OnceLock<[u64; 4]>; PAGES] = [const { OnceLock::new() }; PAGES];
+
+/// The [`Strength`] of `c`, from a per-page memo of [`strength_naive`] (the test
+/// `strength_memo_matches_bidi_class_on_every_code_point` compares them on every code point).
+#[inline]
+pub fn strength(c: char) -> Strength {
+    let u = c as u32;
+    let page = STRENGTH[(u >> PAGE_BITS) as usize].get_or_init(|| {
+        let base = u & !((1 << PAGE_BITS) - 1);
+        let mut words = [0u64; 4];
+        for k in 0..1u32 << PAGE_BITS {
+            if let Some(c) = char::from_u32(base + k) {
+                words[(k >> 5) as usize] |= (strength_naive(c) as u64) << ((k & 31) * 2);
+            }
+        }
+        words
+    });
+    match page[((u >> 5) & 3) as usize] >> ((u & 31) * 2) & 3 {
+        0 => Strength::Other,
+        1 => Strength::Ltr,
+        2 => Strength::Rtl,
+        _ => Strength::Nsm,
+    }
 }
 
 /// The prefilter: true if `b` may hold a character of Bidi_Class R or AL; false only if it
@@ -109,9 +170,9 @@ pub fn check_component(s: &str, r: Range<usize>) -> Result<(), BidiViolation> {
             }
             continue;
         }
-        match unicode_bidi::bidi_class(c) {
-            BidiClass::R | BidiClass::AL => any_rtl = true,
-            BidiClass::L if first_l.is_none() => first_l = Some(i),
+        match strength(c) {
+            Strength::Rtl => any_rtl = true,
+            Strength::Ltr if first_l.is_none() => first_l = Some(i),
             _ => {}
         }
     }
@@ -136,7 +197,7 @@ pub fn check_component(s: &str, r: Range<usize>) -> Result<(), BidiViolation> {
     let (li, last) = comp
         .char_indices()
         .rev()
-        .find(|&(_, c)| unicode_bidi::bidi_class(c) != BidiClass::NSM)
+        .find(|&(_, c)| strength(c) != Strength::Nsm)
         .expect("holds an RTL character");
     if !is_rtl(last) {
         return Err(BidiViolation {
@@ -398,6 +459,27 @@ mod tests {
         check_line(s, &components::split(s.as_bytes()), &mut Vec::new())
     }
 
+    /// The memo answers like `unicode_bidi::bidi_class` on every code point, in an order that
+    /// fills pages from their last code point as well as their first.
+    #[test]
+    fn strength_memo_matches_bidi_class_on_every_code_point() {
+        let mut seen = [0u32; 4];
+        for u in (0..=0x10FFFFu32).rev().step_by(7).chain(0..=0x10FFFF) {
+            let Some(c) = char::from_u32(u) else { continue };
+            let want = strength_naive(c);
+            assert_eq!(strength(c), want, "U+{u:04X}");
+            assert_eq!(is_rtl(c), want == Strength::Rtl, "U+{u:04X}");
+            seen[want as usize] += 1;
+        }
+        // Every kind occurs, in the numbers the Unicode data has (hundreds of thousands of L,
+        // thousands of R/AL and of NSM).
+        assert!(seen.iter().all(|&n| n > 1000), "{seen:?}");
+        assert_eq!(strength('\u{5D0}'), Strength::Rtl);
+        assert_eq!(strength('\u{64B}'), Strength::Nsm);
+        assert_eq!(strength('a'), Strength::Ltr);
+        assert_eq!(strength('1'), Strength::Other);
+    }
+
     /// The prefilter misses no R or AL character: every code point, alone and inside ASCII.
     #[test]
     fn prefilter_covers_every_rtl_code_point() {
@@ -407,7 +489,7 @@ mod tests {
             let mut buf = [0u8; 4];
             let enc = c.encode_utf8(&mut buf).as_bytes();
             let hit = may_contain_rtl(enc);
-            if is_rtl(c) {
+            if strength_naive(c) == Strength::Rtl {
                 rtl += 1;
                 assert!(hit, "U+{:04X} is R/AL but the prefilter skips it", c as u32);
                 let mut framed = b"ab/".to_vec();

@@ -30,10 +30,72 @@ pub struct Components {
 pub const BACKSLASH_SPECIAL_SCHEMES: [&[u8]; 6] =
     [b"http", b"https", b"ws", b"wss", b"ftp", b"file"];
 
+/// What the host-integrity rule (issue 16) needs to know of a scheme: whether it is special
+/// for the WHATWG URL Standard (§4.1), and which kind. ASCII case-insensitive (RFC 3986 §3.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SchemeClass {
+    /// Not one of [`BACKSLASH_SPECIAL_SCHEMES`].
+    Other,
+    /// `http https ws wss ftp`: special, and the host may not be empty (RFC 9110 §4.2.1,
+    /// RFC 6455 §3, RFC 1738 §3.2).
+    NetSpecial,
+    /// `file`: special, and the host may be empty (RFC 8089 §2).
+    File,
+}
+
+/// The [`SchemeClass`] of `scheme` (without its `:`): a match on the length, then on the
+/// bytes with the ASCII case bit set, instead of a loop over [`BACKSLASH_SPECIAL_SCHEMES`]
+/// (asked several times per line by the host-integrity checks). Every scheme in the list is
+/// made of letters, and `b | 0x20` equals a lower-case letter only for that letter and its
+/// capital, so the comparison is exactly ASCII case-insensitive; the test
+/// `scheme_class_matches_list_twin` checks it on every string of up to 3 bytes and on the
+/// list's members and their near misses in every case mix.
+#[inline]
+pub fn scheme_class(scheme: &[u8]) -> SchemeClass {
+    // Little-endian words of the lower-cased names.
+    const fn word(s: &[u8]) -> u32 {
+        let mut w = 0;
+        let mut i = 0;
+        while i < s.len() {
+            w |= (s[i] as u32) << (8 * i);
+            i += 1;
+        }
+        w
+    }
+    let lower = |s: &[u8]| -> u32 {
+        let mut b = [0u8; 4];
+        b[..s.len()].copy_from_slice(s);
+        u32::from_le_bytes(b) | word(&[0x20; 4][..s.len()])
+    };
+    let net = match scheme.len() {
+        2 => lower(scheme) == word(b"ws"),
+        3 => matches!(lower(scheme), w if w == word(b"wss") || w == word(b"ftp")),
+        4 => match lower(scheme) {
+            w if w == word(b"http") => true,
+            w if w == word(b"file") => return SchemeClass::File,
+            _ => false,
+        },
+        5 => lower(&scheme[..4]) == word(b"http") && scheme[4] | 0x20 == b's',
+        _ => false,
+    };
+    if net {
+        SchemeClass::NetSpecial
+    } else {
+        SchemeClass::Other
+    }
+}
+
 /// True for a special scheme of the WHATWG URL Standard (§4.1), one of
 /// [`BACKSLASH_SPECIAL_SCHEMES`], ASCII case-insensitive: the schemes of the host-integrity
 /// rule (issue 16) and of RFC 3986 §5.2.2's non-strict resolution ([`crate::grammar::resolve`]).
+/// By [`scheme_class`]; [`is_special_scheme_naive`] is its twin.
+#[inline]
 pub fn is_special_scheme(scheme: &[u8]) -> bool {
+    scheme_class(scheme) != SchemeClass::Other
+}
+
+/// The twin of [`is_special_scheme`]: a loop over [`BACKSLASH_SPECIAL_SCHEMES`].
+pub fn is_special_scheme_naive(scheme: &[u8]) -> bool {
     BACKSLASH_SPECIAL_SCHEMES
         .iter()
         .any(|s| s.eq_ignore_ascii_case(scheme))
@@ -572,6 +634,89 @@ mod split_twin_tests {
                 }
             }
             k += 1;
+        }
+        assert!(compared > 1_000_000, "{compared}");
+    }
+
+    /// [`scheme_class`] (and [`is_special_scheme`]) against the list loop: every string of up
+    /// to 2 bytes; every string of up to 5 bytes over the letters of the list in both cases and
+    /// the bytes next to them; each member of the list in every case mix, with each of its
+    /// bytes replaced by every byte, one byte added at every place and one removed.
+    #[test]
+    fn scheme_class_matches_list_twin() {
+        let twin = |s: &[u8]| -> SchemeClass {
+            if s.eq_ignore_ascii_case(b"file") {
+                SchemeClass::File
+            } else if is_special_scheme_naive(s) {
+                SchemeClass::NetSpecial
+            } else {
+                SchemeClass::Other
+            }
+        };
+        let mut compared = 0u64;
+        let mut check = |s: &[u8]| {
+            assert_eq!(scheme_class(s), twin(s), "{s:?}");
+            assert_eq!(is_special_scheme(s), is_special_scheme_naive(s), "{s:?}");
+            compared += 1;
+        };
+        check(b"");
+        for a in 0..=255u8 {
+            check(&[a]);
+            for b in 0..=255u8 {
+                check(&[a, b]);
+            }
+        }
+        // The letters of the list in both cases (up to 5 bytes), and with the bytes next to
+        // them (up to 3 bytes).
+        let letters: Vec<u8> = b"HTPSWFILEhtpswfile".to_vec();
+        let mut near = letters.clone();
+        for &b in b"htpswfile" {
+            near.extend([b - 1, b + 1, b | 0x80, b & !0x40, b ^ 0x60]);
+        }
+        near.sort_unstable();
+        near.dedup();
+        for (alphabet, max) in [(&letters, 5u32), (&near, 3)] {
+            let base = alphabet.len();
+            for len in 1..=max {
+                for mut k in 0..base.pow(len) {
+                    let s: Vec<u8> = (0..len)
+                        .map(|_| {
+                            let b = alphabet[k % base];
+                            k /= base;
+                            b
+                        })
+                        .collect();
+                    check(&s);
+                }
+            }
+        }
+        for m in BACKSLASH_SPECIAL_SCHEMES {
+            for mix in 0..1u32 << m.len() {
+                let cased: Vec<u8> = m
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &b)| if mix >> i & 1 == 1 { b ^ 0x20 } else { b })
+                    .collect();
+                assert_ne!(scheme_class(&cased), SchemeClass::Other, "{cased:?}");
+                check(&cased);
+                for i in 0..=cased.len() {
+                    for b in 0..=255u8 {
+                        let mut v = cased.clone();
+                        if i < v.len() {
+                            v[i] = b;
+                            check(&v);
+                            v = cased.clone();
+                        }
+                        v.insert(i, b);
+                        check(&v);
+                    }
+                    if i < cased.len() {
+                        let mut v = cased.clone();
+                        v.remove(i);
+                        check(&v);
+                    }
+                }
+            }
         }
         assert!(compared > 1_000_000, "{compared}");
     }
