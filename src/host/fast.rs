@@ -28,13 +28,17 @@
 //!   (RFC 5893) applies only to a bidi domain name, one holding an R, AL or AN character, and
 //!   FAST (Bidi_Class L) with `[a-z0-9.-]` (L, EN, ES, CS) holds none;
 //! - the STD3 deny list (UseSTD3ASCIIRules) allows `[a-z0-9-]` and the dot;
-//! - ToASCII (§4.2) then writes each non-ASCII label as `xn--` and its Punycode (RFC 3492,
-//!   `idna::punycode::encode_str`), and VerifyDnsLength wants labels of 1 to 63 octets and a
-//!   name of at most 253 octets, with one empty root label allowed at the end (contract
-//!   item 6);
+//! - ToASCII (§4.2) then writes each non-ASCII label as `xn--` and its Punycode (RFC 3492),
+//!   and VerifyDnsLength wants labels of 1 to 63 octets and a name of at most 253 octets,
+//!   with one empty root label allowed at the end (contract item 6);
 //! - ToUnicode (§4.3) decodes each `xn--` label (RFC 3492); the decoded label must pass the
 //!   same validity criteria. Here it must also be the canonical encoding (re-encoding gives
 //!   the label back, RFC 5891 §5.4), lower case.
+//!
+//! Punycode is encoded and decoded here on the stack, without allocating (RFC 3492 §6.2,
+//! §6.3; [`punycode_encode`], [`punycode_decode`]): `idna::punycode::encode_str` and
+//! `decode_to_string`, their twins, allocated and grew a `String` for every label and cost
+//! as much as the crate's whole ToASCII of these hosts.
 //!
 //! Anything unusual (an empty label other than the root dot, a label or name over the DNS
 //! limits, a character outside FAST, upper case in ToUnicode, a non-canonical A-label)
@@ -132,41 +136,34 @@ fn push_ascii_label(label: &str, out: &mut String) -> bool {
         }
         return true;
     }
-    let mut upper = false;
+    // The mapped label (ASCII upper case lowered), at most PUNY_MAX characters: Punycode
+    // writes at least one character for each input character (a basic one as it is, each
+    // other one as at least one digit), so a longer label cannot fit in 63 octets.
+    let mut chars = ['\0'; PUNY_MAX];
     let mut n = 0usize;
-    let mut third_fourth = [false; 2];
     for c in label.chars() {
-        match c {
-            'a'..='z' | '0'..='9' => {}
-            '-' => {
-                if n == 2 || n == 3 {
-                    third_fourth[n - 2] = true;
-                }
-            }
-            'A'..='Z' => upper = true,
-            _ if is_fast(c) => {}
+        let c = match c {
+            'a'..='z' | '0'..='9' | '-' => c,
+            'A'..='Z' => c.to_ascii_lowercase(),
+            _ if is_fast(c) => c,
             _ => return false,
+        };
+        if n == PUNY_MAX {
+            return false;
         }
+        chars[n] = c;
         n += 1;
     }
-    // Punycode writes at least one character for each input character (a basic one as it is,
-    // each other one as at least one digit), so longer labels cannot fit in 63 octets.
-    if third_fourth == [true, true] || 4 + n > MAX_LABEL {
+    if n >= 4 && chars[2] == '-' && chars[3] == '-' {
         return false;
     }
-    let puny = if upper {
-        idna::punycode::encode_str(&label.to_ascii_lowercase())
-    } else {
-        idna::punycode::encode_str(label)
+    let mut puny = [0u8; PUNY_MAX];
+    let Some(len) = punycode_encode(&chars[..n], &mut puny) else {
+        return false;
     };
-    match puny {
-        Some(p) if 4 + p.len() <= MAX_LABEL => {
-            out.push_str("xn--");
-            out.push_str(&p);
-            true
-        }
-        _ => false,
-    }
+    out.push_str("xn--");
+    out.extend(puny[..len].iter().map(|&d| char::from(d)));
+    true
 }
 
 /// UTS #46 ToUnicode (§4.3) of the ASCII host `host`, when it is one the fast path answers
@@ -202,16 +199,19 @@ pub fn to_unicode(host: &str) -> Option<String> {
         }
         // "--" in the third and fourth positions: only an A-label (RFC 5890 §2.3.2.1) may
         // have it, and its decoding is what the hyphen rules are checked on.
-        let puny = label.strip_prefix("xn--")?;
-        let u = idna::punycode::decode_to_string(puny)?;
-        if u.is_ascii() || !is_fast_u_label(&u) {
+        let puny = label.strip_prefix("xn--")?.as_bytes();
+        let mut chars = ['\0'; PUNY_MAX];
+        let n = punycode_decode(puny, &mut chars)?;
+        let u = &chars[..n];
+        if u.iter().all(char::is_ascii) || !is_fast_u_label(u) {
             return None;
         }
         // The canonical encoding only (RFC 5891 §5.4): re-encoding gives the label back.
-        if idna::punycode::encode_str(&u).as_deref() != Some(puny) {
+        let mut again = [0u8; PUNY_MAX];
+        if punycode_encode(u, &mut again).map(|len| &again[..len]) != Some(puny) {
             return None;
         }
-        out.push_str(&u);
+        out.extend(u);
     }
     if root {
         out.push('.');
@@ -221,28 +221,188 @@ pub fn to_unicode(host: &str) -> Option<String> {
 
 /// True when the decoded label `u` is made of `[a-z0-9-]` and FAST only and keeps the hyphen
 /// rules (RFC 5891 §4.2.3.1), counted in characters.
-fn is_fast_u_label(u: &str) -> bool {
-    let mut n = 0usize;
-    let mut last = '\0';
-    let mut third_fourth = [false; 2];
-    for c in u.chars() {
-        match c {
-            'a'..='z' | '0'..='9' => {}
-            '-' => {
-                if n == 0 {
-                    return false;
-                }
-                if n == 2 || n == 3 {
-                    third_fourth[n - 2] = true;
-                }
-            }
-            _ if is_fast(c) => {}
-            _ => return false,
+fn is_fast_u_label(u: &[char]) -> bool {
+    let hyphens = u.first() == Some(&'-')
+        || u.last() == Some(&'-')
+        || (u.len() >= 4 && u[2] == '-' && u[3] == '-');
+    !u.is_empty()
+        && !hyphens
+        && u.iter()
+            .all(|&c| matches!(c, 'a'..='z' | '0'..='9' | '-') || is_fast(c))
+}
+
+/// The longest Punycode part of an A-label: 63 octets less the ACE prefix `xn--`.
+const PUNY_MAX: usize = MAX_LABEL - 4;
+
+// Bootstring parameters for Punycode (RFC 3492 §5).
+const BASE: u32 = 36;
+const TMIN: u32 = 1;
+const TMAX: u32 = 26;
+const SKEW: u32 = 38;
+const DAMP: u32 = 700;
+const INITIAL_BIAS: u32 = 72;
+const INITIAL_N: u32 = 0x80;
+
+/// Bias adaptation (RFC 3492 §6.1).
+fn adapt(mut delta: u32, num_points: u32, first_time: bool) -> u32 {
+    delta /= if first_time { DAMP } else { 2 };
+    delta += delta / num_points;
+    let mut k = 0;
+    while delta > ((BASE - TMIN) * TMAX) / 2 {
+        delta /= BASE - TMIN;
+        k += BASE;
+    }
+    k + (BASE - TMIN + 1) * delta / (delta + SKEW)
+}
+
+/// The threshold `t` of digit position `k` (RFC 3492 §6.2, §6.3: "clamped to the range
+/// tmin through tmax").
+fn threshold(k: u32, bias: u32) -> u32 {
+    if k <= bias {
+        TMIN
+    } else if k >= bias + TMAX {
+        TMAX
+    } else {
+        k - bias
+    }
+}
+
+/// The basic code point of Punycode digit `d` (RFC 3492 §5: 0–25 `a`–`z`, 26–35 `0`–`9`;
+/// lower case, as ToASCII writes it).
+fn encode_digit(d: u32) -> u8 {
+    if d < 26 {
+        b'a' + d as u8
+    } else {
+        b'0' + (d - 26) as u8
+    }
+}
+
+/// The value of the lower-case Punycode digit `b` (RFC 3492 §5), or `None`.
+fn decode_digit(b: u8) -> Option<u32> {
+    match b {
+        b'a'..=b'z' => Some(u32::from(b - b'a')),
+        b'0'..=b'9' => Some(u32::from(b - b'0') + 26),
+        _ => None,
+    }
+}
+
+/// Punycode encoding (RFC 3492 §6.3) of `input` into `out`, written without allocating: the
+/// length written, or `None` when it would be longer than [`PUNY_MAX`] (not a DNS label).
+/// The twin of `idna::punycode::encode_str` (compared in the tests).
+///
+/// No overflow handling is needed (RFC 3492 §6.4): `input` holds at most [`PUNY_MAX`]
+/// characters (the caller's bound), so `delta` stays below `(0x10FFFF + 1) * (PUNY_MAX + 1)`,
+/// far under `u32::MAX`.
+fn punycode_encode(input: &[char], out: &mut [u8; PUNY_MAX]) -> Option<usize> {
+    debug_assert!(input.len() <= PUNY_MAX);
+    let mut len = 0;
+    let mut push = |b: u8| -> Option<()> {
+        *out.get_mut(len)? = b;
+        len += 1;
+        Some(())
+    };
+    // The basic code points as they are, then a delimiter if there were any.
+    let mut basic = 0u32;
+    for &c in input {
+        if c.is_ascii() {
+            push(c as u8)?;
+            basic += 1;
         }
-        last = c;
+    }
+    if basic > 0 {
+        push(b'-')?;
+    }
+    let total = input.len() as u32;
+    let (mut n, mut delta, mut bias, mut h) = (INITIAL_N, 0u32, INITIAL_BIAS, basic);
+    while h < total {
+        // The smallest code point not handled yet (there is one while h < total).
+        let m = input.iter().map(|&c| c as u32).filter(|&c| c >= n).min()?;
+        delta += (m - n) * (h + 1);
+        n = m;
+        for &c in input {
+            let c = c as u32;
+            if c < n {
+                delta += 1;
+            }
+            if c == n {
+                // Write delta as a generalized variable-length integer.
+                let mut q = delta;
+                let mut k = BASE;
+                loop {
+                    let t = threshold(k, bias);
+                    if q < t {
+                        break;
+                    }
+                    push(encode_digit(t + (q - t) % (BASE - t)))?;
+                    q = (q - t) / (BASE - t);
+                    k += BASE;
+                }
+                push(encode_digit(q))?;
+                bias = adapt(delta, h + 1, h == basic);
+                delta = 0;
+                h += 1;
+            }
+        }
+        delta += 1;
         n += 1;
     }
-    n > 0 && last != '-' && third_fourth != [true, true]
+    Some(len)
+}
+
+/// Punycode decoding (RFC 3492 §6.2) of the lower-case `input` (at most [`PUNY_MAX`] bytes)
+/// into `out`, without allocating: the number of characters, or `None` when `input` is not
+/// valid Punycode (a non-digit, a truncated integer, an overflow, a value that is no Unicode
+/// scalar value). Each decoded character takes at least one input byte, so `out` is large
+/// enough. The twin of `idna::punycode::decode_to_string` on lower-case input (compared in
+/// the tests).
+fn punycode_decode(input: &[u8], out: &mut [char; PUNY_MAX]) -> Option<usize> {
+    if input.len() > PUNY_MAX {
+        return None;
+    }
+    // The code points before the last delimiter are basic and copied; the delimiter is
+    // consumed only when at least one code point came before it.
+    let (basic, digits) = match input.iter().rposition(|&b| b == b'-') {
+        Some(p) if p > 0 => (&input[..p], &input[p + 1..]),
+        _ => (&input[..0], input),
+    };
+    let mut len = 0usize;
+    for &b in basic {
+        if !b.is_ascii() {
+            return None;
+        }
+        out[len] = char::from(b);
+        len += 1;
+    }
+    let (mut n, mut i, mut bias) = (INITIAL_N, 0u32, INITIAL_BIAS);
+    let mut pos = 0;
+    while pos < digits.len() {
+        let old_i = i;
+        let mut w = 1u32;
+        let mut k = BASE;
+        loop {
+            let d = decode_digit(*digits.get(pos)?)?;
+            pos += 1;
+            i = i.checked_add(d.checked_mul(w)?)?;
+            let t = threshold(k, bias);
+            if d < t {
+                break;
+            }
+            w = w.checked_mul(BASE - t)?;
+            k += BASE;
+        }
+        let count = len as u32 + 1;
+        bias = adapt(i - old_i, count, old_i == 0);
+        n = n.checked_add(i / count)?;
+        i %= count;
+        let c = char::from_u32(n)?;
+        // In bounds: `len + 1` characters took at least `len + 1` bytes of `input`.
+        let at = i as usize;
+        out.copy_within(at..len, at + 1);
+        out[at] = c;
+        len += 1;
+        i += 1;
+    }
+    Some(len)
 }
 
 /// True when `c` is in FAST (see the [module documentation](self)): one load from a bitmap of
@@ -741,5 +901,56 @@ mod tests {
                 .map(|r| (r.1 - r.0 + 1) as usize)
                 .sum::<usize>()
         );
+    }
+
+    /// A character for the Punycode twin tests: ASCII (letters, digits, `-`), Latin-1, other
+    /// BMP code points, supplementary planes up to U+10FFFF.
+    fn puny_char() -> impl proptest::strategy::Strategy<Value = char> {
+        use proptest::prelude::*;
+        prop_oneof![
+            4 => prop::sample::select(b"abz09-".to_vec()).prop_map(char::from),
+            3 => (0x80u32..0x100).prop_filter_map("a char", char::from_u32),
+            3 => (0x100u32..0x1_0000).prop_filter_map("a char", char::from_u32),
+            1 => (0x1_0000u32..=0x10_FFFF).prop_filter_map("a char", char::from_u32),
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(5000))]
+
+        /// The stack encoder writes what `idna::punycode::encode_str` writes, and declines
+        /// exactly when that is longer than an A-label's Punycode part may be.
+        #[test]
+        fn punycode_encode_twin(chars in proptest::collection::vec(puny_char(), 0..=PUNY_MAX)) {
+            let s: String = chars.iter().collect();
+            let naive = idna::punycode::encode_str(&s).expect("no overflow at this length");
+            let mut buf = [0u8; PUNY_MAX];
+            match punycode_encode(&chars, &mut buf) {
+                Some(len) => proptest::prop_assert_eq!(&buf[..len], naive.as_bytes()),
+                None => proptest::prop_assert!(naive.len() > PUNY_MAX, "{}", naive),
+            }
+        }
+
+        /// The stack decoder reads what `idna::punycode::decode_to_string` reads, on random
+        /// digit strings and on encodings of random labels.
+        #[test]
+        fn punycode_decode_twin(
+            digits in proptest::collection::vec(
+                proptest::sample::select(b"abcdefghijklmnopqrstuvwxyz0123456789-".to_vec()),
+                0..=PUNY_MAX,
+            ),
+            chars in proptest::collection::vec(puny_char(), 0..=20),
+        ) {
+            let encoded = idna::punycode::encode_str(&chars.iter().collect::<String>()).unwrap();
+            for input in [&digits[..], encoded.as_bytes()] {
+                if input.len() > PUNY_MAX {
+                    continue;
+                }
+                let naive = idna::punycode::decode_to_string(std::str::from_utf8(input).unwrap());
+                let mut buf = ['\0'; PUNY_MAX];
+                let fast = punycode_decode(input, &mut buf).map(|n| buf[..n].iter().collect::<String>());
+                proptest::prop_assert_eq!(fast, naive, "{:?}", String::from_utf8_lossy(input));
+            }
+        }
     }
 }
