@@ -80,6 +80,10 @@ const MAX_NAME: usize = 253;
 /// answers (see the [module documentation](self)): `true`, and `out` holds what
 /// [`to_ascii_naive`] gives. `false` (declined, `out` as it was) for any other host, also for
 /// every host the crate refuses.
+///
+/// One pass over the characters: each is mapped (ASCII upper case lowered) or declined, and
+/// each finished label is written to a stack buffer of the longest DNS name, so a name over
+/// the limit declines without allocating; `out` grows once.
 pub fn to_ascii(host: &str, out: &mut String) -> bool {
     // VerifyDnsLength: one empty root label is allowed at the end (contract item 6).
     let (body, root) = match host.strip_suffix('.') {
@@ -89,81 +93,106 @@ pub fn to_ascii(host: &str, out: &mut String) -> bool {
     if body.is_empty() {
         return false;
     }
-    let mark = out.len();
-    for (i, label) in body.split('.').enumerate() {
-        if i > 0 {
-            out.push('.');
-        }
-        if !push_ascii_label(label, out) {
-            out.truncate(mark);
+    let mut name = Name {
+        buf: [0; MAX_NAME],
+        len: 0,
+    };
+    // The current label, mapped; whether it holds a non-ASCII character.
+    let mut label = ['\0'; MAX_LABEL];
+    let mut n = 0;
+    let mut unicode = false;
+    for c in body.chars() {
+        let c = match c {
+            '.' => {
+                if !name.push_label(&label[..n], unicode) {
+                    return false;
+                }
+                n = 0;
+                unicode = false;
+                continue;
+            }
+            'a'..='z' | '0'..='9' | '-' => c,
+            'A'..='Z' => c.to_ascii_lowercase(),
+            _ if is_fast(c) => {
+                unicode = true;
+                c
+            }
+            _ => return false,
+        };
+        if n == MAX_LABEL {
             return false;
         }
+        label[n] = c;
+        n += 1;
     }
-    if out.len() - mark > MAX_NAME {
-        out.truncate(mark);
+    if !name.push_label(&label[..n], unicode) {
         return false;
     }
+    let Ok(ascii) = std::str::from_utf8(&name.buf[..name.len]) else {
+        return false;
+    };
+    out.reserve(ascii.len() + usize::from(root));
+    out.push_str(ascii);
     if root {
         out.push('.');
     }
     true
 }
 
-/// One label of [`to_ascii`]: an ASCII label lowered, a label with non-ASCII characters of
-/// FAST as `xn--` and its Punycode (RFC 3492); `false` when the label is not one the fast path
-/// answers or breaks a hyphen rule (RFC 5891 §4.2.3.1) or the 63-octet limit. May leave part
-/// of the label in `out` on `false` (the caller truncates).
-fn push_ascii_label(label: &str, out: &mut String) -> bool {
-    let b = label.as_bytes();
-    // Hyphen rules on the mapped label: mapping keeps '-' and every character's position, so
-    // they are checked on the input. The first and last characters are '-' exactly when the
-    // first and last bytes are (UTF-8 continuation and lead bytes are never ASCII).
-    if b.is_empty() || b[0] == b'-' || b[b.len() - 1] == b'-' {
-        return false;
-    }
-    if b.is_ascii() {
-        // "--" in the third and fourth positions (this also declines the ACE prefix `xn--`,
-        // whose labels the crate decodes and validates).
-        if b.len() > MAX_LABEL || (b.len() >= 4 && b[2] == b'-' && b[3] == b'-') {
+/// The ASCII name [`to_ascii`] writes, on the stack: at most [`MAX_NAME`] octets.
+struct Name {
+    buf: [u8; MAX_NAME],
+    len: usize,
+}
+
+impl Name {
+    /// Appends the mapped `label` (a `.` first unless it is the first): as it is when it is
+    /// ASCII, else `xn--` and its Punycode (RFC 3492). `false` when the label is empty, breaks
+    /// a hyphen rule (RFC 5891 §4.2.3.1: no `-` first or last, no `--` in the third and
+    /// fourth positions, which also declines the ACE prefix `xn--`, whose labels the crate
+    /// decodes and validates), or would make a label over 63 octets or a name over 253.
+    fn push_label(&mut self, label: &[char], unicode: bool) -> bool {
+        let n = label.len();
+        if n == 0
+            || label[0] == '-'
+            || label[n - 1] == '-'
+            || (n >= 4 && label[2] == '-' && label[3] == '-')
+        {
             return false;
         }
-        for &c in b {
-            match c {
-                b'a'..=b'z' | b'0'..=b'9' | b'-' => out.push(c as char),
-                b'A'..=b'Z' => out.push(c.to_ascii_lowercase() as char),
-                _ => return false,
+        let mut at = self.len;
+        if at > 0 {
+            if at == MAX_NAME {
+                return false;
             }
+            self.buf[at] = b'.';
+            at += 1;
         }
-        return true;
-    }
-    // The mapped label (ASCII upper case lowered), at most PUNY_MAX characters: Punycode
-    // writes at least one character for each input character (a basic one as it is, each
-    // other one as at least one digit), so a longer label cannot fit in 63 octets.
-    let mut chars = ['\0'; PUNY_MAX];
-    let mut n = 0usize;
-    for c in label.chars() {
-        let c = match c {
-            'a'..='z' | '0'..='9' | '-' => c,
-            'A'..='Z' => c.to_ascii_lowercase(),
-            _ if is_fast(c) => c,
-            _ => return false,
-        };
-        if n == PUNY_MAX {
+        if !unicode {
+            // Mapped ASCII labels hold `[a-z0-9-]` only; at most 63 (the label buffer).
+            let Some(dst) = self.buf.get_mut(at..at + n) else {
+                return false;
+            };
+            for (d, &c) in dst.iter_mut().zip(label) {
+                *d = c as u8;
+            }
+            self.len = at + n;
+            return true;
+        }
+        // Punycode writes at least one character for each input character (a basic one as
+        // it is, each other one as at least one digit): a longer label cannot fit.
+        if n > PUNY_MAX || at + 4 >= MAX_NAME {
             return false;
         }
-        chars[n] = c;
-        n += 1;
+        self.buf[at..at + 4].copy_from_slice(b"xn--");
+        at += 4;
+        let room = (MAX_NAME - at).min(PUNY_MAX);
+        let Some(written) = punycode_encode(label, &mut self.buf[at..at + room]) else {
+            return false;
+        };
+        self.len = at + written;
+        true
     }
-    if n >= 4 && chars[2] == '-' && chars[3] == '-' {
-        return false;
-    }
-    let mut puny = [0u8; PUNY_MAX];
-    let Some(len) = punycode_encode(&chars[..n], &mut puny) else {
-        return false;
-    };
-    out.push_str("xn--");
-    out.extend(puny[..len].iter().map(|&d| char::from(d)));
-    true
 }
 
 /// UTS #46 ToUnicode (§4.3) of the ASCII host `host`, when it is one the fast path answers
@@ -178,11 +207,10 @@ pub fn to_unicode(host: &str) -> Option<String> {
         return None;
     }
     let mut out = String::with_capacity(2 * host.len());
-    for (i, label) in body.split('.').enumerate() {
+    for (i, b) in body.as_bytes().split(|&b| b == b'.').enumerate() {
         if i > 0 {
             out.push('.');
         }
-        let b = label.as_bytes();
         if b.is_empty()
             || b.len() > MAX_LABEL
             || !b
@@ -194,12 +222,12 @@ pub fn to_unicode(host: &str) -> Option<String> {
             return None;
         }
         if !(b.len() >= 4 && b[2] == b'-' && b[3] == b'-') {
-            out.push_str(label);
+            out.extend(b.iter().map(|&c| char::from(c)));
             continue;
         }
         // "--" in the third and fourth positions: only an A-label (RFC 5890 §2.3.2.1) may
         // have it, and its decoding is what the hyphen rules are checked on.
-        let puny = label.strip_prefix("xn--")?.as_bytes();
+        let puny = b.strip_prefix(b"xn--")?;
         let mut chars = ['\0'; PUNY_MAX];
         let n = punycode_decode(puny, &mut chars)?;
         let u = &chars[..n];
@@ -287,13 +315,14 @@ fn decode_digit(b: u8) -> Option<u32> {
 }
 
 /// Punycode encoding (RFC 3492 §6.3) of `input` into `out`, written without allocating: the
-/// length written, or `None` when it would be longer than [`PUNY_MAX`] (not a DNS label).
+/// length written, or `None` when it would be longer than `out` (at most [`PUNY_MAX`] long:
+/// longer is not a DNS label).
 /// The twin of `idna::punycode::encode_str` (compared in the tests).
 ///
 /// No overflow handling is needed (RFC 3492 §6.4): `input` holds at most [`PUNY_MAX`]
 /// characters (the caller's bound), so `delta` stays below `(0x10FFFF + 1) * (PUNY_MAX + 1)`,
 /// far under `u32::MAX`.
-fn punycode_encode(input: &[char], out: &mut [u8; PUNY_MAX]) -> Option<usize> {
+fn punycode_encode(input: &[char], out: &mut [u8]) -> Option<usize> {
     debug_assert!(input.len() <= PUNY_MAX);
     let mut len = 0;
     let mut push = |b: u8| -> Option<()> {
