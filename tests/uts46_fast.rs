@@ -9,7 +9,7 @@
 mod common;
 
 use iribulk::grammar::components;
-use iribulk::host::{self, fast};
+use iribulk::host::{self, fast, Idna};
 use proptest::prelude::*;
 
 /// What the fast path answered for `host`, in both directions, compared with the crate.
@@ -27,6 +27,14 @@ fn compare(host: &str) -> bool {
     } else {
         assert_eq!(out, "keep:", "declined to_ascii({host:?}) left output");
     }
+    // The whole host step (raw caps, percent-decoding, reg-name check) with and without the
+    // fast path: the same bytes and the same errors.
+    let (mut a, mut b) = (String::from("keep:"), String::from("keep:"));
+    assert_eq!(
+        (host::to_ascii(host, Idna::Uts46, &mut a), &a),
+        (host::to_ascii_naive(host, Idna::Uts46, &mut b), &b),
+        "host::to_ascii({host:?})"
+    );
     // ToUnicode of the host itself and of the crate's ASCII form (its `xn--` labels).
     compare_unicode(host);
     if let Some(a) = naive {
@@ -35,12 +43,18 @@ fn compare(host: &str) -> bool {
     answered
 }
 
-/// ToUnicode of `host` by the fast path (when it answers) against the crate.
+/// ToUnicode of `host` by the fast path (when it answers) against the crate, and the whole
+/// host step with and without it.
 fn compare_unicode(host: &str) -> Option<String> {
     let fast = fast::to_unicode(host);
     if fast.is_some() {
         assert_eq!(fast, fast::to_unicode_naive(host), "to_unicode({host:?})");
     }
+    assert_eq!(
+        host::to_unicode(host, Idna::Uts46),
+        host::to_unicode_naive(host, Idna::Uts46),
+        "host::to_unicode({host:?})"
+    );
     fast
 }
 
@@ -102,6 +116,11 @@ fn edge_cases_answer_like_the_crate() {
         &l64,
         &name254,
         &u60,
+        // For host::to_ascii: percent-decoded first (then the fast path takes it), and the
+        // raw caps (RawTooLong, RawLabelTooLong) before any mapping.
+        "r%C3%A9sum%C3%A9.example.org",
+        &"ü".repeat(600),
+        &format!("{}.de", "ü".repeat(200)),
     ];
     for h in declined {
         assert!(!compare(h), "the fast path should decline {h:?}");
