@@ -206,11 +206,9 @@ pub fn to_unicode(host: &str) -> Option<String> {
     if body.is_empty() || body.len() > MAX_NAME {
         return None;
     }
-    let mut out = String::with_capacity(2 * host.len());
+    // Allocated at the first label that passes: most declined hosts decline at their first.
+    let mut out = String::new();
     for (i, b) in body.as_bytes().split(|&b| b == b'.').enumerate() {
-        if i > 0 {
-            out.push('.');
-        }
         if b.is_empty()
             || b.len() > MAX_LABEL
             || !b
@@ -222,14 +220,16 @@ pub fn to_unicode(host: &str) -> Option<String> {
             return None;
         }
         if !(b.len() >= 4 && b[2] == b'-' && b[3] == b'-') {
-            out.extend(b.iter().map(|&c| char::from(c)));
+            push_label(&mut out, i, host, b.iter().map(|&c| char::from(c)));
             continue;
         }
         // "--" in the third and fourth positions: only an A-label (RFC 5890 §2.3.2.1) may
-        // have it, and its decoding is what the hyphen rules are checked on.
+        // have it, and its decoding is what the hyphen rules are checked on. Its basic code
+        // points are `[a-z0-9-]` (checked above); the decoder stops at the first other one
+        // that is not in FAST.
         let puny = b.strip_prefix(b"xn--")?;
         let mut chars = ['\0'; PUNY_MAX];
-        let n = punycode_decode(puny, &mut chars)?;
+        let n = punycode_decode(puny, &mut chars, is_fast)?;
         let u = &chars[..n];
         if u.iter().all(char::is_ascii) || !is_fast_u_label(u) {
             return None;
@@ -239,12 +239,23 @@ pub fn to_unicode(host: &str) -> Option<String> {
         if punycode_encode(u, &mut again).map(|len| &again[..len]) != Some(puny) {
             return None;
         }
-        out.extend(u);
+        push_label(&mut out, i, host, u.iter().copied());
     }
     if root {
         out.push('.');
     }
     Some(out)
+}
+
+/// Appends label number `i` of `host` to `out` (a `.` first unless it is the first),
+/// allocating `out` at the first.
+fn push_label(out: &mut String, i: usize, host: &str, label: impl Iterator<Item = char>) {
+    if i == 0 {
+        out.reserve(2 * host.len());
+    } else {
+        out.push('.');
+    }
+    out.extend(label);
 }
 
 /// True when the decoded label `u` is made of `[a-z0-9-]` and FAST only and keeps the hyphen
@@ -381,10 +392,15 @@ fn punycode_encode(input: &[char], out: &mut [u8]) -> Option<usize> {
 /// Punycode decoding (RFC 3492 §6.2) of the lower-case `input` (at most [`PUNY_MAX`] bytes)
 /// into `out`, without allocating: the number of characters, or `None` when `input` is not
 /// valid Punycode (a non-digit, a truncated integer, an overflow, a value that is no Unicode
-/// scalar value). Each decoded character takes at least one input byte, so `out` is large
-/// enough. The twin of `idna::punycode::decode_to_string` on lower-case input (compared in
-/// the tests).
-fn punycode_decode(input: &[u8], out: &mut [char; PUNY_MAX]) -> Option<usize> {
+/// scalar value) or when `accept` refuses one of its non-basic characters (so that a caller
+/// that would refuse the label stops early). Each decoded character takes at least one input
+/// byte, so `out` is large enough. With `accept` always true, the twin of
+/// `idna::punycode::decode_to_string` on lower-case input (compared in the tests).
+fn punycode_decode(
+    input: &[u8],
+    out: &mut [char; PUNY_MAX],
+    accept: impl Fn(char) -> bool,
+) -> Option<usize> {
     if input.len() > PUNY_MAX {
         return None;
     }
@@ -423,10 +439,13 @@ fn punycode_decode(input: &[u8], out: &mut [char; PUNY_MAX]) -> Option<usize> {
         bias = adapt(i - old_i, count, old_i == 0);
         n = n.checked_add(i / count)?;
         i %= count;
-        let c = char::from_u32(n)?;
-        // In bounds: `len + 1` characters took at least `len + 1` bytes of `input`.
+        let c = char::from_u32(n).filter(|&c| accept(c))?;
+        // In bounds: `len + 1` characters took at least `len + 1` bytes of `input`. A loop,
+        // not `copy_within`: the shifts are of a few characters, shorter than a memmove call.
         let at = i as usize;
-        out.copy_within(at..len, at + 1);
+        for j in (at..len).rev() {
+            out[j + 1] = out[j];
+        }
         out[at] = c;
         len += 1;
         i += 1;
@@ -977,7 +996,7 @@ mod tests {
                 }
                 let naive = idna::punycode::decode_to_string(std::str::from_utf8(input).unwrap());
                 let mut buf = ['\0'; PUNY_MAX];
-                let fast = punycode_decode(input, &mut buf).map(|n| buf[..n].iter().collect::<String>());
+                let fast = punycode_decode(input, &mut buf, |_| true).map(|n| buf[..n].iter().collect::<String>());
                 proptest::prop_assert_eq!(fast, naive, "{:?}", String::from_utf8_lossy(input));
             }
         }
