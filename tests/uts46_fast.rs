@@ -47,8 +47,17 @@ fn compare(host: &str) -> bool {
 /// host step with and without it.
 fn compare_unicode(host: &str) -> Option<String> {
     let fast = fast::to_unicode(host);
-    if fast.is_some() {
-        assert_eq!(fast, fast::to_unicode_naive(host), "to_unicode({host:?})");
+    if let Some(u) = &fast {
+        assert_eq!(
+            Some(u),
+            fast::to_unicode_naive(host).as_ref(),
+            "to_unicode({host:?})"
+        );
+        // Its canonical-encoding check is the ToASCII round trip: the fast path takes `u`
+        // back to `host` exactly (to-iri's round trip cannot fail after it).
+        let mut back = String::new();
+        assert!(fast::to_ascii(u, &mut back), "{u:?}");
+        assert_eq!(back, host);
     }
     assert_eq!(
         host::to_unicode(host, Idna::Uts46),
