@@ -1,8 +1,48 @@
 //! Fuzz target `idna_host`: see `iribulk_fuzz::idna_host` (fuzz/src/checks.rs) for the property.
+//! Also the UTS #46 fast path (`host::fast`, issue #11) against the `idna` crate: wherever the
+//! fast path answers, in either direction, its answer is the crate's, byte for byte. The bytes
+//! are tried as a host (lossy UTF-8) and, so that most inputs reach the fast path, as a host
+//! spelled with one character of [`ALPHABET`] per byte.
 #![no_main]
 
+use iribulk::host::fast;
 use libfuzzer_sys::fuzz_target;
+
+/// ASCII letters (both cases), digits, `-` and `.`; characters of the fast set from several
+/// scripts and planes; characters just outside it (marks, NFC_Quick_Check = Maybe, right to
+/// left, joiners, mapped, ignored, disallowed, other label dots).
+const ALPHABET: &[char] = &[
+    'a', 'b', 'k', 'n', 'x', 'z', 'A', 'N', 'X', '0', '1', '9', '-', '-', '.', '.', 'ü', 'ß',
+    'é', 'я', 'λ', 'ς', 'ა', '例', 'え', 'テ', '한', 'ก', 'क', 'ə', '\u{20000}', '\u{3D000}',
+    '\u{301}', '\u{1161}', '\u{0B3E}', '\u{094D}', '\u{5D0}', '\u{627}', '\u{200D}', '\u{AD}',
+    'Ü', 'ℌ', '\u{3002}', '\u{FFFD}', '_', '%',
+];
+
+fn compare(host: &str) {
+    let mut out = String::from("keep:");
+    let naive = fast::to_ascii_naive(host);
+    if fast::to_ascii(host, &mut out) {
+        assert_eq!(
+            Some(&out["keep:".len()..]),
+            naive.as_deref(),
+            "to_ascii({host:?})"
+        );
+    } else {
+        assert_eq!(out, "keep:", "declined to_ascii({host:?}) left output");
+    }
+    for h in std::iter::once(host).chain(naive.as_deref()) {
+        if let Some(u) = fast::to_unicode(h) {
+            assert_eq!(Some(u), fast::to_unicode_naive(h), "to_unicode({h:?})");
+        }
+    }
+}
 
 fuzz_target!(|data: &[u8]| {
     iribulk_fuzz::idna_host(data);
+    compare(&String::from_utf8_lossy(data));
+    let spelled: String = data
+        .iter()
+        .map(|&b| ALPHABET[b as usize % ALPHABET.len()])
+        .collect();
+    compare(&spelled);
 });

@@ -9,17 +9,19 @@
 //!
 //! Crawl dumps repeat hosts heavily and IDNA costs hundreds of nanoseconds a host, so each
 //! converter keeps one bounded cache of converted hosts for both directions ([`cache`]).
+//! UTS #46 hosts of plain left-to-right labels, for which processing is the identity, skip
+//! the crate's mapping and normalization altogether ([`fast`]; the crate answers the others).
 
 pub mod ace;
 pub mod cache;
 pub mod display;
+pub mod fast;
 pub mod idna2003;
 pub mod uts46_reason;
 
 use crate::config::HostMode;
 use crate::error::IdnaReason;
 use crate::grammar::classes::{self, hex_value};
-use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 
 pub use cache::HostCache;
 
@@ -89,15 +91,26 @@ pub fn has_ace_label(host: &str) -> bool {
 /// ToUnicode never fails: a label it cannot decode stays as it is. The caller decides whether
 /// to keep the result (the round trip through [`to_ascii`], displayability).
 pub fn to_unicode(host: &str, idna: Idna) -> Option<String> {
+    to_unicode_with(host, idna, true)
+}
+
+/// The twin of [`to_unicode`] without the UTS #46 fast path ([`fast::to_unicode`]): the
+/// `idna` crate for every UTS #46 host.
+#[cfg(any(test, feature = "twins"))]
+pub fn to_unicode_naive(host: &str, idna: Idna) -> Option<String> {
+    to_unicode_with(host, idna, false)
+}
+
+fn to_unicode_with(host: &str, idna: Idna, fast_path: bool) -> Option<String> {
     if !contains_ace_prefix(host.as_bytes()) || host.len() > MAX_RAW_HOST {
         return None;
     }
     match idna {
-        Idna::Uts46 => {
-            let (u, r) =
-                Uts46::new().to_unicode(host.as_bytes(), AsciiDenyList::STD3, Hyphens::Check);
-            r.ok().map(|()| u.into_owned())
-        }
+        // Plain left-to-right labels first (issue #11): the same answer, a fraction of the cost.
+        Idna::Uts46 => fast_path
+            .then(|| fast::to_unicode(host))
+            .flatten()
+            .or_else(|| fast::to_unicode_naive(host)),
         Idna::Idna2003(flags) => {
             let mut u = String::new();
             idna2003::domain_to_unicode(host, flags, &mut u);
@@ -139,6 +152,22 @@ pub fn decode_host_percent(host: &str) -> Option<String> {
 /// percent-decoding (3987bis §3.4.2); then ToASCII of the chosen version. On error `out` is
 /// left as it was.
 pub fn to_ascii(host: &str, idna: Idna, out: &mut String) -> Result<(), IdnaReason> {
+    to_ascii_with(host, idna, out, true)
+}
+
+/// The twin of [`to_ascii`] without the UTS #46 fast path ([`fast::to_ascii`]): every UTS #46
+/// host through the caps, the `idna` crate and the reg-name check.
+#[cfg(any(test, feature = "twins"))]
+pub fn to_ascii_naive(host: &str, idna: Idna, out: &mut String) -> Result<(), IdnaReason> {
+    to_ascii_with(host, idna, out, false)
+}
+
+fn to_ascii_with(
+    host: &str,
+    idna: Idna,
+    out: &mut String,
+    fast_path: bool,
+) -> Result<(), IdnaReason> {
     if host.len() > MAX_RAW_HOST {
         return Err(IdnaReason::RawTooLong);
     }
@@ -149,6 +178,13 @@ pub fn to_ascii(host: &str, idna: Idna, out: &mut String) -> Result<(), IdnaReas
     } else {
         host
     };
+    // Plain left-to-right labels first (issue #11): the crate's answer at a fraction of the
+    // cost, and none of the checks below can fail on it: its labels are of at most 63
+    // characters (so within MAX_RAW_LABEL), and it writes `[a-z0-9-]` labels (unreserved)
+    // joined by the host's own ASCII dots (it declines every other label separator).
+    if fast_path && idna == Idna::Uts46 && fast::to_ascii(host, out) {
+        return Ok(());
+    }
     if host.split(is_label_dot).any(|l| l.len() > MAX_RAW_LABEL) {
         return Err(IdnaReason::RawLabelTooLong);
     }
@@ -179,19 +215,15 @@ pub fn to_ascii(host: &str, idna: Idna, out: &mut String) -> Result<(), IdnaReas
 fn ace(host: &str, idna: Idna, out: &mut String) -> Result<(), IdnaReason> {
     let mark = out.len();
     match idna {
+        // The hosts `fast::to_ascii` declined (see `to_ascii`).
         Idna::Uts46 => {
-            match Uts46::new().to_ascii(
-                host.as_bytes(),
-                AsciiDenyList::STD3,
-                Hyphens::Check,
-                DnsLength::VerifyAllowRootDot,
-            ) {
-                Ok(s) => {
+            match fast::to_ascii_naive(host) {
+                Some(s) => {
                     out.push_str(&s);
                     Ok(())
                 }
                 // Cold path: name the rule and the label (issue #10).
-                Err(_) => Err(IdnaReason::Uts46(uts46_reason::diagnose(host))),
+                None => Err(IdnaReason::Uts46(uts46_reason::diagnose(host))),
             }
         }
         Idna::Idna2003(flags) => idna2003::domain_to_ascii(host, flags, out).map_err(|e| {

@@ -1,0 +1,328 @@
+//! The UTS #46 fast path (`host::fast`, issue #11) against the `idna` crate it stands in for
+//! (`fast::to_ascii_naive`, `fast::to_unicode_naive`): on hand-picked edge cases, on random
+//! hosts drawn from characters inside and outside the fast set, and on every host of every
+//! data set in `../shared/datasets`. Wherever the fast path answers, its answer is the
+//! crate's, byte for byte, in both directions; where it should answer (plain labels well
+//! inside the DNS limits) it does. The exhaustive test over every code point is the unit test
+//! `every_character_against_the_crate` in src/host/fast.rs.
+
+mod common;
+
+use iribulk::grammar::components;
+use iribulk::host::{self, fast, Idna};
+use proptest::prelude::*;
+
+/// What the fast path answered for `host`, in both directions, compared with the crate.
+/// Returns whether ToASCII answered.
+fn compare(host: &str) -> bool {
+    let mut out = String::from("keep:");
+    let answered = fast::to_ascii(host, &mut out);
+    let naive = fast::to_ascii_naive(host);
+    if answered {
+        assert_eq!(
+            Some(&out["keep:".len()..]),
+            naive.as_deref(),
+            "to_ascii({host:?})"
+        );
+    } else {
+        assert_eq!(out, "keep:", "declined to_ascii({host:?}) left output");
+    }
+    // The whole host step (raw caps, percent-decoding, reg-name check) with and without the
+    // fast path: the same bytes and the same errors.
+    let (mut a, mut b) = (String::from("keep:"), String::from("keep:"));
+    assert_eq!(
+        (host::to_ascii(host, Idna::Uts46, &mut a), &a),
+        (host::to_ascii_naive(host, Idna::Uts46, &mut b), &b),
+        "host::to_ascii({host:?})"
+    );
+    // ToUnicode of the host itself and of the crate's ASCII form (its `xn--` labels).
+    compare_unicode(host);
+    if let Some(a) = naive {
+        compare_unicode(&a);
+    }
+    answered
+}
+
+/// ToUnicode of `host` by the fast path (when it answers) against the crate, and the whole
+/// host step with and without it.
+fn compare_unicode(host: &str) -> Option<String> {
+    let fast = fast::to_unicode(host);
+    if let Some(u) = &fast {
+        assert_eq!(
+            Some(u),
+            fast::to_unicode_naive(host).as_ref(),
+            "to_unicode({host:?})"
+        );
+        // Its canonical-encoding check is the ToASCII round trip: the fast path takes `u`
+        // back to `host` exactly (to-iri's round trip cannot fail after it).
+        let mut back = String::new();
+        assert!(fast::to_ascii(u, &mut back), "{u:?}");
+        assert_eq!(back, host);
+    }
+    assert_eq!(
+        host::to_unicode(host, Idna::Uts46),
+        host::to_unicode_naive(host, Idna::Uts46),
+        "host::to_unicode({host:?})"
+    );
+    fast
+}
+
+#[test]
+fn edge_cases_answer_like_the_crate() {
+    let l63 = "a".repeat(63);
+    let l64 = "a".repeat(64);
+    let name253 = format!("{l63}.{l63}.{l63}.{}", "b".repeat(61));
+    let name254 = format!("{name253}c");
+    let u60 = "ü".repeat(60); // xn-- and at least 60 Punycode digits
+    let answered: &[&str] = &[
+        "bücher.de",
+        "bücher.de.",
+        "WWW.Bücher.DE",
+        "Bücher.de",
+        "straße.de",
+        "例え.テスト",
+        "한국어.kr",
+        "пример.рф",
+        "ελληνικά.gr",
+        "a-b.c-d.ü-ü",
+        "1ü.2",
+        "ü",
+        &l63,
+        &name253,
+    ];
+    for h in answered {
+        assert!(compare(h), "the fast path should answer {h:?}");
+    }
+    let declined: &[&str] = &[
+        "",
+        ".",
+        "..",
+        "a..b",
+        ".a",
+        "a.b..",
+        "-a.de",
+        "a-.de",
+        "ab--c.de",
+        "üb--c.de",
+        "ü-.de",
+        "-ü.de",
+        "xn--bcher-kva.de",
+        "XN--bcher-kva.de",
+        "xn--ü.de",
+        "a_b.ü",
+        "a b.ü",
+        "ü%41.de",
+        "bücher。de",
+        "bÜcher.de",
+        "e\u{301}.de",
+        "\u{301}e.de",
+        "\u{1100}\u{1161}.kr",
+        "a\u{200D}b.de",
+        "مثال.إختبار",
+        "a.\u{5D0}.com",
+        "ü\u{AD}.de",
+        "ℌ.de",
+        &l64,
+        &name254,
+        &u60,
+        // For host::to_ascii: percent-decoded first (then the fast path takes it), and the
+        // raw caps (RawTooLong, RawLabelTooLong) before any mapping.
+        "r%C3%A9sum%C3%A9.example.org",
+        &"ü".repeat(600),
+        &format!("{}.de", "ü".repeat(200)),
+    ];
+    for h in declined {
+        assert!(!compare(h), "the fast path should decline {h:?}");
+    }
+    // ToUnicode: canonical lower-case A-labels answer, anything unusual declines.
+    for (h, u) in [
+        ("xn--bcher-kva.de", Some("bücher.de")),
+        ("www.xn--bcher-kva.de.", Some("www.bücher.de.")),
+        ("axn--b.com", Some("axn--b.com")),
+        ("xn--r8jz45g.xn--zckzah", Some("例え.テスト")),
+        ("XN--bcher-kva.de", None),
+        ("xn--BCHER-KVA.de", None),
+        ("WWW.xn--bcher-kva.de", None),
+        ("xn--bcher-kva..de", None),
+        ("xn--abc-.de", None),
+        ("xn--.de", None),
+        ("xn--zz.de", None),
+        ("xn--a.de", None),
+        ("ab--c.xn--bcher-kva", None),
+        ("-a.xn--bcher-kva", None),
+    ] {
+        assert_eq!(compare_unicode(h).as_deref(), u, "{h}");
+        compare(h);
+    }
+    // Non-canonical encodings the crate may accept: the fast path declines them all.
+    let upper = format!("xn--{}", idna::punycode::encode_str("bücher").unwrap()).to_uppercase();
+    assert_eq!(compare_unicode(&upper), None);
+}
+
+/// One character of a random host: ASCII letters (both cases), digits, `-` and `.`; characters
+/// of the fast set from many scripts; characters just outside it (marks, Maybe jamo and
+/// vowel signs, right-to-left letters, joiners, mapped, ignored and disallowed characters,
+/// ideographic full stops); and any code point of the BMP or of the supplementary CJK planes.
+fn host_char() -> impl Strategy<Value = char> {
+    const SOME: &[char] = &[
+        'ü',
+        'ß',
+        'é',
+        'ø',
+        'я',
+        'ж',
+        'λ',
+        'ς',
+        'ա',
+        'ა',
+        '例',
+        'え',
+        'テ',
+        '한',
+        '국',
+        'ก',
+        'ข',
+        'क',
+        'ə',
+        'ŋ',
+        'ı',
+        '\u{20000}',
+        '\u{2A6D6}',
+        '\u{3D000}',
+        '\u{1E900}',
+        '\u{10400}',
+        '\u{301}',
+        '\u{308}',
+        '\u{1161}',
+        '\u{11A8}',
+        '\u{0B3E}',
+        '\u{0E31}',
+        '\u{094D}',
+        '\u{5D0}',
+        '\u{627}',
+        '\u{661}',
+        '\u{200C}',
+        '\u{200D}',
+        '\u{AD}',
+        'Ü',
+        'É',
+        'ℌ',
+        'ﬁ',
+        '\u{3002}',
+        '\u{FF0E}',
+        '\u{FF61}',
+        '\u{FFFD}',
+        '\u{E000}',
+        '\u{2215}',
+        '_',
+        '%',
+        ' ',
+    ];
+    prop_oneof![
+        20 => prop::sample::select(b"abcxyzABCXYZ0189-.".to_vec()).prop_map(char::from),
+        10 => prop::sample::select(SOME),
+        4 => (0x80u32..0x1_0000).prop_filter_map("a char", char::from_u32),
+        1 => (0x2_0000u32..0x4_0000).prop_filter_map("a char", char::from_u32),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    #[test]
+    fn random_hosts_answer_like_the_crate(
+        chars in prop::collection::vec(host_char(), 0..=80),
+    ) {
+        let host: String = chars.into_iter().collect();
+        compare(&host);
+    }
+
+    /// Hosts of plain labels only, so most of them are answered by the fast path.
+    #[test]
+    fn plain_hosts_answer_like_the_crate(
+        labels in prop::collection::vec(
+            prop::collection::vec(
+                prop::sample::select(&['a', 'z', '0', '-', 'Q', 'ü', 'ß', 'я', '例', '한', 'ก', 'ə'][..]),
+                1..=12,
+            ),
+            1..=5,
+        ),
+        root in any::<bool>(),
+    ) {
+        let mut host = labels
+            .iter()
+            .map(|l| l.iter().collect::<String>())
+            .collect::<Vec<_>>()
+            .join(".");
+        if root {
+            host.push('.');
+        }
+        let answered = compare(&host);
+        // Labels of 1..=12 characters that keep the hyphen rules are well inside the DNS
+        // limits: the fast path must take them.
+        let plain = labels.iter().all(|l| {
+            l[0] != '-' && l[l.len() - 1] != '-' && !(l.len() >= 4 && l[2] == '-' && l[3] == '-')
+        });
+        prop_assert_eq!(answered, plain, "{:?}", host);
+        if plain {
+            // And ToUnicode takes the A-labels the crate wrote for them.
+            let ascii = fast::to_ascii_naive(&host).unwrap();
+            prop_assert!(fast::to_unicode(&ascii).is_some(), "{:?}", ascii);
+        }
+    }
+}
+
+/// The hosts of `line` as the converters see them: the authority's host, and its
+/// percent-decoded form when it has `%HH` (3987bis §3.4.2, what `host::to_ascii` passes on).
+fn hosts_of(line: &[u8]) -> Vec<String> {
+    let c = components::split(line);
+    let Some(r) = c.authority else {
+        return Vec::new();
+    };
+    let Ok(a) = components::split_authority(line, r) else {
+        return Vec::new();
+    };
+    let Ok(h) = std::str::from_utf8(&line[a.host]) else {
+        return Vec::new();
+    };
+    let mut v = vec![h.to_string()];
+    if let Some(d) = h
+        .contains('%')
+        .then(|| host::decode_host_percent(h))
+        .flatten()
+    {
+        v.push(d);
+    }
+    v
+}
+
+#[test]
+fn every_dataset_host_answers_like_the_crate() {
+    let Some(shared) = common::shared_dir() else {
+        return;
+    };
+    for file in common::dataset_files(&shared) {
+        let bytes = std::fs::read(&file).unwrap();
+        let (mut idn, mut answered) = (0usize, 0usize);
+        for line in bytes.split(|&b| b == b'\n') {
+            for h in hosts_of(line) {
+                let ok = compare(&h);
+                if !h.is_ascii() {
+                    idn += 1;
+                    answered += usize::from(ok);
+                }
+            }
+        }
+        eprintln!(
+            "{}: fast ToASCII answered {answered} of {idn} non-ASCII hosts",
+            file.display()
+        );
+        // intl_cldr.txt is real words of ~40 locales: the fast path takes 9,028 of its 16,845
+        // IDN hosts (a fast path that silently declined everything would pass every
+        // comparison). The others hold combining marks (Indic scripts, Thai, Vietnamese in
+        // NFD) or right-to-left letters (Arabic, Persian, Hebrew).
+        if file.ends_with("intl_cldr.txt") {
+            assert!(idn > 10_000 && answered * 2 > idn, "{answered} of {idn}");
+        }
+    }
+}
