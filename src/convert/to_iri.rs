@@ -350,10 +350,12 @@ impl ToIri {
     /// ([`HostCache::to_unicode`]).
     fn host_to_unicode(&mut self, host: &str, idna: Idna, out: &mut Vec<u8>, o: &mut Outcome) {
         let naive = self.naive;
-        if self
-            .cache
-            .to_unicode(host, idna, |h, u| present_host(h, u, idna, naive), out)
-        {
+        if self.cache.to_unicode_traced(
+            host,
+            idna,
+            |h, u, fast| present_host(h, u, idna, naive, fast && !naive),
+            out,
+        ) {
             o.written = Written::Wrote;
         } else {
             out.extend_from_slice(host.as_bytes());
@@ -491,7 +493,18 @@ impl ToIri {
 /// or its naive twin); ToASCII of the result gives `host` back up to ASCII case (RFC 3490 §5
 /// and §4.2: the ACE prefix and the result of ToASCII are ASCII-case-insensitive, so
 /// `XN--P1AI` and `Xn--P1ai` decode like `xn--p1ai`).
-fn present_host(host: &str, u: String, idna: Idna, naive: bool) -> Option<String> {
+///
+/// `round_trips`: the UTS #46 fast ToUnicode answered ([`host::to_unicode_traced`]), so
+/// ToASCII of its answer is `host` exactly, and so is ToASCII of the display form (each label
+/// is the answer's or `host`'s own, lower case); the round trip is skipped. The naive twin
+/// passes `false` and runs it.
+fn present_host(
+    host: &str,
+    u: String,
+    idna: Idna,
+    naive: bool,
+    round_trips: bool,
+) -> Option<String> {
     if u == host {
         return None;
     }
@@ -503,8 +516,10 @@ fn present_host(host: &str, u: String, idna: Idna, naive: bool) -> Option<String
     let u = host::display::display_host(host, &keep_ascii_labels(host, u))?;
     let displayable = u.chars().all(|c| c.is_ascii() || shown(c, false));
     let mut back = String::new();
-    (displayable && host::to_ascii(&u, idna, &mut back).is_ok() && back.eq_ignore_ascii_case(host))
-        .then_some(u)
+    (displayable
+        && (round_trips
+            || host::to_ascii(&u, idna, &mut back).is_ok() && back.eq_ignore_ascii_case(host)))
+    .then_some(u)
 }
 
 /// The display form of a host after ToUnicode `u`: each label that was not an ACE label
