@@ -688,6 +688,55 @@ fn find_c1(line: &[u8]) -> Option<usize> {
 mod tests {
     use super::*;
 
+    /// Where the UTS #46 fast ToUnicode answers, the display decision without the ToASCII
+    /// round trip is the decision with it: on hosts whose labels are shown, kept in xn-- form
+    /// for display safety (UTS #39: mixed scripts, lookalikes), not displayable, with marks
+    /// and neutral characters, and with ASCII labels around them. Hosts the fast path
+    /// declines (upper case, right to left, non-canonical) run the round trip either way.
+    #[test]
+    fn skipped_round_trip_decides_like_the_round_trip() {
+        let unicode = [
+            "bücher.de",
+            "пример.рф",
+            "аррӏе.com",
+            "paypal.раураl.com",
+            "例え.テスト",
+            "ภาษาไทย.ไทย",
+            "हिन्दी.भारत",
+            "a\u{B7}b.de",
+            "\u{1F600}.de",
+            "\u{2215}x.de",
+            "www.xn--r8jz45g.bücher.de.",
+        ];
+        let (mut fast_answered, mut shown, mut ace_kept) = (0, 0, 0);
+        for u in unicode {
+            let mut host = String::new();
+            host::to_ascii(u, Idna::Uts46, &mut host).unwrap();
+            for h in [host.clone(), host.to_ascii_uppercase()] {
+                let Some((d, fast)) = host::to_unicode_traced(&h, Idna::Uts46) else {
+                    panic!("{h}: nothing to decode");
+                };
+                fast_answered += usize::from(fast);
+                for naive in [false, true] {
+                    let with = present_host(&h, d.clone(), Idna::Uts46, naive, false);
+                    let skipped = present_host(&h, d.clone(), Idna::Uts46, naive, fast);
+                    assert_eq!(skipped, with, "{h} ({u})");
+                    if fast && !naive {
+                        shown += usize::from(with.is_some());
+                        ace_kept += usize::from(with.as_ref().is_some_and(|w| w.contains("xn--")));
+                    }
+                }
+            }
+        }
+        // Every lower-case host (U+2215, neutral, is in FAST); some labels stay in xn-- form,
+        // so the skipped round trip also covers ToASCII's crate path on kept A-labels.
+        assert_eq!(fast_answered, unicode.len());
+        assert!(
+            shown > 0 && ace_kept > 0,
+            "{shown} shown, {ace_kept} with xn--"
+        );
+    }
+
     #[test]
     fn nfkc_delimiter_table_matches_nfkc() {
         for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
