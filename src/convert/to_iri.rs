@@ -350,10 +350,12 @@ impl ToIri {
     /// ([`HostCache::to_unicode`]).
     fn host_to_unicode(&mut self, host: &str, idna: Idna, out: &mut Vec<u8>, o: &mut Outcome) {
         let naive = self.naive;
-        if self
-            .cache
-            .to_unicode(host, idna, |h, u| present_host(h, u, idna, naive), out)
-        {
+        if self.cache.to_unicode_traced(
+            host,
+            idna,
+            |h, u, fast| present_host(h, u, idna, naive, fast && !naive),
+            out,
+        ) {
             o.written = Written::Wrote;
         } else {
             out.extend_from_slice(host.as_bytes());
@@ -491,7 +493,18 @@ impl ToIri {
 /// or its naive twin); ToASCII of the result gives `host` back up to ASCII case (RFC 3490 §5
 /// and §4.2: the ACE prefix and the result of ToASCII are ASCII-case-insensitive, so
 /// `XN--P1AI` and `Xn--P1ai` decode like `xn--p1ai`).
-fn present_host(host: &str, u: String, idna: Idna, naive: bool) -> Option<String> {
+///
+/// `round_trips`: the UTS #46 fast ToUnicode answered ([`host::to_unicode_traced`]), so
+/// ToASCII of its answer is `host` exactly, and so is ToASCII of the display form (each label
+/// is the answer's or `host`'s own, lower case); the round trip is skipped. The naive twin
+/// passes `false` and runs it.
+fn present_host(
+    host: &str,
+    u: String,
+    idna: Idna,
+    naive: bool,
+    round_trips: bool,
+) -> Option<String> {
     if u == host {
         return None;
     }
@@ -503,8 +516,10 @@ fn present_host(host: &str, u: String, idna: Idna, naive: bool) -> Option<String
     let u = host::display::display_host(host, &keep_ascii_labels(host, u))?;
     let displayable = u.chars().all(|c| c.is_ascii() || shown(c, false));
     let mut back = String::new();
-    (displayable && host::to_ascii(&u, idna, &mut back).is_ok() && back.eq_ignore_ascii_case(host))
-        .then_some(u)
+    (displayable
+        && (round_trips
+            || host::to_ascii(&u, idna, &mut back).is_ok() && back.eq_ignore_ascii_case(host)))
+    .then_some(u)
 }
 
 /// The display form of a host after ToUnicode `u`: each label that was not an ACE label
@@ -672,6 +687,55 @@ fn find_c1(line: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Where the UTS #46 fast ToUnicode answers, the display decision without the ToASCII
+    /// round trip is the decision with it: on hosts whose labels are shown, kept in xn-- form
+    /// for display safety (UTS #39: mixed scripts, lookalikes), not displayable, with marks
+    /// and neutral characters, and with ASCII labels around them. Hosts the fast path
+    /// declines (upper case, right to left, non-canonical) run the round trip either way.
+    #[test]
+    fn skipped_round_trip_decides_like_the_round_trip() {
+        let unicode = [
+            "bücher.de",
+            "пример.рф",
+            "аррӏе.com",
+            "paypal.раураl.com",
+            "例え.テスト",
+            "ภาษาไทย.ไทย",
+            "हिन्दी.भारत",
+            "a\u{B7}b.de",
+            "\u{1F600}.de",
+            "\u{2215}x.de",
+            "www.xn--r8jz45g.bücher.de.",
+        ];
+        let (mut fast_answered, mut shown, mut ace_kept) = (0, 0, 0);
+        for u in unicode {
+            let mut host = String::new();
+            host::to_ascii(u, Idna::Uts46, &mut host).unwrap();
+            for h in [host.clone(), host.to_ascii_uppercase()] {
+                let Some((d, fast)) = host::to_unicode_traced(&h, Idna::Uts46) else {
+                    panic!("{h}: nothing to decode");
+                };
+                fast_answered += usize::from(fast);
+                for naive in [false, true] {
+                    let with = present_host(&h, d.clone(), Idna::Uts46, naive, false);
+                    let skipped = present_host(&h, d.clone(), Idna::Uts46, naive, fast);
+                    assert_eq!(skipped, with, "{h} ({u})");
+                    if fast && !naive {
+                        shown += usize::from(with.is_some());
+                        ace_kept += usize::from(with.as_ref().is_some_and(|w| w.contains("xn--")));
+                    }
+                }
+            }
+        }
+        // Every lower-case host (U+2215, neutral, is in FAST); some labels stay in xn-- form,
+        // so the skipped round trip also covers ToASCII's crate path on kept A-labels.
+        assert_eq!(fast_answered, unicode.len());
+        assert!(
+            shown > 0 && ace_kept > 0,
+            "{shown} shown, {ace_kept} with xn--"
+        );
+    }
 
     #[test]
     fn nfkc_delimiter_table_matches_nfkc() {

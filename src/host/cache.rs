@@ -191,6 +191,18 @@ impl HostCache {
         present: impl FnOnce(&str, String) -> Option<String>,
         out: &mut Vec<u8>,
     ) -> bool {
+        self.to_unicode_traced(host, idna, |h, u, _| present(h, u), out)
+    }
+
+    /// [`HostCache::to_unicode`] whose `present` also learns whether the UTS #46 fast path
+    /// answered ([`super::to_unicode_traced`]: then the ToASCII round trip is known to hold).
+    pub fn to_unicode_traced(
+        &mut self,
+        host: &str,
+        idna: Idna,
+        present: impl FnOnce(&str, String, bool) -> Option<String>,
+        out: &mut Vec<u8>,
+    ) -> bool {
         // Most hosts have no ACE label: answer them before hashing (what `to_unicode` would
         // answer, `None`), so they cost no cache slot.
         if !super::contains_ace_prefix(host.as_bytes()) || host.len() > super::MAX_RAW_HOST {
@@ -205,7 +217,7 @@ impl HostCache {
                 .is_some();
         }
         self.misses += 1;
-        let shown = super::to_unicode(host, idna).and_then(|u| present(host, u));
+        let shown = super::to_unicode_traced(host, idna).and_then(|(u, f)| present(host, u, f));
         if let Some(s) = &shown {
             out.extend_from_slice(s.as_bytes());
         }

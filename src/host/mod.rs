@@ -9,8 +9,9 @@
 //!
 //! Crawl dumps repeat hosts heavily and IDNA costs hundreds of nanoseconds a host, so each
 //! converter keeps one bounded cache of converted hosts for both directions ([`cache`]).
-//! UTS #46 hosts of plain left-to-right labels, for which processing is the identity, skip
-//! the crate's mapping and normalization altogether ([`fast`]; the crate answers the others).
+//! UTS #46 hosts of labels without right-to-left characters, joiners or characters that
+//! normalization could change, for which processing is the identity, skip the crate's
+//! mapping and normalization altogether ([`fast`]; the crate answers the others).
 
 pub mod ace;
 pub mod cache;
@@ -101,12 +102,28 @@ pub fn to_unicode_naive(host: &str, idna: Idna) -> Option<String> {
     to_unicode_with(host, idna, false)
 }
 
+/// [`to_unicode`], and whether the UTS #46 fast path ([`fast::to_unicode`]) answered. When it
+/// did, `host` is lower case and [`to_ascii`] of the answer gives `host` back exactly (the
+/// fast ToUnicode takes only canonical A-labels, RFC 5891 §5.4, checked by re-encoding them;
+/// `tests/uts46_fast.rs` asserts the round trip), so a caller may skip that round trip.
+pub fn to_unicode_traced(host: &str, idna: Idna) -> Option<(String, bool)> {
+    if !contains_ace_prefix(host.as_bytes()) || host.len() > MAX_RAW_HOST {
+        return None;
+    }
+    if idna == Idna::Uts46 {
+        if let Some(u) = fast::to_unicode(host) {
+            return Some((u, true));
+        }
+    }
+    to_unicode_with(host, idna, false).map(|u| (u, false))
+}
+
 fn to_unicode_with(host: &str, idna: Idna, fast_path: bool) -> Option<String> {
     if !contains_ace_prefix(host.as_bytes()) || host.len() > MAX_RAW_HOST {
         return None;
     }
     match idna {
-        // Plain left-to-right labels first (issue #11): the same answer, a fraction of the cost.
+        // Plain labels first (issue #11): the same answer, a fraction of the cost.
         Idna::Uts46 => fast_path
             .then(|| fast::to_unicode(host))
             .flatten()
@@ -178,7 +195,7 @@ fn to_ascii_with(
     } else {
         host
     };
-    // Plain left-to-right labels first (issue #11): the crate's answer at a fraction of the
+    // Labels UTS #46 leaves unchanged first (issue #11): the crate's answer at a fraction of the
     // cost, and none of the checks below can fail on it: its labels are of at most 63
     // characters (so within MAX_RAW_LABEL), and it writes `[a-z0-9-]` labels (unreserved)
     // joined by the host's own ASCII dots (it declines every other label separator).
