@@ -258,7 +258,171 @@ fn single_script(label: &str) -> Option<Script> {
 /// `tld` is the host's last label (in Unicode or ASCII form): it decides whether a
 /// whole-script confusable is expected there. `Ok` means the label may be shown in Unicode;
 /// an all-ASCII label is always `Ok`.
+///
+/// Answers exactly as [`check_label_naive`] (its twin, compared by tests on every label of
+/// `../shared/datasets` and by a property test), with a fast path for the common label: one
+/// pass over the characters with per-code-point facts from memos ([`identifier_allowed`],
+/// [`skeleton_has_delimiter`], [`script_fact`], [`skeleton_is_latin`]). When every character
+/// is an ASCII letter, digit or `-`, or a non-ASCII character in the UTS #39 §3.1 profile
+/// whose skeleton holds no delimiter; when the non-ASCII ones are Common, Inherited or of one
+/// and the same single script S (Script_Extensions exactly {S}); and when ASCII letters appear
+/// only if S is Latin: then no character is outside the profile, none is a delimiter
+/// look-alike, and the UTS #39 §5.1 resolved script set is {S} (Common and Inherited
+/// characters do not restrict it), so the §5.2 restriction level is single-script (it passes)
+/// and the one script of the label is S (none for Latin). Only the whole-script-confusable
+/// rule is left, with the skeleton test answered per character ([`skeleton_is_latin`]).
+/// Anything else goes to [`check_label_naive`].
 pub fn check_label(label: &str, tld: &str) -> Result<(), Unsafe> {
+    if label.is_ascii() {
+        return Ok(());
+    }
+    match fast_label_script(label) {
+        Some(Some(s)) if s != Script::Latin => {
+            if label.chars().all(skeleton_is_latin) && !tld_matches(tld, s) {
+                return Err(Unsafe::WholeScriptConfusable(s));
+            }
+            Ok(())
+        }
+        Some(_) => Ok(()),
+        None => check_label_naive(label, tld),
+    }
+}
+
+/// True when [`check_label`] answers `label` on its fast path, without
+/// [`check_label_naive`] (for the tests that prove the fast path is taken, and measurements).
+pub fn takes_fast_path(label: &str) -> bool {
+    label.is_ascii() || fast_label_script(label).is_some()
+}
+
+/// The fast-path precondition of [`check_label`]: `Some(script)` when every character of
+/// `label` is an ASCII letter, digit or `-`, or an allowed non-ASCII character without a
+/// delimiter in its skeleton, and all of them that are not Common or Inherited have the same
+/// single script (`Some(None)`: none has one); `None` otherwise (the twin decides).
+fn fast_label_script(label: &str) -> Option<Option<Script>> {
+    let mut one: Option<Script> = None;
+    for c in label.chars() {
+        let t = if c.is_ascii() {
+            if c.is_ascii_digit() || c == '-' {
+                continue;
+            }
+            if !c.is_ascii_alphabetic() {
+                return None;
+            }
+            Script::Latin
+        } else {
+            if !identifier_allowed(c) || skeleton_has_delimiter(c) {
+                return None;
+            }
+            match script_fact(c) {
+                ScriptFact::Neutral => continue,
+                ScriptFact::Several => return None,
+                ScriptFact::One(t) => t,
+            }
+        };
+        match one {
+            None => one = Some(t),
+            Some(s) if s == t => {}
+            Some(_) => return None,
+        }
+    }
+    Some(one)
+}
+
+/// UTS #39 §3.1 identifier status "Allowed" of `c`, from a [`CharMemo`] of the
+/// `unicode-security` table (a binary search per character).
+#[inline]
+fn identifier_allowed(c: char) -> bool {
+    static MEMO: CharMemo = CharMemo::new(identifier_allowed_naive);
+    MEMO.get(c)
+}
+
+/// The twin of [`identifier_allowed`].
+fn identifier_allowed_naive(c: char) -> bool {
+    c.identifier_allowed()
+}
+
+/// True when every character of the UTS #39 §4 skeleton of `c` alone is an ASCII letter,
+/// digit or `-` (vacuously for a default-ignorable character, whose skeleton is empty).
+/// From a [`CharMemo`] of [`skeleton_is_latin_naive`].
+///
+/// Per character is exact: the skeleton is `NFD(map(NFD(X)))` with the default-ignorable
+/// characters removed after the first NFD (UTS #39 §4; so does `unicode_security::skeleton`).
+/// NFD decomposes each character on its own and then only reorders combining marks
+/// (UAX #15 §1.3: canonical ordering permutes, it adds or drops nothing); the removal and
+/// `map` work per character. So the characters of `skeleton(label)` are, as a set, the union
+/// of the characters of `skeleton(c)` over the characters `c` of the label, and "every
+/// character of `skeleton(label)` is ASCII alphanumeric or `-`" holds iff it holds for every
+/// `skeleton(c)`. The test `check_label_matches_twin_on_datasets` and the property test
+/// `check_label_matches_twin_on_mixed_labels` compare it with the skeleton of whole labels.
+#[inline]
+pub fn skeleton_is_latin(c: char) -> bool {
+    static MEMO: CharMemo = CharMemo::new(skeleton_is_latin_naive);
+    MEMO.get(c)
+}
+
+/// The twin of [`skeleton_is_latin`]: the skeleton computed for `c`.
+pub fn skeleton_is_latin_naive(c: char) -> bool {
+    let mut buf = [0u8; 4];
+    let latin = unicode_security::skeleton(c.encode_utf8(&mut buf))
+        .all(|d| d.is_ascii_alphanumeric() || d == '-');
+    latin
+}
+
+/// What the Script_Extensions of one character says for [`check_label`]'s fast path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScriptFact {
+    /// Common or Inherited: does not restrict the resolved script set (UTS #39 §5.1).
+    Neutral,
+    /// Exactly one script, neither Common nor Inherited.
+    One(Script),
+    /// Several scripts, or none (Unknown).
+    Several,
+}
+
+/// Code points per page of [`script_fact`]'s memo.
+const FACT_PAGE_BITS: u32 = 7;
+
+/// The [`ScriptFact`] of `c`, from a lazily filled per-page table of
+/// [`script_fact_naive`] (128 code points a page, filled on a page's first use, like
+/// [`CharMemo`]): `unicode-script` answers by a binary search per character.
+#[inline]
+pub fn script_fact(c: char) -> ScriptFact {
+    use std::sync::OnceLock;
+    const PAGES: usize = 0x11_0000 >> FACT_PAGE_BITS;
+    type Page = [ScriptFact; 1 << FACT_PAGE_BITS];
+    static MEMO: [OnceLock<Page>; PAGES] = [const { OnceLock::new() }; PAGES];
+    let u = c as u32;
+    let page = MEMO[(u >> FACT_PAGE_BITS) as usize].get_or_init(|| {
+        let base = u & !((1 << FACT_PAGE_BITS) - 1);
+        let mut facts = [ScriptFact::Several; 1 << FACT_PAGE_BITS];
+        for (k, f) in facts.iter_mut().enumerate() {
+            if let Some(d) = char::from_u32(base + k as u32) {
+                *f = script_fact_naive(d);
+            }
+        }
+        facts
+    });
+    page[(u & ((1 << FACT_PAGE_BITS) - 1)) as usize]
+}
+
+/// The twin of [`script_fact`], from `unicode-script`'s Script_Extensions.
+pub fn script_fact_naive(c: char) -> ScriptFact {
+    let e = c.script_extension();
+    if e.is_common() || e.is_inherited() {
+        return ScriptFact::Neutral;
+    }
+    match (e.len(), e.iter().next()) {
+        (1, Some(s)) => ScriptFact::One(s),
+        _ => ScriptFact::Several,
+    }
+}
+
+/// The twin of [`check_label`]: display safety of one U-label of a host (RFC 3987 §4.1, §8;
+/// UTS #39 §5.2, §4), computed with the crates' string functions.
+/// `tld` is the host's last label (in Unicode or ASCII form): it decides whether a
+/// whole-script confusable is expected there. `Ok` means the label may be shown in Unicode;
+/// an all-ASCII label is always `Ok`.
+pub fn check_label_naive(label: &str, tld: &str) -> Result<(), Unsafe> {
     if label.is_ascii() {
         return Ok(());
     }
@@ -437,6 +601,34 @@ mod tests {
     /// to 3 pieces from an alphabet of look-alikes (alone, in words of their script, as
     /// symbols), plain letters of several scripts, ASCII and a broken sequence, under every
     /// set of decoded ranges of up to two (including ranges that start inside a character).
+    #[test]
+    fn label_fact_memos_match_twins_on_every_code_point() {
+        let (mut allowed, mut latin, mut one, mut neutral) = (0u32, 0u32, 0u32, 0u32);
+        for u in 0..=0x10FFFFu32 {
+            let Some(c) = char::from_u32(u) else { continue };
+            let a = identifier_allowed_naive(c);
+            assert_eq!(identifier_allowed(c), a, "U+{u:04X}");
+            let l = skeleton_is_latin_naive(c);
+            assert_eq!(skeleton_is_latin(c), l, "U+{u:04X}");
+            let f = script_fact_naive(c);
+            assert_eq!(script_fact(c), f, "U+{u:04X}");
+            allowed += a as u32;
+            latin += l as u32;
+            one += matches!(f, ScriptFact::One(_)) as u32;
+            neutral += (f == ScriptFact::Neutral) as u32;
+        }
+        // Tens of thousands of allowed identifier characters (33,792 in Unicode 18), a few
+        // thousand Latin-looking ones, most assigned characters (163,013) in one script.
+        assert!(allowed > 30_000 && latin > 1_000, "{allowed} {latin}");
+        assert!(one > 150_000 && neutral > 5_000, "{one} {neutral}");
+        assert_eq!(script_fact('\u{430}'), ScriptFact::One(Script::Cyrillic));
+        assert_eq!(script_fact('7'), ScriptFact::Neutral);
+        assert_eq!(script_fact('\u{FE00}'), ScriptFact::Neutral);
+        assert_eq!(script_fact('\u{30FC}'), ScriptFact::Several);
+        assert!(skeleton_is_latin('\u{430}') && !skeleton_is_latin('\u{434}'));
+        assert!(identifier_allowed('\u{E9}') && !identifier_allowed('\u{2215}'));
+    }
+
     #[test]
     fn ranges_fast_exit_matches_twin() {
         let alphabet: [&[u8]; 9] = [

@@ -1,0 +1,144 @@
+//! `host::display::check_label` (issue #11: its fast path for one-script labels) against its
+//! twin `check_label_naive`: on every label of every host of every data set in
+//! `../shared/datasets` (raw, percent-decoded and after ToUnicode), under the host's own TLD
+//! and TLDs that do and do not belong to the label's script, and on random labels from a mixed
+//! alphabet (several scripts, Common and Inherited characters, Cyrillic and Greek letters that
+//! look Latin, delimiter look-alikes). The per-code-point memos are compared with their twins
+//! on every code point by unit tests in src/host/display.rs.
+
+mod common;
+
+use iribulk::convert::integrity::host_of;
+use iribulk::host::display::{check_label, check_label_naive, script_tlds, takes_fast_path};
+use iribulk::host::{self, Idna};
+use proptest::prelude::*;
+use unicode_script::Script;
+
+/// TLDs every label is also checked under: of no script, of Cyrillic (ASCII and Unicode),
+/// Greek, Thai, Japanese.
+const TLDS: [&str; 7] = ["com", "ru", "рф", "gr", "th", "jp", "テスト"];
+
+/// The hosts of one line to check: the raw host, its percent-decoded form, and its ToUnicode
+/// (labels in Unicode for ACE hosts, mapped labels for raw ones).
+fn hosts_of(line: &[u8]) -> Vec<String> {
+    let Some(h) = host_of(line).and_then(|h| std::str::from_utf8(h).ok()) else {
+        return Vec::new();
+    };
+    let mut v = vec![h.to_string()];
+    if let Some(d) = h
+        .contains('%')
+        .then(|| host::decode_host_percent(h))
+        .flatten()
+    {
+        v.push(d);
+    }
+    let unicode: Vec<String> = v
+        .iter()
+        .filter_map(|h| host::to_unicode(h, Idna::Uts46))
+        .collect();
+    v.extend(unicode);
+    v
+}
+
+fn compare(label: &str, tld: &str) {
+    assert_eq!(
+        check_label(label, tld),
+        check_label_naive(label, tld),
+        "{label:?} under {tld:?}"
+    );
+}
+
+#[test]
+fn check_label_matches_twin_on_datasets() {
+    let Some(shared) = common::shared_dir() else {
+        return;
+    };
+    let mut seen = std::collections::HashSet::new();
+    let (mut labels, mut fast, mut refused) = (0usize, 0usize, 0usize);
+    for file in common::dataset_files(&shared) {
+        let bytes = std::fs::read(&file).unwrap();
+        for line in bytes.split(|&b| b == b'\n') {
+            for h in hosts_of(line) {
+                if h.is_ascii() || !seen.insert(h.clone()) {
+                    continue;
+                }
+                let tld = h.trim_end_matches('.').rsplit('.').next().unwrap_or("");
+                for label in h.split('.').filter(|l| !l.is_ascii()) {
+                    compare(label, tld);
+                    for t in TLDS {
+                        compare(label, t);
+                    }
+                    labels += 1;
+                    fast += usize::from(takes_fast_path(label));
+                    refused += usize::from(check_label(label, "com").is_err());
+                }
+            }
+        }
+    }
+    eprintln!("{labels} non-ASCII labels, {fast} on the fast path, {refused} refused under .com");
+    // intl_cldr.txt alone has ~16,000 distinct IDN hosts; most of their labels are in one
+    // script (a fast path that declined everything would pass every comparison).
+    assert!(labels > 15_000 && fast * 2 > labels, "{fast} of {labels}");
+    assert!(refused > 100, "{refused}");
+}
+
+/// Characters of the mixed alphabet: Latin (ASCII and not), Cyrillic and Greek (with
+/// look-alikes of Latin letters), Han, Hiragana, Katakana, Hangul, Arabic, Devanagari, Thai,
+/// digits, `-`, Common and Inherited characters, a Latin dotless i, delimiter look-alikes and
+/// characters outside the identifier profile.
+const ALPHABET: &[char] = &[
+    'a', 'e', 'o', 'p', 'c', 'x', 'y', 'l', 'm', 'Z', 'é', 'ß', '\u{131}', 'а', 'е', 'о', 'р', 'с',
+    'х', 'у', 'ӏ', 'д', 'ж', 'ο', 'α', 'ν', 'ρ', '日', '本', '語', 'ひ', 'ら', 'カ', 'ナ', 'ノ',
+    'ー', '한', '국', 'م', 'ث', 'ا', 'ل', '٠', '٢', 'क', 'ि', 'ः', 'ก', 'ข', '\u{E31}', '0', '1',
+    '7', '-', '\u{301}', '\u{308}', '\u{B7}', '\u{200D}', '\u{2215}', '\u{30FB}', '\u{FF10}', 'ǃ',
+];
+
+fn label_strategy() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(ALPHABET), 1..10)
+        .prop_map(|v| v.into_iter().collect())
+}
+
+fn tld_strategy() -> impl Strategy<Value = String> {
+    let listed: Vec<String> = [
+        Script::Cyrillic,
+        Script::Greek,
+        Script::Thai,
+        Script::Armenian,
+        Script::Hebrew,
+    ]
+    .iter()
+    .flat_map(|&s| script_tlds(s).iter().map(|t| t.to_string()))
+    .chain(TLDS.iter().map(|t| t.to_string()))
+    .chain(["RU".to_string(), "Gr".to_string()])
+    .collect();
+    prop_oneof![prop::sample::select(listed), label_strategy()]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
+    #[test]
+    fn check_label_matches_twin_on_mixed_labels(label in label_strategy(), tld in tld_strategy()) {
+        prop_assert_eq!(check_label(&label, &tld), check_label_naive(&label, &tld), "{:?} {:?}", label, tld);
+    }
+}
+
+#[test]
+fn fast_path_takes_one_script_labels_and_keeps_decisions() {
+    for (l, t, fast, ok) in [
+        ("пример", "рф", true, true),
+        ("аррӏе", "com", true, false),
+        ("аррӏе", "ru", true, true),
+        ("bücher", "de", true, true),
+        ("ουτοπία", "gr", true, true),
+        ("한국", "kr", true, true),
+        ("münchen-2", "de", true, true),
+        ("日本語abc", "com", false, true),
+        ("pаypal", "com", false, false),
+        ("goodノevil", "com", false, false),
+        ("a\u{2215}b", "com", false, false),
+    ] {
+        assert_eq!(takes_fast_path(l), fast, "{l}");
+        assert_eq!(check_label(l, t).is_ok(), ok, "{l}.{t}");
+        assert_eq!(check_label(l, t), check_label_naive(l, t), "{l}.{t}");
+    }
+}
