@@ -92,14 +92,14 @@ pub fn has_ace_label(host: &str) -> bool {
 /// ToUnicode never fails: a label it cannot decode stays as it is. The caller decides whether
 /// to keep the result (the round trip through [`to_ascii`], displayability).
 pub fn to_unicode(host: &str, idna: Idna) -> Option<String> {
-    to_unicode_with(host, idna, true)
+    to_unicode_with(host, idna, true).map(|(u, _)| u)
 }
 
 /// The twin of [`to_unicode`] without the UTS #46 fast path ([`fast::to_unicode`]): the
 /// `idna` crate for every UTS #46 host.
 #[cfg(any(test, feature = "twins"))]
 pub fn to_unicode_naive(host: &str, idna: Idna) -> Option<String> {
-    to_unicode_with(host, idna, false)
+    to_unicode_with(host, idna, false).map(|(u, _)| u)
 }
 
 /// [`to_unicode`], and whether the UTS #46 fast path ([`fast::to_unicode`]) answered. When it
@@ -107,31 +107,28 @@ pub fn to_unicode_naive(host: &str, idna: Idna) -> Option<String> {
 /// fast ToUnicode takes only canonical A-labels, RFC 5891 §5.4, checked by re-encoding them;
 /// `tests/uts46_fast.rs` asserts the round trip), so a caller may skip that round trip.
 pub fn to_unicode_traced(host: &str, idna: Idna) -> Option<(String, bool)> {
-    if !contains_ace_prefix(host.as_bytes()) || host.len() > MAX_RAW_HOST {
-        return None;
-    }
-    if idna == Idna::Uts46 {
-        if let Some(u) = fast::to_unicode(host) {
-            return Some((u, true));
-        }
-    }
-    to_unicode_with(host, idna, false).map(|u| (u, false))
+    to_unicode_with(host, idna, true)
 }
 
-fn to_unicode_with(host: &str, idna: Idna, fast_path: bool) -> Option<String> {
+/// [`to_unicode_traced`], with the fast path tried first when `fast_path`.
+fn to_unicode_with(host: &str, idna: Idna, fast_path: bool) -> Option<(String, bool)> {
     if !contains_ace_prefix(host.as_bytes()) || host.len() > MAX_RAW_HOST {
         return None;
     }
     match idna {
         // Plain labels first (issue #11): the same answer, a fraction of the cost.
-        Idna::Uts46 => fast_path
-            .then(|| fast::to_unicode(host))
-            .flatten()
-            .or_else(|| fast::to_unicode_naive(host)),
+        Idna::Uts46 => {
+            if fast_path {
+                if let Some(u) = fast::to_unicode(host) {
+                    return Some((u, true));
+                }
+            }
+            fast::to_unicode_naive(host).map(|u| (u, false))
+        }
         Idna::Idna2003(flags) => {
             let mut u = String::new();
             idna2003::domain_to_unicode(host, flags, &mut u);
-            Some(u)
+            Some((u, false))
         }
     }
 }
