@@ -37,9 +37,9 @@
 //! `check`'s bidi cost on `intl_cldr.txt`).
 
 use crate::error::{ErrorKind, LineError};
+use crate::grammar::charmemo::PageMemo;
 use crate::grammar::components::{self, Components};
 use std::ops::Range;
-use std::sync::OnceLock;
 use unicode_bidi::BidiClass;
 
 /// Which rule of RFC 3987 §4.2 a component breaks.
@@ -109,37 +109,14 @@ pub fn strength_naive(c: char) -> Strength {
     }
 }
 
-/// Code points per page of the memo of [`strength`]: 2^7 = 128 (two bits each, four words).
-const PAGE_BITS: u32 = 7;
-/// Pages covering U+0000..=U+10FFFF.
-const PAGES: usize = 0x11_0000 >> PAGE_BITS;
-
-/// The memo of [`strength_naive`]: the pattern of [`crate::grammar::charmemo::CharMemo`] with
-/// two bits a code point. A page is filled the first time one of its characters is asked
-/// about (128 binary searches), and every later answer is an atomic load, a shift and a mask.
-static STRENGTH: [OnceLock<[u64; 4]>; PAGES] = [const { OnceLock::new() }; PAGES];
-
-/// The [`Strength`] of `c`, from a per-page memo of [`strength_naive`] (the test
-/// `strength_memo_matches_bidi_class_on_every_code_point` compares them on every code point).
+/// The [`Strength`] of `c`, from a per-page memo of [`strength_naive`]
+/// ([`PageMemo`]: a page is filled the first time one of its characters is asked about, 128
+/// binary searches; the test `strength_memo_matches_bidi_class_on_every_code_point` compares
+/// them on every code point).
 #[inline]
 pub fn strength(c: char) -> Strength {
-    let u = c as u32;
-    let page = STRENGTH[(u >> PAGE_BITS) as usize].get_or_init(|| {
-        let base = u & !((1 << PAGE_BITS) - 1);
-        let mut words = [0u64; 4];
-        for k in 0..1u32 << PAGE_BITS {
-            if let Some(c) = char::from_u32(base + k) {
-                words[(k >> 5) as usize] |= (strength_naive(c) as u64) << ((k & 31) * 2);
-            }
-        }
-        words
-    });
-    match page[((u >> 5) & 3) as usize] >> ((u & 31) * 2) & 3 {
-        0 => Strength::Other,
-        1 => Strength::Ltr,
-        2 => Strength::Rtl,
-        _ => Strength::Nsm,
-    }
+    static STRENGTH: PageMemo<Strength> = PageMemo::new(strength_naive, Strength::Other);
+    STRENGTH.get(c)
 }
 
 /// The prefilter: true if `b` may hold a character of Bidi_Class R or AL; false only if it

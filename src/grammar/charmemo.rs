@@ -49,6 +49,44 @@ impl CharMemo {
     }
 }
 
+/// A lazily filled table of `f` over every code point, for properties with a few values
+/// (a bidi strength, a script fact): the page scheme of [`CharMemo`] with one `T` per code
+/// point. Code points that are not `char`s (surrogates) read as `none`. Build it in a `static`
+/// with [`PageMemo::new`]; each user tests it against `f` on every code point.
+pub struct PageMemo<T: Copy + 'static> {
+    f: fn(char) -> T,
+    none: T,
+    pages: [OnceLock<[T; 1 << PAGE_BITS]>; PAGES],
+}
+
+impl<T: Copy + 'static> PageMemo<T> {
+    /// A memo of `f`, empty until asked; `none` fills the slots of non-characters.
+    pub const fn new(f: fn(char) -> T, none: T) -> PageMemo<T> {
+        PageMemo {
+            f,
+            none,
+            pages: [const { OnceLock::new() }; PAGES],
+        }
+    }
+
+    /// `f(c)`, from the table of `c`'s page (filled on the page's first use).
+    #[inline]
+    pub fn get(&self, c: char) -> T {
+        let u = c as u32;
+        let page = self.pages[(u >> PAGE_BITS) as usize].get_or_init(|| {
+            let base = u & !((1 << PAGE_BITS) - 1);
+            let mut v = [self.none; 1 << PAGE_BITS];
+            for (k, slot) in v.iter_mut().enumerate() {
+                if let Some(d) = char::from_u32(base + k as u32) {
+                    *slot = (self.f)(d);
+                }
+            }
+            v
+        });
+        page[(u & ((1 << PAGE_BITS) - 1)) as usize]
+    }
+}
+
 impl std::fmt::Debug for CharMemo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let filled = self.pages.iter().filter(|p| p.get().is_some()).count();
@@ -62,6 +100,20 @@ mod tests {
 
     fn odd_or_cjk(c: char) -> bool {
         (c as u32) % 2 == 1 || ('\u{4E00}'..='\u{9FFF}').contains(&c)
+    }
+
+    fn plane_and_parity(c: char) -> u8 {
+        ((c as u32 >> 16) as u8) << 1 | (c as u32 & 1) as u8
+    }
+
+    #[test]
+    fn page_memo_answers_like_its_function_on_every_code_point() {
+        static M: PageMemo<u8> = PageMemo::new(plane_and_parity, u8::MAX);
+        for u in (0..=0x10FFFFu32).rev().step_by(5).chain(0..=0x10FFFF) {
+            if let Some(c) = char::from_u32(u) {
+                assert_eq!(M.get(c), plane_and_parity(c), "U+{u:04X}");
+            }
+        }
     }
 
     #[test]

@@ -28,7 +28,7 @@
 //! The functions are pure and allocation-light; they are meant to run on the slow path only
 //! (text that holds non-ASCII characters about to be decoded).
 
-use crate::grammar::charmemo::CharMemo;
+use crate::grammar::charmemo::{CharMemo, PageMemo};
 use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
 use unicode_script::{Script, ScriptExtension, UnicodeScript};
 use unicode_security::{
@@ -379,30 +379,12 @@ pub enum ScriptFact {
     Several,
 }
 
-/// Code points per page of [`script_fact`]'s memo.
-const FACT_PAGE_BITS: u32 = 7;
-
-/// The [`ScriptFact`] of `c`, from a lazily filled per-page table of
-/// [`script_fact_naive`] (128 code points a page, filled on a page's first use, like
-/// [`CharMemo`]): `unicode-script` answers by a binary search per character.
+/// The [`ScriptFact`] of `c`, from a per-page memo of [`script_fact_naive`] ([`PageMemo`]):
+/// `unicode-script` answers by a binary search per character.
 #[inline]
 pub fn script_fact(c: char) -> ScriptFact {
-    use std::sync::OnceLock;
-    const PAGES: usize = 0x11_0000 >> FACT_PAGE_BITS;
-    type Page = [ScriptFact; 1 << FACT_PAGE_BITS];
-    static MEMO: [OnceLock<Page>; PAGES] = [const { OnceLock::new() }; PAGES];
-    let u = c as u32;
-    let page = MEMO[(u >> FACT_PAGE_BITS) as usize].get_or_init(|| {
-        let base = u & !((1 << FACT_PAGE_BITS) - 1);
-        let mut facts = [ScriptFact::Several; 1 << FACT_PAGE_BITS];
-        for (k, f) in facts.iter_mut().enumerate() {
-            if let Some(d) = char::from_u32(base + k as u32) {
-                *f = script_fact_naive(d);
-            }
-        }
-        facts
-    });
-    page[(u & ((1 << FACT_PAGE_BITS) - 1)) as usize]
+    static MEMO: PageMemo<ScriptFact> = PageMemo::new(script_fact_naive, ScriptFact::Several);
+    MEMO.get(c)
 }
 
 /// The twin of [`script_fact`], from `unicode-script`'s Script_Extensions.
