@@ -8,7 +8,6 @@
 
 mod common;
 
-use iribulk::convert::integrity::host_of;
 use iribulk::host::display::{check_label, check_label_naive, script_tlds, takes_fast_path};
 use iribulk::host::{self, Idna};
 use proptest::prelude::*;
@@ -21,17 +20,7 @@ const TLDS: [&str; 7] = ["com", "ru", "рф", "gr", "th", "jp", "テスト"];
 /// The hosts of one line to check: the raw host, its percent-decoded form, and its ToUnicode
 /// (labels in Unicode for ACE hosts, mapped labels for raw ones).
 fn hosts_of(line: &[u8]) -> Vec<String> {
-    let Some(h) = host_of(line).and_then(|h| std::str::from_utf8(h).ok()) else {
-        return Vec::new();
-    };
-    let mut v = vec![h.to_string()];
-    if let Some(d) = h
-        .contains('%')
-        .then(|| host::decode_host_percent(h))
-        .flatten()
-    {
-        v.push(d);
-    }
+    let mut v = common::hosts_of(line);
     let unicode: Vec<String> = v
         .iter()
         .filter_map(|h| host::to_unicode(h, Idna::Uts46))

@@ -8,7 +8,6 @@
 
 mod common;
 
-use iribulk::grammar::components;
 use iribulk::host::{self, fast, Idna};
 use proptest::prelude::*;
 
@@ -323,30 +322,6 @@ fn ccc(c: char) -> u8 {
     icu_normalizer::properties::CanonicalCombiningClassMapBorrowed::new().get_u8(c)
 }
 
-/// The hosts of `line` as the converters see them: the authority's host, and its
-/// percent-decoded form when it has `%HH` (3987bis §3.4.2, what `host::to_ascii` passes on).
-fn hosts_of(line: &[u8]) -> Vec<String> {
-    let c = components::split(line);
-    let Some(r) = c.authority else {
-        return Vec::new();
-    };
-    let Ok(a) = components::split_authority(line, r) else {
-        return Vec::new();
-    };
-    let Ok(h) = std::str::from_utf8(&line[a.host]) else {
-        return Vec::new();
-    };
-    let mut v = vec![h.to_string()];
-    if let Some(d) = h
-        .contains('%')
-        .then(|| host::decode_host_percent(h))
-        .flatten()
-    {
-        v.push(d);
-    }
-    v
-}
-
 #[test]
 fn every_dataset_host_answers_like_the_crate() {
     let Some(shared) = common::shared_dir() else {
@@ -356,7 +331,7 @@ fn every_dataset_host_answers_like_the_crate() {
         let bytes = std::fs::read(&file).unwrap();
         let (mut idn, mut answered) = (0usize, 0usize);
         for line in bytes.split(|&b| b == b'\n') {
-            for h in hosts_of(line) {
+            for h in common::hosts_of(line) {
                 let ok = compare(&h);
                 if !h.is_ascii() {
                     idn += 1;

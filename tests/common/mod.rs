@@ -85,6 +85,26 @@ pub fn dataset_files(shared: &std::path::Path) -> Vec<PathBuf> {
     files
 }
 
+/// The host of `line` as the converters see it (`integrity::host_of`), and its percent-decoded
+/// form when it has `%HH` (3987bis §3.4.2, what `host::to_ascii` passes on); empty when the
+/// line has no host or the host is not UTF-8.
+pub fn hosts_of(line: &[u8]) -> Vec<String> {
+    let Some(h) =
+        iribulk::convert::integrity::host_of(line).and_then(|h| std::str::from_utf8(h).ok())
+    else {
+        return Vec::new();
+    };
+    let mut v = vec![h.to_string()];
+    if let Some(d) = h
+        .contains('%')
+        .then(|| iribulk::host::decode_host_percent(h))
+        .flatten()
+    {
+        v.push(d);
+    }
+    v
+}
+
 /// Says why a test did not run, where `cargo test` shows it: written straight to the process's
 /// stderr, which the test harness does not capture (it captures only `print!`/`eprintln!`).
 /// Under `CI=true` a skip is a failure instead (a panic naming the reason).
