@@ -8,62 +8,18 @@
 
 mod common;
 
-use iribulk::host::{self, fast, Idna};
+use iribulk::host::fast;
 use proptest::prelude::*;
 
-/// What the fast path answered for `host`, in both directions, compared with the crate.
-/// Returns whether ToASCII answered.
+/// The fast path against the crate on `host` in both directions (`fast::twin_check`);
+/// whether ToASCII answered.
 fn compare(host: &str) -> bool {
-    let mut out = String::from("keep:");
-    let answered = fast::to_ascii(host, &mut out);
-    let naive = fast::to_ascii_naive(host);
-    if answered {
-        assert_eq!(
-            Some(&out["keep:".len()..]),
-            naive.as_deref(),
-            "to_ascii({host:?})"
-        );
-    } else {
-        assert_eq!(out, "keep:", "declined to_ascii({host:?}) left output");
-    }
-    // The whole host step (raw caps, percent-decoding, reg-name check) with and without the
-    // fast path: the same bytes and the same errors.
-    let (mut a, mut b) = (String::from("keep:"), String::from("keep:"));
-    assert_eq!(
-        (host::to_ascii(host, Idna::Uts46, &mut a), &a),
-        (host::to_ascii_naive(host, Idna::Uts46, &mut b), &b),
-        "host::to_ascii({host:?})"
-    );
-    // ToUnicode of the host itself and of the crate's ASCII form (its `xn--` labels).
-    compare_unicode(host);
-    if let Some(a) = naive {
-        compare_unicode(&a);
-    }
-    answered
+    fast::twin_check(host)
 }
 
-/// ToUnicode of `host` by the fast path (when it answers) against the crate, and the whole
-/// host step with and without it.
+/// ToUnicode of `host` against the crate (`fast::twin_check_unicode`).
 fn compare_unicode(host: &str) -> Option<String> {
-    let fast = fast::to_unicode(host);
-    if let Some(u) = &fast {
-        assert_eq!(
-            Some(u),
-            fast::to_unicode_naive(host).as_ref(),
-            "to_unicode({host:?})"
-        );
-        // Its canonical-encoding check is the ToASCII round trip: the fast path takes `u`
-        // back to `host` exactly (to-iri's round trip cannot fail after it).
-        let mut back = String::new();
-        assert!(fast::to_ascii(u, &mut back), "{u:?}");
-        assert_eq!(back, host);
-    }
-    assert_eq!(
-        host::to_unicode(host, Idna::Uts46),
-        host::to_unicode_naive(host, Idna::Uts46),
-        "host::to_unicode({host:?})"
-    );
-    fast
+    fast::twin_check_unicode(host)
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Fuzz target `idna_host`: see `iribulk_fuzz::idna_host` (fuzz/src/checks.rs) for the property.
 //! Also the UTS #46 fast path (`host::fast`, issue #11) against the `idna` crate: wherever the
-//! fast path answers, in either direction, its answer is the crate's, byte for byte. The bytes
+//! fast path answers, in either direction, its answer is the crate's, byte for byte
+//! (`fast::twin_check`, shared with `tests/uts46_fast.rs`). The bytes
 //! are tried as a host (lossy UTF-8) and, so that most inputs reach the fast path, as a host
 //! spelled with one character of [`ALPHABET`] per byte.
 #![no_main]
@@ -22,31 +23,12 @@ const ALPHABET: &[char] = &[
     '\u{200C}', '\u{200D}', '\u{AD}', 'Ü', 'ℌ', '\u{3002}', '\u{FFFD}', '_', '%',
 ];
 
-fn compare(host: &str) {
-    let mut out = String::from("keep:");
-    let naive = fast::to_ascii_naive(host);
-    if fast::to_ascii(host, &mut out) {
-        assert_eq!(
-            Some(&out["keep:".len()..]),
-            naive.as_deref(),
-            "to_ascii({host:?})"
-        );
-    } else {
-        assert_eq!(out, "keep:", "declined to_ascii({host:?}) left output");
-    }
-    for h in std::iter::once(host).chain(naive.as_deref()) {
-        if let Some(u) = fast::to_unicode(h) {
-            assert_eq!(Some(u), fast::to_unicode_naive(h), "to_unicode({h:?})");
-        }
-    }
-}
-
 fuzz_target!(|data: &[u8]| {
     iribulk_fuzz::idna_host(data);
-    compare(&String::from_utf8_lossy(data));
+    fast::twin_check(&String::from_utf8_lossy(data));
     let spelled: String = data
         .iter()
         .map(|&b| ALPHABET[b as usize % ALPHABET.len()])
         .collect();
-    compare(&spelled);
+    fast::twin_check(&spelled);
 });

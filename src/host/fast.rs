@@ -79,6 +79,73 @@ pub fn to_unicode_naive(host: &str) -> Option<String> {
     r.ok().map(|()| u.into_owned())
 }
 
+/// The fast path against the crate on `host`, in both directions: wherever [`to_ascii`] or
+/// [`to_unicode`] answers, the answer is the crate's ([`to_ascii_naive`],
+/// [`to_unicode_naive`]), a declined [`to_ascii`] leaves its output alone, and
+/// `host::to_ascii`/`to_unicode` give the bytes and errors of their twins without the fast path.
+/// Panics on a difference; returns whether ToASCII answered. For `tests/uts46_fast.rs` and
+/// the fuzz target `idna_host`.
+#[cfg(any(test, feature = "twins"))]
+pub fn twin_check(host: &str) -> bool {
+    let mut out = String::from("keep:");
+    let answered = to_ascii(host, &mut out);
+    let naive = to_ascii_naive(host);
+    if answered {
+        assert_eq!(
+            Some(&out["keep:".len()..]),
+            naive.as_deref(),
+            "to_ascii({host:?})"
+        );
+    } else {
+        assert_eq!(out, "keep:", "declined to_ascii({host:?}) left output");
+    }
+    // The whole host step (raw caps, percent-decoding, reg-name check) with and without the
+    // fast path: the same bytes and the same errors.
+    let (mut a, mut b) = (String::from("keep:"), String::from("keep:"));
+    assert_eq!(
+        (
+            crate::host::to_ascii(host, crate::host::Idna::Uts46, &mut a),
+            &a
+        ),
+        (
+            crate::host::to_ascii_naive(host, crate::host::Idna::Uts46, &mut b),
+            &b
+        ),
+        "host::to_ascii({host:?})"
+    );
+    // ToUnicode of the host itself and of the crate's ASCII form (its `xn--` labels).
+    twin_check_unicode(host);
+    if let Some(a) = naive {
+        twin_check_unicode(&a);
+    }
+    answered
+}
+
+/// ToUnicode of `host` by the fast path (when it answers) against the crate, and the whole
+/// host step with and without it; the fast answer. Panics on a difference.
+#[cfg(any(test, feature = "twins"))]
+pub fn twin_check_unicode(host: &str) -> Option<String> {
+    let fast = to_unicode(host);
+    if let Some(u) = &fast {
+        assert_eq!(
+            Some(u),
+            to_unicode_naive(host).as_ref(),
+            "to_unicode({host:?})"
+        );
+        // Its canonical-encoding check is the ToASCII round trip: the fast path takes `u`
+        // back to `host` exactly (to-iri's round trip cannot fail after it).
+        let mut back = String::new();
+        assert!(to_ascii(u, &mut back), "{u:?}");
+        assert_eq!(back, host);
+    }
+    assert_eq!(
+        crate::host::to_unicode(host, crate::host::Idna::Uts46),
+        crate::host::to_unicode_naive(host, crate::host::Idna::Uts46),
+        "host::to_unicode({host:?})"
+    );
+    fast
+}
+
 /// The longest DNS label in octets (RFC 1034 §3.1, UTS #46 VerifyDnsLength).
 const MAX_LABEL: usize = 63;
 /// The longest DNS name in octets without the root dot (UTS #46 VerifyDnsLength).
