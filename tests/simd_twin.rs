@@ -12,7 +12,7 @@ use iribulk::convert::check::{CheckOptions, Checker};
 use iribulk::convert::to_iri::{ToIri, ToIriOptions};
 use iribulk::Converter as _;
 use iribulk::{HostMode, InvalidUtf8, ToUri, ToUriOptions};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const HOSTS: [HostMode; 4] = [
     HostMode::Auto,
@@ -296,13 +296,7 @@ fn escapes_ok(s: &str) -> bool {
 #[test]
 fn tsv_data_cells_give_the_same_bytes_and_errors() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "tsv"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 9, "{files:?}");
+    let files = common::files_with_extension(&dir, "tsv");
     let mut total = 0;
     for f in files {
         let mut bytes = Vec::new();

@@ -74,11 +74,16 @@ pub fn shared_dir() -> Option<PathBuf> {
 /// The data sets `shared/datasets/*.txt`, sorted (at least the nine the tests were written
 /// against).
 pub fn dataset_files(shared: &std::path::Path) -> Vec<PathBuf> {
-    let dir = shared.join("datasets");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+    files_with_extension(&shared.join("datasets"), "txt")
+}
+
+/// The files `dir/*.ext`, sorted; at least nine (the data sets and `tests/data/*.tsv` the
+/// tests were written against).
+pub fn files_with_extension(dir: &std::path::Path, ext: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
         .collect();
     files.sort();
     assert!(files.len() >= 9, "{files:?}");
