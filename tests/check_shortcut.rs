@@ -5,7 +5,7 @@
 //! `scripts/gen-dataset`, on unit cases at every length and position, and on random lines over
 //! an alphabet of the bytes it decides on; and the engine with the shortcut (every classifier)
 //! writes and reports exactly what its naive twin (`convert_chunk_naive`) does, in `check`
-//! and `check --uri`, with every filter.
+//! and `check --uri`, with every filter, and on a `--field`.
 
 mod common;
 
@@ -96,17 +96,19 @@ fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> + Clone {
 
 /// The engine with the shortcut, for every classifier, against its naive twin on `data`.
 fn assert_engine_same(name: &str, data: &[u8]) {
-    for (uri_only, filter, host) in [
-        (false, Filter::All, HostMode::Auto),
-        (true, Filter::All, HostMode::Auto),
-        (false, Filter::InvalidOnly, HostMode::Auto),
-        (false, Filter::ValidOnly, HostMode::Percent),
+    for (uri_only, filter, host, field) in [
+        (false, Filter::All, HostMode::Auto, None),
+        (true, Filter::All, HostMode::Auto, None),
+        (false, Filter::InvalidOnly, HostMode::Auto, None),
+        (false, Filter::ValidOnly, HostMode::Percent, None),
+        (false, Filter::All, HostMode::Uts46, Some((1, b'\t'))),
     ] {
         {
             {
                 let mut opts = EngineOptions {
                     mode: Mode::Check { uri_only },
                     filter,
+                    field,
                     ..Default::default()
                 };
                 opts.to_uri = opts.to_uri.host(host);
@@ -121,7 +123,8 @@ fn assert_engine_same(name: &str, data: &[u8]) {
                     let mut w = Worker::with_classifier(opts, c);
                     let mut got = ChunkOut::default();
                     w.convert_chunk(data, &mut got);
-                    let ctx = format!("{name}: {i:?} {filter:?} uri_only={uri_only} {host:?}");
+                    let ctx =
+                        format!("{name}: {i:?} {filter:?} uri_only={uri_only} {host:?} {field:?}");
                     assert!(got.render(data) == want_bytes, "{ctx}: output differs");
                     assert_eq!(got.issues, want.issues, "{ctx}: issues");
                     assert_eq!(got.stats, want.stats, "{ctx}: stats");
@@ -398,6 +401,9 @@ fn token() -> impl Strategy<Value = &'static str> {
         "\r",
         " ",
         "é",
+        "\t",
+        "\t",
+        ",",
     ])
 }
 

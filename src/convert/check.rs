@@ -649,28 +649,33 @@ fn host_quick(h: &[u8], dns: bool) -> bool {
     if dns && n > 254 {
         return false;
     }
+    // A label starting at `at` may not start with `xn--` (any case), nor with `-` in a DNS
+    // name (STD3).
+    let bad_start = |at: usize| {
+        h.get(at..at + 4).is_some_and(|w| {
+            w[0] | 0x20 == b'x' && w[1] | 0x20 == b'n' && w[2] == b'-' && w[3] == b'-'
+        }) || dns && h.get(at) == Some(&b'-')
+    };
+    if bad_start(0) {
+        return false;
+    }
     // Start of the current label and of the one before it.
     let (mut label, mut prev) = (0, 0);
     for (i, &x) in h.iter().enumerate() {
-        if x == b'.' {
+        let c = HOST_BYTE[x as usize];
+        if c == ALNUM {
+            continue;
+        }
+        if c == DOT {
             if dns && (i == label || i - label > 63 || h[i - 1] == b'-') {
                 return false;
             }
             prev = label;
             label = i + 1;
-            continue;
-        }
-        if i == label {
-            // A label's first byte: not `-` (STD3), not the start of `xn--` (any case).
-            if dns && x == b'-'
-                || x | 0x20 == b'x'
-                    && h.get(i + 1..i + 4)
-                        .is_some_and(|w| w[0] | 0x20 == b'n' && w[1..] == *b"--")
-            {
+            if bad_start(label) {
                 return false;
             }
-        }
-        if dns && !DNS_BYTE[x as usize] {
+        } else if dns && c != HYPHEN {
             return false;
         }
     }
@@ -694,18 +699,30 @@ fn host_quick(h: &[u8], dns: bool) -> bool {
     true
 }
 
-/// The bytes of an ASCII DNS name (RFC 1123 §2.1 letters, digits, hyphen; the dots are
-/// handled apart): one load and test per byte in [`host_quick`].
-static DNS_BYTE: [bool; 256] = {
-    let mut t = [false; 256];
+/// The classes of host bytes for [`host_quick`]: a letter or digit (RFC 1123 §2.1; one load
+/// and compare per byte for nearly every byte), a dot, a hyphen, anything else.
+static HOST_BYTE: [u8; 256] = {
+    let mut t = [OTHER; 256];
     let mut i = 0;
     while i < 256 {
         let b = i as u8;
-        t[i] = b.is_ascii_alphanumeric() || b == b'-';
+        t[i] = if b.is_ascii_alphanumeric() {
+            ALNUM
+        } else if b == b'.' {
+            DOT
+        } else if b == b'-' {
+            HYPHEN
+        } else {
+            OTHER
+        };
         i += 1;
     }
     t
 };
+const ALNUM: u8 = 0;
+const DOT: u8 = 1;
+const HYPHEN: u8 = 2;
+const OTHER: u8 = 3;
 
 /// The host-integrity warning `ambiguous-ipv4` of [`Checker`] on an ASCII host without `%`:
 /// it ends in a number (WHATWG URL §3.5) and is no RFC 3986 `IPv4address`.

@@ -244,35 +244,39 @@ pub(crate) fn head_masks(line: &[u8]) -> Option<HeadMasks> {
         (m.term, m.colon, m.at) = (k.0.into(), k.1.into(), k.2.into());
         return Some(m);
     }
-    let mut add = |k: (u16, u16, u16, u16), at: usize| -> bool {
-        if k.3 != 0 {
-            return false;
-        }
-        if at < 64 {
-            m.term |= u64::from(k.0) << at;
-            m.colon |= u64::from(k.1) << at;
-            m.at |= u64::from(k.2) << at;
-            // The colons of this block at byte 64 or later.
-            m.colon_after |= at > 48 && u32::from(k.1) >> (64 - at) != 0;
-        } else {
-            m.colon_after |= k.1 != 0;
-        }
-        true
-    };
-    // The whole blocks, then the last 16 bytes, overlapping the block before (bits are ORed:
-    // a byte seen twice is fine).
+    // The blocks of the first 64 bytes (the last one overlapping the block before when the
+    // line is shorter: bits are ORed, a byte seen twice is fine): every mask.
+    let head = n.min(64);
     let mut i = 0;
     loop {
-        let at = i.min(n - 16);
+        let at = i.min(head - 16);
         let block: &[u8; 16] = line[at..at + 16].try_into().expect("16 bytes");
-        if !add(head_masks16(block), at) {
+        let k = head_masks16(block);
+        if k.3 != 0 {
             return None;
         }
-        if at + 16 >= n {
-            return Some(m);
+        m.term |= u64::from(k.0) << at;
+        m.colon |= u64::from(k.1) << at;
+        m.at |= u64::from(k.2) << at;
+        if at + 16 >= head {
+            break;
         }
         i += 16;
     }
+    // The rest: `% # [ ]` and whether there is a `:`.
+    let mut i = 64;
+    while i < n {
+        let at = i.min(n - 16);
+        let block: &[u8; 16] = line[at..at + 16].try_into().expect("16 bytes");
+        let k = head_masks16(block);
+        if k.3 != 0 {
+            return None;
+        }
+        // The colons at byte 64 or later (the last block may start before it).
+        m.colon_after |= u32::from(k.1) >> (64usize.saturating_sub(at)) != 0;
+        i += 16;
+    }
+    Some(m)
 }
 
 /// The twin of [`head_masks`]: one byte at a time.
