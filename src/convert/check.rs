@@ -462,7 +462,7 @@ fn special_authority(
 ///   TAB, CR, LF or `\` (`browser-stripped`, `backslash-authority`); a non-empty host for
 ///   `http https ws wss ftp` (`missing-host`); no port and no `:` in the path of a `file` URI
 ///   (`bad-port`; a drive-letter segment, RFC 8089 Appendix E.2, needs a `:` or a `|`);
-/// * the grammar (RFC 3986 §3, §4.1; [`crate::grammar::validate::valid_ascii_uri_split`], the
+/// * the grammar (RFC 3986 §3, §4.1; `grammar::validate::valid_ascii_uri_split`, the
 ///   checker's own shortcut for ASCII lines): only URI characters, `%HH`, one `#` at most,
 ///   brackets only around an IP literal, a valid scheme, a digit port;
 /// * the host checks of [`Checker`]: a port ≤ 65535 and no `IPvFuture` in a special scheme;
