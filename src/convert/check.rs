@@ -29,13 +29,14 @@
 //! `display-unsafe`. The engine adds the checks of [`crate::convert::integrity`]
 //! (`missing-host`, `browser-stripped`, ...) around every mode, `check` included.
 
-use crate::config::{InvalidUtf8, ToUriOptions};
+use crate::config::{HostMode, InvalidUtf8, ToUriOptions};
 use crate::convert::bidi;
 use crate::convert::to_uri::ToUri;
 use crate::convert::Outcome;
 use crate::error::{ErrorKind, IdnaReason, LineError};
 use crate::grammar::charmemo::CharMemo;
-use crate::grammar::components;
+use crate::grammar::classes;
+use crate::grammar::components::{self, SchemeClass};
 use crate::grammar::joiner;
 use crate::host;
 use std::ops::Range;
@@ -118,6 +119,19 @@ impl Checker {
         let mut c = Checker::new(opts);
         c.uncached = true;
         c
+    }
+
+    /// [`quick_valid`] with this checker's host mode: the engine's shortcut.
+    #[inline]
+    pub fn quick_valid(&self, line: &[u8]) -> bool {
+        quick_valid(line, self.opts.to_uri.host)
+    }
+
+    /// [`quick_valid_unflagged`] with this checker's host mode: the engine's shortcut for the
+    /// lines its classifier found no flagged byte in.
+    #[inline]
+    pub fn quick_valid_unflagged(&self, line: &[u8]) -> bool {
+        quick_valid_unflagged(line, self.opts.to_uri.host)
     }
 
     /// Host cache of the strict conversion, which `check`'s own IDNA runs share (hits, misses).
@@ -423,13 +437,7 @@ fn special_authority(
         return Ok(());
     }
     if let Some(p) = a.port.clone() {
-        let digits = &line[p.clone()];
-        let big = digits.iter().skip_while(|&&b| b == b'0').count() > 5
-            || std::str::from_utf8(digits)
-                .ok()
-                .and_then(|d| d.parse::<u32>().ok())
-                .is_some_and(|n| n > 65535);
-        if big {
+        if port_too_big(&line[p.clone()]) {
             return Err(LineError::new(ErrorKind::BadPort, p.start));
         }
     }
@@ -440,6 +448,313 @@ fn special_authority(
         return Err(LineError::new(ErrorKind::BadIpLiteral, a.host.start));
     }
     Ok(())
+}
+
+/// The engine's shortcut for `check` (issue 11): true when `check` as the engine runs it (the
+/// [`Checker`] inside its [`crate::convert::integrity::Guard`], no base, no `--trim` needed)
+/// finds `line` valid with no warning, so that it is written as it is without running either.
+/// `false` only means "ask the checker"; the tests of `tests/check_shortcut.rs` hold it to
+/// that (every line it passes gets `Ok` with no warning from the naive checker in its Guard,
+/// and the engine with the shortcut writes and reports what its naive twin does).
+///
+/// What it proves, each the condition under which the check it names has nothing to say:
+/// * the Guard ([`crate::convert::integrity`]): no C0 control or space at either end and no
+///   TAB, CR, LF or `\` (`browser-stripped`, `backslash-authority`); a non-empty host for
+///   `http https ws wss ftp` (`missing-host`); no port and no `:` in the path of a `file` URI
+///   (`bad-port`; a drive-letter segment, RFC 8089 Appendix E.2, needs a `:` or a `|`);
+/// * the grammar (RFC 3986 §3, §4.1; `grammar::validate::valid_ascii_uri_split`, the
+///   checker's own shortcut for ASCII lines): only URI characters, `%HH`, one `#` at most,
+///   brackets only around an IP literal, a valid scheme, a digit port;
+/// * the host checks of [`Checker`]: a port ≤ 65535 and no `IPvFuture` in a special scheme;
+///   a host without `%` (3987bis §3.4.2 would decode it first); a DNS name where the host mode
+///   asks for one (contract item 2); no label starting `xn--` (`bad-ace`, `display-unsafe`);
+///   not a name a browser reads as IPv4 (`ambiguous-ipv4`, WHATWG URL §3.5).
+///
+/// A line without `% # [ ]` (nearly every crawl line) is split by one walk over its scheme
+/// and authority (RFC 3986 Appendix B: `^(([^:/?#]+):)?(//([^/?#]*))?`) instead of
+/// [`components::split`] and [`components::split_authority`]; one with them, or with a
+/// userinfo, by `valid_ascii_uri_split`.
+pub fn quick_valid(line: &[u8], host_mode: HostMode) -> bool {
+    line.iter().all(|&b| classes::is_uri_char(b)) && quick_valid_unflagged(line, host_mode)
+}
+
+/// [`quick_valid`] for a line whose bytes are all URI characters (RFC 3986 §2: unreserved,
+/// reserved, `%`), except perhaps the last: the lines in which the engine's classifier found
+/// no byte of [`crate::engine::lines::LEIRI_FLAGGED`] (a CR before the line feed is not
+/// flagged, and is refused here as the end of a line).
+#[inline]
+pub fn quick_valid_unflagged(line: &[u8], host_mode: HostMode) -> bool {
+    let n = line.len();
+    match (line.first(), line.last()) {
+        (Some(&f), Some(&l)) if f > b' ' && l > b' ' => {}
+        _ => return false,
+    }
+    debug_assert!(line.iter().all(|&b| classes::is_uri_char(b)), "{line:?}");
+    let Some(m) = crate::grammar::validate::head_masks(line) else {
+        return quick_general(line, host_mode);
+    };
+    // No `#`, `[`, `]`, `%`: the scheme ends at the first `:` that comes before every `/` and
+    // `?` (RFC 3986 §3.1, Appendix B). The masks hold the first 64 bytes; a head that runs
+    // further takes the general path.
+    let lim = n.min(64);
+    let first = (m.term | m.colon).trailing_zeros() as usize;
+    if first >= lim && n > 64 {
+        return quick_general(line, host_mode);
+    }
+    let mut scheme = None;
+    let mut rest = 0;
+    if first < lim && m.colon & (1 << first) != 0 {
+        // `components::check_scheme`: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) (the special
+        // schemes are); a line that starts with `:` is no relative reference either.
+        let sch = &line[..first];
+        if first == 0
+            || components::scheme_class(sch) == SchemeClass::Other
+                && !(sch[0].is_ascii_alphabetic()
+                    && sch[1..].iter().all(|&b| classes::is(b, classes::SCHEME)))
+        {
+            return false;
+        }
+        scheme = Some(0..first);
+        rest = first + 1;
+    }
+    // A `:` after `from` (in the path or the query): only `file` asks.
+    let colon_from = |from: usize| m.colon_after || (from < 64 && m.colon >> from != 0);
+    if !line[rest..].starts_with(b"//") {
+        return quick_tail(line, scheme, None, colon_from(rest), host_mode);
+    }
+    // The authority (RFC 3986 §3.2) up to the first `/` or `?`: `host [ ":" port ]`; a
+    // userinfo (`@`) takes the general path.
+    let a0 = rest + 2;
+    if a0 >= 64 {
+        return quick_general(line, host_mode);
+    }
+    let after = m.term >> a0;
+    let end = if after != 0 {
+        a0 + after.trailing_zeros() as usize
+    } else if n <= 64 {
+        n
+    } else {
+        return quick_general(line, host_mode);
+    };
+    // The bits of the authority, `a0..end` (`end` ≤ 64).
+    let inside = if end == a0 {
+        0
+    } else {
+        (u64::MAX >> (64 - (end - a0))) << a0
+    };
+    if m.at & inside != 0 {
+        return quick_general(line, host_mode);
+    }
+    let colon = m.colon & inside;
+    let hend = if colon != 0 {
+        colon.trailing_zeros() as usize
+    } else {
+        end
+    };
+    let auth = components::Authority {
+        userinfo: None,
+        host: a0..hend,
+        port: (colon != 0).then(|| hend + 1..end),
+    };
+    // §3.2.3 `port = *DIGIT` (`split_authority`'s `bad-port`).
+    if let Some(p) = auth.port.clone() {
+        if !line[p].iter().all(u8::is_ascii_digit) {
+            return false;
+        }
+    }
+    quick_tail(line, scheme, Some(auth), colon_from(end), host_mode)
+}
+
+/// [`quick_valid`] for a line with `% # [ ]`, a userinfo, or a byte outside the URI
+/// characters: split and validated by [`crate::grammar::validate::valid_ascii_uri_split`],
+/// exactly as the checker does for an ASCII line.
+#[cold]
+fn quick_general(line: &[u8], host_mode: HostMode) -> bool {
+    let Some((c, auth)) = crate::grammar::validate::valid_ascii_uri_split(line) else {
+        return false;
+    };
+    let colon = memchr::memchr(b':', &line[c.path.clone()]).is_some();
+    if auth.as_ref().is_some_and(|a| {
+        let h = &line[a.host.clone()];
+        h.first() != Some(&b'[') && memchr::memchr(b'%', h).is_some()
+    }) {
+        // 3987bis §3.4.2: the checker decodes the host first.
+        return false;
+    }
+    quick_tail(line, c.scheme, auth, colon, host_mode)
+}
+
+/// The checks of [`quick_valid`] after the split: the Guard's (`missing-host`, a `file`
+/// port or drive letter) and the checker's authority and host checks. `path_colon`: the path
+/// (or the path and what follows it) holds a `:`, which only matters to a `file` line (a
+/// drive letter, RFC 8089 Appendix E.2). The host holds no `%`.
+#[inline]
+fn quick_tail(
+    line: &[u8],
+    scheme: Option<Range<usize>>,
+    auth: Option<components::Authority>,
+    path_colon: bool,
+    host_mode: HostMode,
+) -> bool {
+    let scheme = scheme.map(|r| &line[r]);
+    let class = scheme.map_or(SchemeClass::Other, components::scheme_class);
+    match class {
+        SchemeClass::NetSpecial => {
+            if auth.as_ref().is_none_or(|a| a.host.is_empty()) {
+                return false;
+            }
+        }
+        SchemeClass::File => {
+            if auth.as_ref().is_some_and(|a| a.port.is_some()) || path_colon {
+                return false;
+            }
+        }
+        SchemeClass::Other => {}
+    }
+    let Some(a) = auth else {
+        return true;
+    };
+    let special = class != SchemeClass::Other;
+    if special && a.port.is_some_and(|p| port_too_big(&line[p])) {
+        return false;
+    }
+    let h = &line[a.host];
+    if h.first() == Some(&b'[') {
+        // An IP literal (checked by the grammar): only `IPvFuture` is refused, and only in
+        // a special scheme.
+        return !(special && matches!(h.get(1), Some(b'v' | b'V')));
+    }
+    // `host::idna_for(host_mode, scheme).is_some()` without its scheme list for the schemes
+    // of the special classes (all but `file` are DNS schemes).
+    let dns = match (host_mode, class) {
+        (HostMode::Percent, _) => false,
+        (HostMode::Auto, SchemeClass::NetSpecial) => true,
+        (HostMode::Auto, SchemeClass::File) => false,
+        _ => host::idna_for(host_mode, scheme).is_some(),
+    };
+    host_quick(h, dns)
+}
+
+/// One pass over an ASCII host without `%` (not an IP literal): true when the checker has
+/// nothing to say of it. With `dns`, it is a DNS name ([`is_dns_name`]); no label starts
+/// with `xn--` in any case (RFC 5890 §2.3.1; no `bad-ace`, no `display-unsafe`); and it does
+/// not end in a number (WHATWG URL §3.5; `ambiguous-ipv4` unless it is an RFC 3986
+/// `IPv4address`). [`host_quick_naive`] is its twin.
+#[inline]
+fn host_quick(h: &[u8], dns: bool) -> bool {
+    let n = h.len();
+    if n == 0 {
+        return true; // nothing to check: only a missing host, found before
+    }
+    if dns && n > 254 {
+        return false;
+    }
+    // A label starting at `at` may not start with `xn--` (any case), nor with `-` in a DNS
+    // name (STD3).
+    let bad_start = |at: usize| {
+        h.get(at..at + 4).is_some_and(|w| {
+            w[0] | 0x20 == b'x' && w[1] | 0x20 == b'n' && w[2] == b'-' && w[3] == b'-'
+        }) || dns && h.get(at) == Some(&b'-')
+    };
+    if bad_start(0) {
+        return false;
+    }
+    // Start of the current label and of the one before it.
+    let (mut label, mut prev) = (0, 0);
+    for (i, &x) in h.iter().enumerate() {
+        let c = HOST_BYTE[x as usize];
+        if c == ALNUM {
+            continue;
+        }
+        if c == DOT {
+            if dns && (i == label || i - label > 63 || h[i - 1] == b'-') {
+                return false;
+            }
+            prev = label;
+            label = i + 1;
+            if bad_start(label) {
+                return false;
+            }
+        } else if dns && c != HYPHEN {
+            return false;
+        }
+    }
+    if dns {
+        // The last label (none after a root dot); at most 253 octets without the root dot.
+        let ok = if label == n {
+            (2..=254).contains(&n)
+        } else {
+            n <= 253 && n - label <= 63 && h[n - 1] != b'-'
+        };
+        if !ok {
+            return false;
+        }
+    }
+    // A name that ends in a number ends in a part that starts with a digit (decimal, `0x`
+    // hex, `0` octal): only then is the WHATWG test run.
+    let last = if label == n { prev } else { label };
+    if h.get(last).is_some_and(u8::is_ascii_digit) {
+        return !ambiguous_ipv4(h);
+    }
+    true
+}
+
+/// The classes of host bytes for [`host_quick`]: a letter or digit (RFC 1123 §2.1; one load
+/// and compare per byte for nearly every byte), a dot, a hyphen, anything else.
+static HOST_BYTE: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = if b.is_ascii_alphanumeric() {
+            ALNUM
+        } else if b == b'.' {
+            DOT
+        } else if b == b'-' {
+            HYPHEN
+        } else {
+            OTHER
+        };
+        i += 1;
+    }
+    t
+};
+const ALNUM: u8 = 0;
+const DOT: u8 = 1;
+const HYPHEN: u8 = 2;
+const OTHER: u8 = 3;
+
+/// The host-integrity warning `ambiguous-ipv4` of [`Checker`] on an ASCII host without `%`:
+/// it ends in a number (WHATWG URL §3.5) and is no RFC 3986 `IPv4address`.
+fn ambiguous_ipv4(h: &[u8]) -> bool {
+    crate::convert::integrity::ends_in_number(h) && !components::is_ipv4(h)
+}
+
+/// The twin of [`host_quick`]: [`is_dns_name_naive`], [`host::has_ace_label`], and the
+/// WHATWG and RFC 3986 IPv4 tests, each as the checker runs it.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn host_quick_naive(h: &[u8], dns: bool) -> bool {
+    let s = std::str::from_utf8(h).expect("an ASCII host");
+    let dns_ok = !dns || h.is_empty() || is_dns_name_naive(s);
+    dns_ok && !host::has_ace_label(s) && !ambiguous_ipv4(h)
+}
+
+/// [`host_quick`], public for the tests that compare it with its twin.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn host_quick_fast(h: &[u8], dns: bool) -> bool {
+    host_quick(h, dns)
+}
+
+/// A port (its digits) above 65535, leading zeros ignored: [`special_authority`]'s
+/// `bad-port`.
+fn port_too_big(digits: &[u8]) -> bool {
+    digits.iter().skip_while(|&&b| b == b'0').count() > 5
+        || std::str::from_utf8(digits)
+            .ok()
+            .and_then(|d| d.parse::<u32>().ok())
+            .is_some_and(|n| n > 65535)
 }
 
 /// `bad-ace` (module docs): the first `xn--` label of the host that is not a valid A-label

@@ -27,7 +27,10 @@ pub use crate::convert::integrity::offset_in_reference;
 enum Op {
     ToUri(ToUri),
     ToIri(ToIri),
-    Check(Checker),
+    /// The checker, and whether the engine may pass the lines it proves valid without a
+    /// warning ([`Checker::quick_valid`]) unseen: not with `--invalid-only`, which leaves
+    /// them out.
+    Check(Checker, bool),
     Leiri(Repairing<LeiriToIri>),
     Normalize(Box<Repairing<Normalizer>>),
 }
@@ -38,10 +41,13 @@ impl Op {
         match opts.mode {
             Mode::ToUri => Op::ToUri(ToUri::new(t)),
             Mode::ToIri => Op::ToIri(ToIri::new(ToIriOptions { host: t.host })),
-            Mode::Check { uri_only } => Op::Check(Checker::new(CheckOptions {
-                to_uri: t,
-                uri_only,
-            })),
+            Mode::Check { uri_only } => Op::Check(
+                Checker::new(CheckOptions {
+                    to_uri: t,
+                    uri_only,
+                }),
+                opts.filter != Filter::InvalidOnly,
+            ),
             Mode::LeiriToIri => Op::Leiri(Repairing::new(LeiriToIri, t.repair)),
             Mode::Normalize { rungs, as_uri } => Op::Normalize(Box::new(Repairing::new(
                 Normalizer::new(NormalizeOptions {
@@ -78,7 +84,7 @@ impl Converter for Op {
         match self {
             Op::ToUri(c) => c.convert_into(line, out),
             Op::ToIri(c) => c.convert_into(line, out),
-            Op::Check(c) => c.convert_into(line, out),
+            Op::Check(c, _) => c.convert_into(line, out),
             Op::Leiri(c) => c.convert_into(line, out),
             Op::Normalize(c) => c.convert_into(line, out),
         }
@@ -89,6 +95,11 @@ impl Op {
     /// True if a line without flagged bytes needs nothing in this mode.
     #[inline]
     fn is_clean(&self, line: &[u8]) -> bool {
+        // check: its quick pass proves what `quick_ok` does itself, in the same walk.
+        if let Op::Check(c, quick) = self {
+            // Called only on lines without a flagged byte (`flagged_set`: LEIRI_FLAGGED).
+            return *quick && c.quick_valid_unflagged(line);
+        }
         // Host integrity first (issue 16): lines its checks could fail take the slow path.
         if !integrity::quick_ok(line) {
             return false;
@@ -96,7 +107,7 @@ impl Op {
         match self {
             Op::ToUri(_) => is_plain(line),
             Op::ToIri(_) => !has_ace_host(line),
-            Op::Check(_) => false,
+            Op::Check(..) => false,
             Op::Leiri(_) => true,
             Op::Normalize(_) => false,
         }
@@ -147,12 +158,15 @@ impl Worker {
     }
 
     /// The flagged set for these options: the mode's set without the field delimiter
-    /// (`check` flags every byte: each line goes through the validator).
+    /// (`normalize` flags every byte: each line goes through the normalizer).
     pub fn flagged_set(opts: &EngineOptions) -> ByteSet {
         let set = match opts.mode {
             Mode::ToUri => TO_URI_FLAGGED,
             Mode::ToIri => TO_IRI_FLAGGED,
-            Mode::Check { .. } | Mode::Normalize { .. } => return ByteSet::FULL,
+            // check: the bytes never allowed in a URI as they are; a line without them is
+            // proved valid by `Checker::quick_valid` or sent to the checker.
+            Mode::Check { .. } => LEIRI_FLAGGED,
+            Mode::Normalize { .. } => return ByteSet::FULL,
             // `--repair` in leiri-to-iri: the bytes it repairs send the line to the converter.
             Mode::LeiriToIri if opts.to_uri.repair.any() => {
                 LEIRI_FLAGGED.with(b'%').with(b'#').with(b'[').with(b']')

@@ -208,6 +208,142 @@ pub(crate) fn valid_ascii_uri_split(
     (!brackets || memchr::memchr2(b'[', b']', &line[rest..]).is_none()).then_some((c, auth))
 }
 
+/// Where the delimiters of a line's head are, for `check`'s quick pass
+/// ([`crate::convert::check::quick_valid`]): bit `i` of each mask is byte `i` of the line,
+/// for its first 64 bytes (RFC 3986 Appendix B decides the scheme and the authority by these
+/// bytes: `:` ends a scheme, `/` and `?` end an authority, `:` starts a port and `@` ends a
+/// userinfo, §3.1, §3.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct HeadMasks {
+    /// `/` and `?`.
+    pub term: u64,
+    /// `:`.
+    pub colon: u64,
+    /// `@`.
+    pub at: u64,
+    /// A `:` at byte 64 or later.
+    pub colon_after: bool,
+}
+
+/// The [`HeadMasks`] of `line`, or `None` when it holds `%`, `#`, `[` or `]` anywhere (the
+/// bytes whose placement RFC 3986 restricts: §2.1 `pct-encoded`, §3.5 one fragment, §3.2.2
+/// IP literals; the caller then checks the line byte by byte). 16 bytes at a time by SSE2
+/// compares where the target has them ([`head_masks16`]); [`head_masks_naive`] is its twin.
+#[inline]
+pub(crate) fn head_masks(line: &[u8]) -> Option<HeadMasks> {
+    let n = line.len();
+    let mut m = HeadMasks::default();
+    if n < 16 {
+        // A zero-padded copy: a zero byte is none of the bytes looked for.
+        let mut b = [0u8; 16];
+        b[..n].copy_from_slice(line);
+        let k = head_masks16(&b);
+        if k.3 != 0 {
+            return None;
+        }
+        (m.term, m.colon, m.at) = (k.0.into(), k.1.into(), k.2.into());
+        return Some(m);
+    }
+    // The blocks of the first 64 bytes (the last one overlapping the block before when the
+    // line is shorter: bits are ORed, a byte seen twice is fine): every mask.
+    let head = n.min(64);
+    let mut i = 0;
+    loop {
+        let at = i.min(head - 16);
+        let block: &[u8; 16] = line[at..at + 16].try_into().expect("16 bytes");
+        let k = head_masks16(block);
+        if k.3 != 0 {
+            return None;
+        }
+        m.term |= u64::from(k.0) << at;
+        m.colon |= u64::from(k.1) << at;
+        m.at |= u64::from(k.2) << at;
+        if at + 16 >= head {
+            break;
+        }
+        i += 16;
+    }
+    // The rest: `% # [ ]` and whether there is a `:`.
+    let mut i = 64;
+    while i < n {
+        let at = i.min(n - 16);
+        let block: &[u8; 16] = line[at..at + 16].try_into().expect("16 bytes");
+        let k = head_masks16(block);
+        if k.3 != 0 {
+            return None;
+        }
+        // The colons at byte 64 or later (the last block may start before it).
+        m.colon_after |= u32::from(k.1) >> (64usize.saturating_sub(at)) != 0;
+        i += 16;
+    }
+    Some(m)
+}
+
+/// The twin of [`head_masks`]: one byte at a time.
+#[cfg(test)]
+pub(crate) fn head_masks_naive(line: &[u8]) -> Option<HeadMasks> {
+    let mut m = HeadMasks::default();
+    for (i, &b) in line.iter().enumerate() {
+        match b {
+            b'%' | b'#' | b'[' | b']' => return None,
+            b':' if i >= 64 => m.colon_after = true,
+            _ if i >= 64 => {}
+            b'/' | b'?' => m.term |= 1 << i,
+            b':' => m.colon |= 1 << i,
+            b'@' => m.at |= 1 << i,
+            _ => {}
+        }
+    }
+    Some(m)
+}
+
+/// The masks of one block: `/ ?`, `:`, `@`, and `% # [ ]`.
+#[inline(always)]
+fn head_masks16(b: &[u8; 16]) -> (u16, u16, u16, u16) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is enabled at compile time (the cfg above; it is part of the x86_64
+        // baseline), which is all these intrinsics require. `b` is exactly 16 bytes, so the
+        // unaligned 16-byte load stays inside it; `_mm_loadu_si128` needs no alignment.
+        unsafe {
+            let v = _mm_loadu_si128(b.as_ptr().cast::<__m128i>());
+            let eq = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
+            let term = _mm_or_si128(eq(b'/'), eq(b'?'));
+            let rare = _mm_or_si128(
+                _mm_or_si128(eq(b'%'), eq(b'#')),
+                _mm_or_si128(eq(b'['), eq(b']')),
+            );
+            let mask = |x: __m128i| _mm_movemask_epi8(x) as u16;
+            (mask(term), mask(eq(b':')), mask(eq(b'@')), mask(rare))
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        head_masks16_naive(b)
+    }
+}
+
+/// The twin of [`head_masks16`] (also its body where SSE2 is missing).
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "sse2", not(test)),
+    allow(dead_code)
+)]
+fn head_masks16_naive(b: &[u8; 16]) -> (u16, u16, u16, u16) {
+    let mut k = (0u16, 0u16, 0u16, 0u16);
+    for (i, &x) in b.iter().enumerate() {
+        let bit = 1u16 << i;
+        match x {
+            b'/' | b'?' => k.0 |= bit,
+            b':' => k.1 |= bit,
+            b'@' => k.2 |= bit,
+            b'%' | b'#' | b'[' | b']' => k.3 |= bit,
+            _ => {}
+        }
+    }
+    k
+}
+
 /// The obviously-correct twin of [`is_plain`]: split with the real splitter and check.
 #[cfg(any(test, feature = "twins"))]
 pub fn is_plain_naive(line: &[u8]) -> bool {
@@ -218,5 +354,48 @@ pub fn is_plain_naive(line: &[u8]) -> bool {
     match c.authority {
         Some(a) => components::split_authority(line, a).is_ok(),
         None => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The block kernel and the whole-line masks against their byte-loop twins: every length
+    /// up to 100 (short lines, whole blocks, an overlapping last block, past 64) × every
+    /// position of each byte looked for, over two backgrounds.
+    #[test]
+    fn head_masks_match_twins() {
+        let special = [
+            b'/', b'?', b':', b'@', b'%', b'#', b'[', b']', b'a', 0x80, 0,
+        ];
+        let mut found = 0;
+        for bg in [b'a', b'.'] {
+            for len in 0..100 {
+                for pos in 0..len {
+                    for &x in &special {
+                        for second in [None, Some(len - 1), Some(len / 2)] {
+                            let mut line = vec![bg; len];
+                            line[pos] = x;
+                            if let Some(q) = second {
+                                line[q] = b':';
+                            }
+                            let want = head_masks_naive(&line);
+                            assert_eq!(head_masks(&line), want, "{line:?}");
+                            found += want.is_some_and(|m| m.colon_after) as u32;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(found > 1000, "{found}");
+        let mut b = [0u8; 16];
+        for i in 0..16 {
+            for &x in &special {
+                b.fill(b'z');
+                b[i] = x;
+                assert_eq!(head_masks16(&b), head_masks16_naive(&b), "{b:?}");
+            }
+        }
     }
 }
