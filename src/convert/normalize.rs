@@ -136,6 +136,7 @@
 //! ```
 
 use crate::config::{is_dns_scheme, HostMode, ToUriOptions};
+use crate::convert::integrity;
 use crate::convert::to_iri::{is_displayable, ToIri, ToIriOptions};
 use crate::convert::to_uri::ToUri;
 use crate::convert::Component;
@@ -145,6 +146,7 @@ use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucsch
 use crate::grammar::components;
 use crate::grammar::pct::{decode_utf8, push_pct, push_pct_all};
 use crate::grammar::resolve::remove_dot_segments_in_place;
+use crate::grammar::validate;
 use crate::host::{self, HostCache, Idna};
 use std::ops::Range;
 use unicode_normalization::UnicodeNormalization;
@@ -254,6 +256,163 @@ pub fn default_port(scheme: &[u8]) -> Option<&'static [u8]> {
         .iter()
         .find(|(s, _)| s.as_bytes().eq_ignore_ascii_case(scheme))
         .map(|(_, p)| p.as_bytes())
+}
+
+/// The shortcut of the engine (issue #11): true only when [`Normalizer`] — run as the engine
+/// runs it, inside [`crate::convert::repair::Repairing`] and the host-integrity
+/// [`Guard`](crate::convert::integrity::Guard) — would pass `line` through with
+/// `Outcome::default()` (no repair, no warning, no error) under `opts`, whatever the level,
+/// rungs, [`NormalizeOptions::as_uri`] and [`NormalizeOptions::idna`]. `false` only means "ask
+/// the converter". Its twin is the converter itself: `tests/normalize_shortcut.rs` checks
+/// "true ⇒ pass-through with the default outcome" on every line of the data sets, the
+/// synthetic sets, edge cases and random lines, for every combination of options.
+///
+/// It accepts only lines made of the URI characters that need no check of their placement
+/// (RFC 3986 §2.2, §2.3: `ALPHA DIGIT - . _ ~`, the sub-delims, `:` `/` `?`; no `%`, `#`,
+/// `@`, `[`, `]`, which is the complement of the engine's to-uri flagged set), which
+/// [`integrity::quick_ok`] finds free of what the guard checks, and then
+/// [`is_normal_plain`]. One pass over the head (scheme and authority) and one `memchr2` walk
+/// over the path.
+pub fn is_normal_ascii(line: &[u8], opts: &NormalizeOptions) -> bool {
+    classes::plain_prefix_len(line) == line.len()
+        && memchr::memchr(b'@', line).is_none()
+        && integrity::quick_ok(line)
+        && is_normal_plain(line, opts)
+}
+
+/// [`is_normal_ascii`] for a line the engine's classifier found free of the to-uri flagged
+/// bytes (`engine::lines::TO_URI_FLAGGED`: no `%`, `#`, `@`, `[`, `]`, controls, non-ASCII or
+/// printable ASCII outside URIs) and that [`integrity::quick_ok`] accepts. Each step of the
+/// module docs on such a line:
+///
+/// * 0: [`ToUri`] passes it through when
+///   [`is_plain`](crate::grammar::validate::is_plain) holds (a scheme of RFC 3986 §3.1, a port
+///   of digits, §3.2.3): the to-uri shortcut's own rule, found by its split.
+/// * 2: with [`Rungs::case`], the scheme has no upper-case letter (RFC 3986 §3.1, §6.2.2.1).
+/// * 3, 7: with no `%` and no character outside `unreserved / sub-delims / : / ? @`, the byte
+///   steps write every component as it is (no `%HH` to decode or upper-case, §6.2.2.2, RFC 3987
+///   §5.3.2.3; nothing to percent-encode, §3.1), and NFC/NFKC leave ASCII letters and digits
+///   alone (§5.3.2.2). The query is never looked at.
+/// * 4: no IP literal (no `[`). With [`Rungs::case`], the host has no upper-case letter
+///   (RFC 3986 §3.2.2, RFC 3987 §5.3.2.1: an ASCII host is lowered). Where IDN equivalence
+///   applies (a [`DNS_SCHEMES`](crate::config::DNS_SCHEMES) scheme with [`Rungs::idn`] or
+///   [`NormalizeOptions::as_uri`]), the host is a lower-case LDH name (`is_ldh_host`: RFC 1034
+///   §3.1, RFC 1123 §2.1, no `--`, so no `xn--` label), which ToASCII
+///   leaves as it is in every IDNA here (UTS #46 §4.2 maps only ASCII capitals; RFC 3490 §4.1
+///   skips Nameprep for ASCII labels) and ToUnicode has nothing to decode in. With the IRI
+///   form of step 9 or [`NormalizeOptions::as_uri`], no `--` in the host at all: `to-iri`
+///   decodes `xn--` labels (RFC 3987 §3.2, 3987bis §4.2 step 7).
+/// * 5: with [`Rungs::scheme`], a port is not empty (RFC 3986 §3.2.3), and for the schemes of
+///   [`DEFAULT_PORTS`] has no leading zero and is not the default port (RFC 3986 §6.2.3).
+/// * 6: a path starting with `/` has no `.` or `..` segment when [`Rungs::path`] is on
+///   (RFC 3986 §5.2.4, §6.2.2.3; with none, `remove_dot_segments` is the identity and no `//`
+///   can start a path without an authority); neither has any path of a `file` URL (the guard's
+///   `drive-letter-reference` looks at those). With [`Rungs::scheme`] and a scheme of
+///   [`DEFAULT_PORTS`], the path after an authority is not empty (RFC 3986 §6.2.3).
+/// * 8, 9: the finisher ([`ToUri`]) passes the unchanged line through (step 0), the presenter
+///   ([`ToIri`]) too: no `%` and no `xn--` label.
+///
+/// Calling it on other lines is safe but may answer true wrongly; use [`is_normal_ascii`].
+#[inline]
+pub fn is_normal_plain(line: &[u8], opts: &NormalizeOptions) -> bool {
+    let Some(h) = validate::plain_head(line) else {
+        return false;
+    };
+    let rungs = opts.rungs;
+    let scheme = (h.rest > 0).then(|| &line[..h.rest - 1]);
+    if rungs.case && scheme.is_some_and(|s| s.iter().any(u8::is_ascii_uppercase)) {
+        return false;
+    }
+    let known_port = if rungs.scheme {
+        scheme.and_then(default_port)
+    } else {
+        None
+    };
+    let path_start = h.path_start();
+    if let Some(a) = h.authority.clone() {
+        let host = &line[a.start..h.port_colon.unwrap_or(a.end)];
+        let idn = (opts.as_uri || rungs.idn.is_some()) && scheme.is_some_and(is_dns_scheme);
+        if idn {
+            if !is_ldh_host(host) {
+                return false;
+            }
+        } else if rungs.case || rungs.percent || opts.as_uri {
+            let (upper, dashes) = host_case_and_dashes(host);
+            if (rungs.case && upper) || ((rungs.percent || opts.as_uri) && dashes) {
+                return false;
+            }
+        }
+        if let (Some(c), true) = (h.port_colon, rungs.scheme) {
+            let p = &line[c + 1..a.end];
+            let bad = match known_port {
+                _ if p.is_empty() => true,
+                Some(def) => p == def || (p[0] == b'0' && p.len() > 1),
+                None => false,
+            };
+            if bad {
+                return false;
+            }
+        }
+        if known_port.is_some() && matches!(line.get(path_start), None | Some(b'?')) {
+            return false; // an empty path becomes "/"
+        }
+    }
+    let rest = &line[path_start..];
+    let file = || scheme.is_some_and(|s| s.eq_ignore_ascii_case(b"file"));
+    if (rungs.path && rest.first() == Some(&b'/')) || file() {
+        return !path_has_dot_segment(rest);
+    }
+    true
+}
+
+/// Whether `host` has an ASCII capital letter, and whether it holds `--` anywhere (every
+/// `xn--` label does; RFC 3490 §5).
+#[inline]
+fn host_case_and_dashes(host: &[u8]) -> (bool, bool) {
+    let (mut upper, mut dashes, mut prev) = (false, false, 0u8);
+    for &b in host {
+        upper |= b.is_ascii_uppercase();
+        dashes |= prev == b'-' && b == b'-';
+        prev = b;
+    }
+    (upper, dashes)
+}
+
+/// True if `host` is a lower-case LDH host name that no IDNA changes: labels of 1 to 63
+/// `[a-z0-9-]` not starting or ending with `-` (RFC 1034 §3.1, RFC 1123 §2.1), without `--`
+/// anywhere (so none in positions 3 and 4, UTS #46 CheckHyphens, and no `xn--` label,
+/// RFC 3490 §5), at most 253 octets, no empty label (not even the root label).
+fn is_ldh_host(host: &[u8]) -> bool {
+    host.len() <= 253
+        && host.split(|&b| b == b'.').all(|l| {
+            (1..=63).contains(&l.len())
+                && l[0] != b'-'
+                && l[l.len() - 1] != b'-'
+                && !l.windows(2).any(|w| w == b"--")
+                && l.iter()
+                    .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        })
+}
+
+/// True if the path at the start of `s` (up to the first `?`; `s` has no `#`) has a complete
+/// segment `.` or `..` (RFC 3986 §3.3). A `memchr2` walk over the dots: most paths of real
+/// crawls have one or two (file extensions, host-like segments).
+#[inline]
+fn path_has_dot_segment(s: &[u8]) -> bool {
+    let seg_end = |k: usize| matches!(s.get(k), None | Some(b'/' | b'?'));
+    let mut from = 0;
+    while let Some(p) = memchr::memchr2(b'.', b'?', &s[from..]) {
+        let i = from + p;
+        if s[i] == b'?' {
+            return false;
+        }
+        if (i == 0 || s[i - 1] == b'/') && (seg_end(i + 1) || (s[i + 1] == b'.' && seg_end(i + 2)))
+        {
+            return true;
+        }
+        from = i + 1;
+    }
+    false
 }
 
 /// The character normalization form of [`Rungs::nfc`] / [`Rungs::nfkc`].

@@ -5,7 +5,7 @@ use super::{Base, EngineOptions, Filter, Mode, OnError};
 use crate::convert::check::{CheckOptions, Checker};
 use crate::convert::integrity::{self, Guard, GuardOptions};
 use crate::convert::leiri::LeiriToIri;
-use crate::convert::normalize::{NormalizeOptions, Normalizer};
+use crate::convert::normalize::{is_normal_plain, NormalizeOptions, Normalizer};
 use crate::convert::repair::Repairing;
 use crate::convert::to_iri::{ToIri, ToIriOptions};
 use crate::convert::to_uri::ToUri;
@@ -98,7 +98,9 @@ impl Op {
             Op::ToIri(_) => !has_ace_host(line),
             Op::Check(_) => false,
             Op::Leiri(_) => true,
-            Op::Normalize(_) => false,
+            // Issue #11: a line that is already normal under these options (no flagged byte,
+            // so no `%`, `#`, `@`, `[`, `]`; see `normalize::is_normal_plain`).
+            Op::Normalize(c) => is_normal_plain(line, c.inner().options()),
         }
     }
 }
@@ -152,7 +154,10 @@ impl Worker {
         let set = match opts.mode {
             Mode::ToUri => TO_URI_FLAGGED,
             Mode::ToIri => TO_IRI_FLAGGED,
-            Mode::Check { .. } | Mode::Normalize { .. } => return ByteSet::FULL,
+            Mode::Check { .. } => return ByteSet::FULL,
+            // Normalize: the lines `normalize::is_normal_plain` can judge have none of the
+            // to-uri flagged bytes (`%` among them: decoding and hex case are the converter's).
+            Mode::Normalize { .. } => TO_URI_FLAGGED,
             // `--repair` in leiri-to-iri: the bytes it repairs send the line to the converter.
             Mode::LeiriToIri if opts.to_uri.repair.any() => {
                 LEIRI_FLAGGED.with(b'%').with(b'#').with(b'[').with(b']')

@@ -7,6 +7,7 @@
 use super::classes::{self, SCHEME};
 use super::{components, pct};
 use crate::simd::delims::delims16;
+use std::ops::Range;
 
 /// Cheap check of a line with no flagged byte: true if the exact converter would pass it
 /// through unchanged. It looks at what flagged bytes cannot reveal: the scheme (RFC 3986 §3.1;
@@ -14,20 +15,59 @@ use crate::simd::delims::delims16;
 /// `false` only means "ask the converter". `is_plain_naive` is its twin.
 #[inline]
 pub fn is_plain(line: &[u8]) -> bool {
+    plain_head(line).is_some()
+}
+
+/// The head of a line that [`is_plain`] accepts, as its split found it (RFC 3986 Appendix B on
+/// a line with no `#`, `@`, `[`, `]`, `%` and no byte outside the URI characters): for the
+/// normalize shortcut, which needs the scheme, the authority and the port.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PlainHead {
+    /// Where the part after the scheme starts: after `scheme:`, or 0 without a scheme (the
+    /// scheme is `line[..rest - 1]` when `rest > 0`).
+    pub rest: usize,
+    /// The authority without its `//`, when there is one.
+    pub authority: Option<Range<usize>>,
+    /// The `:` that starts the port (RFC 3986 §3.2.3), inside the authority; the port is the
+    /// digits after it up to the authority's end (maybe none).
+    pub port_colon: Option<usize>,
+}
+
+impl PlainHead {
+    /// Where the path starts: at the authority's end, else right after the scheme.
+    #[inline]
+    pub fn path_start(&self) -> usize {
+        self.authority.as_ref().map_or(self.rest, |a| a.end)
+    }
+}
+
+/// [`is_plain`] with its split: `Some` exactly when [`is_plain`] is true. A line with no
+/// flagged byte has no `@` and no `[`, so the authority's first `:` starts the port.
+#[inline]
+pub(crate) fn plain_head(line: &[u8]) -> Option<PlainHead> {
     // The common schemes first: one compare instead of a byte loop.
     let rest = if line.starts_with(b"https:") {
         6
     } else if line.starts_with(b"http:") {
         5
     } else {
-        match scheme_end_fast(line) {
-            Some(r) => r,
-            None => return false,
-        }
+        scheme_end_fast(line)?
     };
     match line.get(rest..rest + 2) {
-        Some(b"//") => authority_ok(&line[rest + 2..]),
-        _ => true,
+        Some(b"//") => {
+            let a0 = rest + 2;
+            let (end, colon) = authority_split(&line[a0..])?;
+            Some(PlainHead {
+                rest,
+                authority: Some(a0..a0 + end),
+                port_colon: colon.map(|c| a0 + c),
+            })
+        }
+        _ => Some(PlainHead {
+            rest,
+            authority: None,
+            port_colon: None,
+        }),
     }
 }
 
@@ -82,19 +122,21 @@ fn has_byte(w: u64, b: u8) -> u64 {
 }
 
 /// The authority (after `//`) of a line with no flagged byte has no `@` and no `[`, so its
-/// first `:` starts the port, which must be digits up to the first `/`, `?` or `#`.
+/// first `:` starts the port, which must be digits up to the first `/`, `?` or `#`. Returns
+/// the authority's end (that delimiter, or the end of `a`) and its `:` if it has one; `None`
+/// when the port is not digits.
 #[inline]
-fn authority_ok(a: &[u8]) -> bool {
+fn authority_split(a: &[u8]) -> Option<(usize, Option<usize>)> {
     let mut i = 0;
     while i + 16 <= a.len() {
         let (t, c) = delims(&a[i..i + 16]);
         // A ':' counts if it comes before the first terminator.
         let before = c & t.wrapping_sub(1) & !t;
         if before != 0 {
-            return port_ok(&a[i + before.trailing_zeros() as usize + 1..]);
+            return port_split(a, i + before.trailing_zeros() as usize);
         }
         if t != 0 {
-            return true;
+            return Some((i + t.trailing_zeros() as usize, None));
         }
         i += 16;
     }
@@ -110,21 +152,21 @@ fn authority_ok(a: &[u8]) -> bool {
             c & ((1u64 << t.trailing_zeros()) - 1)
         };
         if before != 0 {
-            return port_ok(&a[i + before.trailing_zeros() as usize / 8 + 1..]);
+            return port_split(a, i + before.trailing_zeros() as usize / 8);
         }
         if t != 0 {
-            return true;
+            return Some((i + t.trailing_zeros() as usize / 8, None));
         }
         i += 8;
     }
     for (k, &b) in a[i..].iter().enumerate() {
         match b {
-            b'/' | b'?' | b'#' => return true,
-            b':' => return port_ok(&a[i + k + 1..]),
+            b'/' | b'?' | b'#' => return Some((i + k, None)),
+            b':' => return port_split(a, i + k),
             _ => {}
         }
     }
-    true
+    Some((a.len(), None))
 }
 
 /// Bit masks of `/ ? #` and of `:` in the first 16 bytes of `b` (the SIMD kernel of
@@ -135,11 +177,16 @@ fn delims(b: &[u8]) -> (u32, u32) {
     delims16(block)
 }
 
+/// The port after the `:` at `colon` of the authority `a`: digits up to the first `/`, `?`,
+/// `#` or the end, which is the authority's end ([`authority_split`]'s answer).
 #[cold]
-fn port_ok(p: &[u8]) -> bool {
-    p.iter()
-        .take_while(|&&b| !matches!(b, b'/' | b'?' | b'#'))
-        .all(u8::is_ascii_digit)
+fn port_split(a: &[u8], colon: usize) -> Option<(usize, Option<usize>)> {
+    let p = &a[colon + 1..];
+    let digits = p.iter().take_while(|b| b.is_ascii_digit()).count();
+    match p.get(digits) {
+        None | Some(b'/' | b'?' | b'#') => Some((colon + 1 + digits, Some(colon))),
+        Some(_) => None,
+    }
 }
 
 /// Second chance for a flagged line in to-uri mode: true if the line is an ASCII URI
@@ -218,5 +265,58 @@ pub fn is_plain_naive(line: &[u8]) -> bool {
     match c.authority {
         Some(a) => components::split_authority(line, a).is_ok(),
         None => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// [`plain_head`] against the real splitter (RFC 3986 Appendix B, §3.2): wherever it
+    /// answers, the scheme, authority and port it found are the splitter's; it answers exactly
+    /// when [`is_plain_naive`] does.
+    fn head_matches_split(line: &[u8]) {
+        let got = plain_head(line);
+        assert_eq!(got.is_some(), is_plain_naive(line), "{line:?}");
+        let Some(h) = got else {
+            return;
+        };
+        let c = components::split(line);
+        assert_eq!(h.rest, c.scheme.map_or(0, |s| s.end + 1), "{line:?}");
+        assert_eq!(h.authority, c.authority, "{line:?}");
+        assert_eq!(h.path_start(), c.path.start, "{line:?}");
+        let port = c
+            .authority
+            .map(|a| components::split_authority(line, a).expect("is_plain_naive"))
+            .and_then(|a| a.port)
+            .map(|p| p.start - 1);
+        assert_eq!(h.port_colon, port, "{line:?}");
+    }
+
+    #[test]
+    fn plain_head_matches_the_splitter_at_every_length() {
+        for n in 0..=40 {
+            let a = "a".repeat(n);
+            for line in [
+                format!("http://{a}"),
+                format!("https://{a}:8080"),
+                format!("foo://{a}:/p"),
+                format!("x://{a}:8x/p"),
+                format!("//{a}?q:1"),
+                format!("{a}:b/c"),
+                format!("/{a}:b"),
+                format!("s{a}://h{a}:{a}/p"),
+            ] {
+                head_matches_split(line.as_bytes());
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn plain_head_matches_the_splitter(s in "(https?:|[a-z1+._:-]{0,4}:)?(//)?[a-z0-9.:/?_!~-]{0,40}") {
+            head_matches_split(s.as_bytes());
+        }
     }
 }
