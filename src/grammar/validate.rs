@@ -15,10 +15,24 @@ use std::ops::Range;
 /// `false` only means "ask the converter". `is_plain_naive` is its twin.
 #[inline]
 pub fn is_plain(line: &[u8]) -> bool {
-    plain_head(line).is_some()
+    // The common schemes first: one compare instead of a byte loop.
+    let rest = if line.starts_with(b"https:") {
+        6
+    } else if line.starts_with(b"http:") {
+        5
+    } else {
+        match scheme_end_fast(line) {
+            Some(r) => r,
+            None => return false,
+        }
+    };
+    match line.get(rest..rest + 2) {
+        Some(b"//") => authority_ok(&line[rest + 2..]),
+        _ => true,
+    }
 }
 
-/// The head of a line that [`is_plain`] accepts, as its split found it (RFC 3986 Appendix B on
+/// The head of a line that [`is_plain`] accepts, as its split finds it (RFC 3986 Appendix B on
 /// a line with no `#`, `@`, `[`, `]`, `%` and no byte outside the URI characters): for the
 /// normalize shortcut, which needs the scheme, the authority and the port.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,11 +55,13 @@ impl PlainHead {
     }
 }
 
-/// [`is_plain`] with its split: `Some` exactly when [`is_plain`] is true. A line with no
+/// [`is_plain`] with its split: `Some` exactly when [`is_plain`] is true (the test
+/// `plain_head_matches_the_splitter` compares both with the real splitter). A line with no
 /// flagged byte has no `@` and no `[`, so the authority's first `:` starts the port.
+/// [`is_plain`] keeps its own loop, which only answers yes or no: the engine's to-uri
+/// clean-line loop inlines it.
 #[inline]
 pub(crate) fn plain_head(line: &[u8]) -> Option<PlainHead> {
-    // The common schemes first: one compare instead of a byte loop.
     let rest = if line.starts_with(b"https:") {
         6
     } else if line.starts_with(b"http:") {
@@ -53,22 +69,46 @@ pub(crate) fn plain_head(line: &[u8]) -> Option<PlainHead> {
     } else {
         scheme_end_fast(line)?
     };
-    match line.get(rest..rest + 2) {
-        Some(b"//") => {
-            let a0 = rest + 2;
-            let (end, colon) = authority_split(&line[a0..])?;
-            Some(PlainHead {
-                rest,
-                authority: Some(a0..a0 + end),
-                port_colon: colon.map(|c| a0 + c),
-            })
-        }
-        _ => Some(PlainHead {
+    if line.get(rest..rest + 2) != Some(b"//") {
+        return Some(PlainHead {
             rest,
             authority: None,
             port_colon: None,
-        }),
+        });
     }
+    let a0 = rest + 2;
+    let a = &line[a0..];
+    // The first `/ ? #` and the first `:`, 16 bytes at a time, then byte by byte.
+    let (mut end, mut colon) = (None, None);
+    let mut i = 0;
+    while end.is_none() && i + 16 <= a.len() {
+        let (t, c) = delims(&a[i..i + 16]);
+        if colon.is_none() && c != 0 {
+            colon = Some(i + c.trailing_zeros() as usize);
+        }
+        if t != 0 {
+            end = Some(i + t.trailing_zeros() as usize);
+        }
+        i += 16;
+    }
+    let end = end.unwrap_or_else(|| {
+        i + a[i..]
+            .iter()
+            .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+            .unwrap_or(a.len() - i)
+    });
+    let colon = colon.or_else(|| memchr::memchr(b':', &a[i.min(end)..end]).map(|k| i + k));
+    let colon = colon.filter(|&c| c < end);
+    if let Some(c) = colon {
+        if !a[c + 1..end].iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+    }
+    Some(PlainHead {
+        rest,
+        authority: Some(a0..a0 + end),
+        port_colon: colon.map(|c| a0 + c),
+    })
 }
 
 /// [`scheme_end`] with the first delimiter found by one 16-byte SIMD compare when the line is
@@ -122,21 +162,19 @@ fn has_byte(w: u64, b: u8) -> u64 {
 }
 
 /// The authority (after `//`) of a line with no flagged byte has no `@` and no `[`, so its
-/// first `:` starts the port, which must be digits up to the first `/`, `?` or `#`. Returns
-/// the authority's end (that delimiter, or the end of `a`) and its `:` if it has one; `None`
-/// when the port is not digits.
+/// first `:` starts the port, which must be digits up to the first `/`, `?` or `#`.
 #[inline]
-fn authority_split(a: &[u8]) -> Option<(usize, Option<usize>)> {
+fn authority_ok(a: &[u8]) -> bool {
     let mut i = 0;
     while i + 16 <= a.len() {
         let (t, c) = delims(&a[i..i + 16]);
         // A ':' counts if it comes before the first terminator.
         let before = c & t.wrapping_sub(1) & !t;
         if before != 0 {
-            return port_split(a, i + before.trailing_zeros() as usize);
+            return port_ok(&a[i + before.trailing_zeros() as usize + 1..]);
         }
         if t != 0 {
-            return Some((i + t.trailing_zeros() as usize, None));
+            return true;
         }
         i += 16;
     }
@@ -152,21 +190,21 @@ fn authority_split(a: &[u8]) -> Option<(usize, Option<usize>)> {
             c & ((1u64 << t.trailing_zeros()) - 1)
         };
         if before != 0 {
-            return port_split(a, i + before.trailing_zeros() as usize / 8);
+            return port_ok(&a[i + before.trailing_zeros() as usize / 8 + 1..]);
         }
         if t != 0 {
-            return Some((i + t.trailing_zeros() as usize / 8, None));
+            return true;
         }
         i += 8;
     }
     for (k, &b) in a[i..].iter().enumerate() {
         match b {
-            b'/' | b'?' | b'#' => return Some((i + k, None)),
-            b':' => return port_split(a, i + k),
+            b'/' | b'?' | b'#' => return true,
+            b':' => return port_ok(&a[i + k + 1..]),
             _ => {}
         }
     }
-    Some((a.len(), None))
+    true
 }
 
 /// Bit masks of `/ ? #` and of `:` in the first 16 bytes of `b` (the SIMD kernel of
@@ -177,16 +215,11 @@ fn delims(b: &[u8]) -> (u32, u32) {
     delims16(block)
 }
 
-/// The port after the `:` at `colon` of the authority `a`: digits up to the first `/`, `?`,
-/// `#` or the end, which is the authority's end ([`authority_split`]'s answer).
 #[cold]
-fn port_split(a: &[u8], colon: usize) -> Option<(usize, Option<usize>)> {
-    let p = &a[colon + 1..];
-    let digits = p.iter().take_while(|b| b.is_ascii_digit()).count();
-    match p.get(digits) {
-        None | Some(b'/' | b'?' | b'#') => Some((colon + 1 + digits, Some(colon))),
-        Some(_) => None,
-    }
+fn port_ok(p: &[u8]) -> bool {
+    p.iter()
+        .take_while(|&&b| !matches!(b, b'/' | b'?' | b'#'))
+        .all(u8::is_ascii_digit)
 }
 
 /// Second chance for a flagged line in to-uri mode: true if the line is an ASCII URI
@@ -275,10 +308,11 @@ mod tests {
 
     /// [`plain_head`] against the real splitter (RFC 3986 Appendix B, §3.2): wherever it
     /// answers, the scheme, authority and port it found are the splitter's; it answers exactly
-    /// when [`is_plain_naive`] does.
+    /// when [`is_plain`] and [`is_plain_naive`] do.
     fn head_matches_split(line: &[u8]) {
         let got = plain_head(line);
         assert_eq!(got.is_some(), is_plain_naive(line), "{line:?}");
+        assert_eq!(got.is_some(), is_plain(line), "{line:?}");
         let Some(h) = got else {
             return;
         };
