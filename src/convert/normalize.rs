@@ -378,16 +378,29 @@ pub fn is_normal_plain(line: &[u8], opts: &NormalizeOptions) -> bool {
 }
 
 /// Whether `host` has an ASCII capital letter, and whether it holds `--` anywhere (every
-/// `xn--` label does; RFC 3490 §5).
+/// `xn--` label does; RFC 3490 §5). Eight bytes at a time ([`swar`]); `host` is ASCII (bytes
+/// at or above 0x80 may give a wrong answer, never a panic). Twin: `host_case_and_dashes_naive`.
 #[inline]
 fn host_case_and_dashes(host: &[u8]) -> (bool, bool) {
-    let (mut upper, mut dashes, mut prev) = (false, false, 0u8);
-    for &b in host {
-        upper |= b.is_ascii_uppercase();
-        dashes |= prev == b'-' && b == b'-';
-        prev = b;
+    let (mut upper, mut dashes, mut carry) = (0u64, 0u64, 0u64);
+    let mut i = 0;
+    while i < host.len() {
+        let w = swar::word(host, i);
+        upper |= swar::upper(w);
+        let d = swar::eq(w, b'-');
+        dashes |= d & ((d << 8) | carry);
+        carry = d >> 56;
+        i += 8;
     }
-    (upper, dashes)
+    (upper != 0, dashes != 0)
+}
+
+#[cfg(test)]
+fn host_case_and_dashes_naive(host: &[u8]) -> (bool, bool) {
+    (
+        host.iter().any(u8::is_ascii_uppercase),
+        host.windows(2).any(|w| w == b"--"),
+    )
 }
 
 /// True if `host` is a lower-case LDH host name that no IDNA changes: labels of 1 to 63
@@ -407,24 +420,75 @@ fn is_ldh_host(host: &[u8]) -> bool {
 }
 
 /// True if the path at the start of `s` (up to the first `?`; `s` has no `#`) has a complete
-/// segment `.` or `..` (RFC 3986 §3.3). A `memchr2` walk over the dots: most paths of real
-/// crawls have one or two (file extensions, host-like segments).
+/// segment `.` or `..` (RFC 3986 §3.3). Eight bytes at a time ([`swar`]): each `.` right after
+/// a `/` (or at the start) is looked at closely; most paths of real crawls have none. `s` is
+/// ASCII. Twin: `path_has_dot_segment_naive`.
 #[inline]
 fn path_has_dot_segment(s: &[u8]) -> bool {
     let seg_end = |k: usize| matches!(s.get(k), None | Some(b'/' | b'?'));
-    let mut from = 0;
-    while let Some(p) = memchr::memchr2(b'.', b'?', &s[from..]) {
-        let i = from + p;
-        if s[i] == b'?' {
-            return false;
+    // A '.' at 0 starts a segment: as if a '/' came before it.
+    let mut carry = 0x80u64;
+    let mut i = 0;
+    while i < s.len() {
+        let w = swar::word(s, i);
+        let slash = swar::eq(w, b'/');
+        let mut cand = swar::eq(w, b'.') & ((slash << 8) | carry);
+        carry = slash >> 56;
+        while cand != 0 {
+            let k = i + cand.trailing_zeros() as usize / 8;
+            if (seg_end(k + 1) || (s[k + 1] == b'.' && seg_end(k + 2)))
+                && memchr::memchr(b'?', &s[..k]).is_none()
+            {
+                return true;
+            }
+            cand &= cand - 1;
         }
-        if (i == 0 || s[i - 1] == b'/') && (seg_end(i + 1) || (s[i + 1] == b'.' && seg_end(i + 2)))
-        {
-            return true;
-        }
-        from = i + 1;
+        i += 8;
     }
     false
+}
+
+#[cfg(test)]
+fn path_has_dot_segment_naive(s: &[u8]) -> bool {
+    let path = &s[..memchr::memchr(b'?', s).unwrap_or(s.len())];
+    path.split(|&b| b == b'/')
+        .any(|seg| seg == b"." || seg == b"..")
+}
+
+/// Byte masks of eight ASCII bytes at a time (SWAR): the high bit of each byte that matches.
+mod swar {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+
+    /// The eight bytes of `s` from `i` (little-endian), zero-padded past the end.
+    #[inline(always)]
+    pub(super) fn word(s: &[u8], i: usize) -> u64 {
+        match s.get(i..i + 8) {
+            Some(c) => u64::from_le_bytes(c.try_into().expect("8 bytes")),
+            None => {
+                let mut b = [0u8; 8];
+                let t = &s[i..];
+                b[..t.len()].copy_from_slice(t);
+                u64::from_le_bytes(b)
+            }
+        }
+    }
+
+    /// Bytes equal to the ASCII byte `b`, exact where `w` is ASCII: a byte of `y` is below
+    /// 0x80, so adding 0x7F sets its high bit unless it is zero, and never carries.
+    #[inline(always)]
+    pub(super) fn eq(w: u64, b: u8) -> u64 {
+        let y = w ^ (LO * b as u64);
+        !y.wrapping_add(LO * 0x7F) & HI
+    }
+
+    /// ASCII capital letters (exact for bytes below 0x80: no carry crosses bytes).
+    #[inline(always)]
+    pub(super) fn upper(w: u64) -> u64 {
+        let ge_a = w.wrapping_add(LO * (0x80 - b'A') as u64);
+        let gt_z = w.wrapping_add(LO * (0x80 - b'Z' - 1) as u64);
+        ge_a & !gt_z & HI
+    }
 }
 
 /// The character normalization form of [`Rungs::nfc`] / [`Rungs::nfkc`].
@@ -1114,5 +1178,46 @@ mod tests {
             "\u{E000}".as_bytes(),
             "private use is allowed in the query"
         );
+    }
+
+    #[test]
+    fn swar_scans_match_their_twins_at_every_length_and_position() {
+        let alphabet: &[u8] = b"./?-aZAz09:_";
+        let mut line = Vec::new();
+        for len in 0..=20 {
+            for pos in 0..len.max(1) {
+                for &x in alphabet {
+                    for &y in alphabet {
+                        line.clear();
+                        line.resize(len, b'a');
+                        if len > 0 {
+                            line[pos] = x;
+                            line[(pos + 1) % len] = y;
+                            line[(pos * 7 + 3) % len] = b'/';
+                        }
+                        assert_eq!(
+                            path_has_dot_segment(&line),
+                            path_has_dot_segment_naive(&line),
+                            "{:?}",
+                            String::from_utf8_lossy(&line)
+                        );
+                        assert_eq!(
+                            host_case_and_dashes(&line),
+                            host_case_and_dashes_naive(&line),
+                            "{:?}",
+                            String::from_utf8_lossy(&line)
+                        );
+                    }
+                }
+            }
+        }
+        for b in 0..0x80u8 {
+            let w = u64::from_le_bytes([b, 0, b'-', b, 0x7F, b'A', b'Z', b'/']);
+            for (k, &x) in w.to_le_bytes().iter().enumerate() {
+                let bit = |m: u64| m >> (8 * k + 7) & 1 == 1;
+                assert_eq!(bit(swar::eq(w, b)), x == b, "{b:#x} {k}");
+                assert_eq!(bit(swar::upper(w)), x.is_ascii_uppercase(), "{b:#x} {k}");
+            }
+        }
     }
 }
