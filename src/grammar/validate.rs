@@ -91,13 +91,20 @@ pub(crate) fn plain_head(line: &[u8]) -> Option<PlainHead> {
         }
         i += 16;
     }
-    let end = end.unwrap_or_else(|| {
-        i + a[i..]
-            .iter()
-            .position(|&b| matches!(b, b'/' | b'?' | b'#'))
-            .unwrap_or(a.len() - i)
-    });
-    let colon = colon.or_else(|| memchr::memchr(b':', &a[i.min(end)..end]).map(|k| i + k));
+    let end = match end {
+        Some(e) => e,
+        None => {
+            // The tail, byte by byte (most authorities are shorter than 16 bytes).
+            let mut k = i;
+            while k < a.len() && !matches!(a[k], b'/' | b'?' | b'#') {
+                if a[k] == b':' && colon.is_none() {
+                    colon = Some(k);
+                }
+                k += 1;
+            }
+            k
+        }
+    };
     let colon = colon.filter(|&c| c < end);
     if let Some(c) = colon {
         if !a[c + 1..end].iter().all(u8::is_ascii_digit) {
