@@ -309,7 +309,7 @@ pub fn is_plain_naive(line: &[u8]) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+mod plain_head_tests {
     use super::*;
     use proptest::prelude::*;
 
