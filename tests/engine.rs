@@ -5,7 +5,7 @@
 use iribulk::config::Repairs;
 use iribulk::engine::{ChunkOut, EngineOptions, Filter, Mode, OnError, Worker};
 use iribulk::simd::{Classifier, Impl};
-use iribulk::{HostMode, InvalidUtf8};
+use iribulk::{HostMode, InvalidUtf8, Level, Rungs};
 use proptest::prelude::*;
 
 fn workers(opts: EngineOptions) -> Vec<Worker> {
@@ -91,6 +91,12 @@ const LINES: &[&str] = &[
     "/%C0%AF%00",
     "http://my_site.com/",
     "/\u{5D0}b",
+    // What normalize changes in clean lines (issue #11).
+    "HTTP://Example.COM:080/a/./b/../c",
+    "http://a.com",
+    "http://a.com:/x",
+    "foo:/a/../b",
+    "http://xn--bcher-kva.de/x",
 ];
 
 fn line_strategy() -> impl Strategy<Value = Vec<u8>> {
@@ -134,7 +140,7 @@ fn opts_strategy() -> impl Strategy<Value = EngineOptions> {
             prop::option::of(0..3usize),
             1..200usize,
         ),
-        (0..5u8, 0..3u8, 0..8u8),
+        (0..7u8, 0..3u8, 0..8u8),
     )
         .prop_map(
             |((oe, host, strict, pct, field, max), (mode, filter, repair))| {
@@ -145,6 +151,15 @@ fn opts_strategy() -> impl Strategy<Value = EngineOptions> {
                         Mode::ToIri,
                         Mode::Check { uri_only: false },
                         Mode::LeiriToIri,
+                        // Issue #11: normalize's shortcut (`normalize::is_normal_plain`).
+                        Mode::Normalize {
+                            rungs: Rungs::level(Level::Syntax),
+                            as_uri: false,
+                        },
+                        Mode::Normalize {
+                            rungs: Rungs::level(Level::Scheme),
+                            as_uri: true,
+                        },
                     ][mode as usize],
                     ..Default::default()
                 };

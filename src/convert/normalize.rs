@@ -62,6 +62,15 @@
 //!    invisible characters, look-alikes of delimiters) percent-encoded, raw or not. Both
 //!    functions are fixed by the round trip, so `rosé` and `ros%C3%A9` give the same output.
 //!
+//! ## The engine's shortcut
+//!
+//! Most lines of a crawl are ASCII and already normal. [`is_normal_ascii`] (and
+//! [`is_normal_plain`], its form for lines the engine's classifier found free of the to-uri
+//! flagged bytes) says so in one pass over the head and the path, without running steps 0–9;
+//! it answers `true` only where the steps above pass the line through unchanged, and `false`
+//! ("ask the normalizer") wherever it cannot tell: any `%`, `#`, `@`, `[`, `]`, an upper-case
+//! scheme or host, an `xn--` host, a port or empty path the scheme rung changes, a dot segment.
+//!
 //! ## IDN equivalence ([`Rungs::idn`], §5.3.3)
 //!
 //! Only hosts of [`DNS_SCHEMES`](crate::config::DNS_SCHEMES) are IDNs (scheme-based: other
@@ -136,6 +145,7 @@
 //! ```
 
 use crate::config::{is_dns_scheme, HostMode, ToUriOptions};
+use crate::convert::integrity;
 use crate::convert::to_iri::{is_displayable, ToIri, ToIriOptions};
 use crate::convert::to_uri::ToUri;
 use crate::convert::Component;
@@ -145,6 +155,7 @@ use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucsch
 use crate::grammar::components;
 use crate::grammar::pct::{decode_utf8, push_pct, push_pct_all};
 use crate::grammar::resolve::remove_dot_segments_in_place;
+use crate::grammar::validate;
 use crate::host::{self, HostCache, Idna};
 use std::ops::Range;
 use unicode_normalization::UnicodeNormalization;
@@ -254,6 +265,230 @@ pub fn default_port(scheme: &[u8]) -> Option<&'static [u8]> {
         .iter()
         .find(|(s, _)| s.as_bytes().eq_ignore_ascii_case(scheme))
         .map(|(_, p)| p.as_bytes())
+}
+
+/// The shortcut of the engine (issue #11): true only when [`Normalizer`] — run as the engine
+/// runs it, inside [`crate::convert::repair::Repairing`] and the host-integrity
+/// [`Guard`](crate::convert::integrity::Guard) — would pass `line` through with
+/// `Outcome::default()` (no repair, no warning, no error) under `opts`, whatever the level,
+/// rungs, [`NormalizeOptions::as_uri`] and [`NormalizeOptions::idna`]. `false` only means "ask
+/// the converter". Its twin is the converter itself: `tests/normalize_shortcut.rs` checks
+/// "true ⇒ pass-through with the default outcome" on every line of the data sets, the
+/// synthetic sets, edge cases and random lines, for every combination of options.
+///
+/// It accepts only lines made of the URI characters that need no check of their placement
+/// (RFC 3986 §2.2, §2.3: `ALPHA DIGIT - . _ ~`, the sub-delims, `:` `/` `?`; no `%`, `#`,
+/// `@`, `[`, `]`, which is the complement of the engine's to-uri flagged set), which
+/// [`integrity::quick_ok`] finds free of what the guard checks, and then
+/// [`is_normal_plain`]. One pass over the head (scheme and authority) and one `memchr2` walk
+/// over the path.
+pub fn is_normal_ascii(line: &[u8], opts: &NormalizeOptions) -> bool {
+    classes::plain_prefix_len(line) == line.len()
+        && memchr::memchr(b'@', line).is_none()
+        && integrity::quick_ok(line)
+        && is_normal_plain(line, opts)
+}
+
+/// [`is_normal_ascii`] for a line the engine's classifier found free of the to-uri flagged
+/// bytes (`engine::lines::TO_URI_FLAGGED`: no `%`, `#`, `@`, `[`, `]`, controls, non-ASCII or
+/// printable ASCII outside URIs) and that [`integrity::quick_ok`] accepts. Each step of the
+/// module docs on such a line:
+///
+/// * 0: [`ToUri`] passes it through when
+///   [`is_plain`](crate::grammar::validate::is_plain) holds (a scheme of RFC 3986 §3.1, a port
+///   of digits, §3.2.3): the to-uri shortcut's own rule, found by its split.
+/// * 2: with [`Rungs::case`], the scheme has no upper-case letter (RFC 3986 §3.1, §6.2.2.1).
+/// * 3, 7: with no `%` and no character outside `unreserved / sub-delims / : / ? @`, the byte
+///   steps write every component as it is (no `%HH` to decode or upper-case, §6.2.2.2, RFC 3987
+///   §5.3.2.3; nothing to percent-encode, §3.1), and NFC/NFKC leave ASCII letters and digits
+///   alone (§5.3.2.2). The query is never looked at.
+/// * 4: no IP literal (no `[`). With [`Rungs::case`], the host has no upper-case letter
+///   (RFC 3986 §3.2.2, RFC 3987 §5.3.2.1: an ASCII host is lowered). Where IDN equivalence
+///   applies (a [`DNS_SCHEMES`](crate::config::DNS_SCHEMES) scheme with [`Rungs::idn`] or
+///   [`NormalizeOptions::as_uri`]), the host is a lower-case LDH name (`is_ldh_host`: RFC 1034
+///   §3.1, RFC 1123 §2.1, no `--`, so no `xn--` label), which ToASCII
+///   leaves as it is in every IDNA here (UTS #46 §4.2 maps only ASCII capitals; RFC 3490 §4.1
+///   skips Nameprep for ASCII labels) and ToUnicode has nothing to decode in. With the IRI
+///   form of step 9 or [`NormalizeOptions::as_uri`], no `--` in the host at all: `to-iri`
+///   decodes `xn--` labels (RFC 3987 §3.2, 3987bis §4.2 step 7).
+/// * 5: with [`Rungs::scheme`], a port is not empty (RFC 3986 §3.2.3), and for the schemes of
+///   [`DEFAULT_PORTS`] has no leading zero and is not the default port (RFC 3986 §6.2.3).
+/// * 6: a path starting with `/` has no `.` or `..` segment when [`Rungs::path`] is on
+///   (RFC 3986 §5.2.4, §6.2.2.3; with none, `remove_dot_segments` is the identity and no `//`
+///   can start a path without an authority); neither has any path of a `file` URL (the guard's
+///   `drive-letter-reference` looks at those). With [`Rungs::scheme`] and a scheme of
+///   [`DEFAULT_PORTS`], the path after an authority is not empty (RFC 3986 §6.2.3).
+/// * 8, 9: the finisher ([`ToUri`]) passes the unchanged line through (step 0), the presenter
+///   ([`ToIri`]) too: no `%` and no `xn--` label.
+///
+/// Calling it on other lines is safe but may answer true wrongly; use [`is_normal_ascii`].
+///
+/// Not inlined: the engine's clean-line loop stays small for the other modes (inlined into
+/// `Op::is_clean`, it cost to-uri 6 % more instructions on real data).
+#[inline(never)]
+pub fn is_normal_plain(line: &[u8], opts: &NormalizeOptions) -> bool {
+    let Some(h) = validate::plain_head(line) else {
+        return false;
+    };
+    let rungs = opts.rungs;
+    let scheme = (h.rest > 0).then(|| &line[..h.rest - 1]);
+    if rungs.case && scheme.is_some_and(|s| s.iter().any(u8::is_ascii_uppercase)) {
+        return false;
+    }
+    let known_port = if rungs.scheme {
+        scheme.and_then(default_port)
+    } else {
+        None
+    };
+    let path_start = h.path_start();
+    if let Some(a) = h.authority.clone() {
+        let host = &line[a.start..h.port_colon.unwrap_or(a.end)];
+        let idn = (opts.as_uri || rungs.idn.is_some()) && scheme.is_some_and(is_dns_scheme);
+        if idn {
+            if !is_ldh_host(host) {
+                return false;
+            }
+        } else if rungs.case || rungs.percent || opts.as_uri {
+            let (upper, dashes) = host_case_and_dashes(host);
+            if (rungs.case && upper) || ((rungs.percent || opts.as_uri) && dashes) {
+                return false;
+            }
+        }
+        if let (Some(c), true) = (h.port_colon, rungs.scheme) {
+            let p = &line[c + 1..a.end];
+            let bad = match known_port {
+                _ if p.is_empty() => true,
+                Some(def) => p == def || (p[0] == b'0' && p.len() > 1),
+                None => false,
+            };
+            if bad {
+                return false;
+            }
+        }
+        if known_port.is_some() && matches!(line.get(path_start), None | Some(b'?')) {
+            return false; // an empty path becomes "/"
+        }
+    }
+    let rest = &line[path_start..];
+    let file = || scheme.is_some_and(|s| s.eq_ignore_ascii_case(b"file"));
+    if (rungs.path && rest.first() == Some(&b'/')) || file() {
+        return !path_has_dot_segment(rest);
+    }
+    true
+}
+
+/// Whether `host` has an ASCII capital letter, and whether it holds `--` anywhere (every
+/// `xn--` label does; RFC 3490 §5). Eight bytes at a time ([`swar`]); `host` is ASCII (bytes
+/// at or above 0x80 may give a wrong answer, never a panic). Twin: `host_case_and_dashes_naive`.
+#[inline]
+fn host_case_and_dashes(host: &[u8]) -> (bool, bool) {
+    let (mut upper, mut dashes, mut carry) = (0u64, 0u64, 0u64);
+    let mut i = 0;
+    while i < host.len() {
+        let w = swar::word(host, i);
+        upper |= swar::upper(w);
+        let d = swar::eq(w, b'-');
+        dashes |= d & ((d << 8) | carry);
+        carry = d >> 56;
+        i += 8;
+    }
+    (upper != 0, dashes != 0)
+}
+
+#[cfg(test)]
+fn host_case_and_dashes_naive(host: &[u8]) -> (bool, bool) {
+    (
+        host.iter().any(u8::is_ascii_uppercase),
+        host.windows(2).any(|w| w == b"--"),
+    )
+}
+
+/// True if `host` is a lower-case LDH host name that no IDNA changes: labels of 1 to 63
+/// `[a-z0-9-]` not starting or ending with `-` (RFC 1034 §3.1, RFC 1123 §2.1), without `--`
+/// anywhere (so none in positions 3 and 4, UTS #46 CheckHyphens, and no `xn--` label,
+/// RFC 3490 §5), at most 253 octets, no empty label (not even the root label).
+fn is_ldh_host(host: &[u8]) -> bool {
+    host.len() <= 253
+        && host.split(|&b| b == b'.').all(|l| {
+            (1..=63).contains(&l.len())
+                && l[0] != b'-'
+                && l[l.len() - 1] != b'-'
+                && !l.windows(2).any(|w| w == b"--")
+                && l.iter()
+                    .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        })
+}
+
+/// True if the path at the start of `s` (up to the first `?`; `s` has no `#`) has a complete
+/// segment `.` or `..` (RFC 3986 §3.3). Eight bytes at a time ([`swar`]): each `.` right after
+/// a `/` (or at the start) is looked at closely; most paths of real crawls have none. `s` is
+/// ASCII. Twin: `path_has_dot_segment_naive`.
+#[inline]
+fn path_has_dot_segment(s: &[u8]) -> bool {
+    let seg_end = |k: usize| matches!(s.get(k), None | Some(b'/' | b'?'));
+    // A '.' at 0 starts a segment: as if a '/' came before it.
+    let mut carry = 0x80u64;
+    let mut i = 0;
+    while i < s.len() {
+        let w = swar::word(s, i);
+        let slash = swar::eq(w, b'/');
+        let mut cand = swar::eq(w, b'.') & ((slash << 8) | carry);
+        carry = slash >> 56;
+        while cand != 0 {
+            let k = i + cand.trailing_zeros() as usize / 8;
+            if (seg_end(k + 1) || (s[k + 1] == b'.' && seg_end(k + 2)))
+                && memchr::memchr(b'?', &s[..k]).is_none()
+            {
+                return true;
+            }
+            cand &= cand - 1;
+        }
+        i += 8;
+    }
+    false
+}
+
+#[cfg(test)]
+fn path_has_dot_segment_naive(s: &[u8]) -> bool {
+    let path = &s[..memchr::memchr(b'?', s).unwrap_or(s.len())];
+    path.split(|&b| b == b'/')
+        .any(|seg| seg == b"." || seg == b"..")
+}
+
+/// Byte masks of eight ASCII bytes at a time (SWAR): the high bit of each byte that matches.
+mod swar {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+
+    /// The eight bytes of `s` from `i` (little-endian), zero-padded past the end.
+    #[inline(always)]
+    pub(super) fn word(s: &[u8], i: usize) -> u64 {
+        match s.get(i..i + 8) {
+            Some(c) => u64::from_le_bytes(c.try_into().expect("8 bytes")),
+            None => {
+                let mut b = [0u8; 8];
+                let t = &s[i..];
+                b[..t.len()].copy_from_slice(t);
+                u64::from_le_bytes(b)
+            }
+        }
+    }
+
+    /// Bytes equal to the ASCII byte `b`, exact where `w` is ASCII: a byte of `y` is below
+    /// 0x80, so adding 0x7F sets its high bit unless it is zero, and never carries.
+    #[inline(always)]
+    pub(super) fn eq(w: u64, b: u8) -> u64 {
+        let y = w ^ (LO * b as u64);
+        !y.wrapping_add(LO * 0x7F) & HI
+    }
+
+    /// ASCII capital letters (exact for bytes below 0x80: no carry crosses bytes).
+    #[inline(always)]
+    pub(super) fn upper(w: u64) -> u64 {
+        let ge_a = w.wrapping_add(LO * (0x80 - b'A') as u64);
+        let gt_z = w.wrapping_add(LO * (0x80 - b'Z' - 1) as u64);
+        ge_a & !gt_z & HI
+    }
 }
 
 /// The character normalization form of [`Rungs::nfc`] / [`Rungs::nfkc`].
@@ -943,5 +1178,46 @@ mod tests {
             "\u{E000}".as_bytes(),
             "private use is allowed in the query"
         );
+    }
+
+    #[test]
+    fn swar_scans_match_their_twins_at_every_length_and_position() {
+        let alphabet: &[u8] = b"./?-aZAz09:_";
+        let mut line = Vec::new();
+        for len in 0..=20 {
+            for pos in 0..len.max(1) {
+                for &x in alphabet {
+                    for &y in alphabet {
+                        line.clear();
+                        line.resize(len, b'a');
+                        if len > 0 {
+                            line[pos] = x;
+                            line[(pos + 1) % len] = y;
+                            line[(pos * 7 + 3) % len] = b'/';
+                        }
+                        assert_eq!(
+                            path_has_dot_segment(&line),
+                            path_has_dot_segment_naive(&line),
+                            "{:?}",
+                            String::from_utf8_lossy(&line)
+                        );
+                        assert_eq!(
+                            host_case_and_dashes(&line),
+                            host_case_and_dashes_naive(&line),
+                            "{:?}",
+                            String::from_utf8_lossy(&line)
+                        );
+                    }
+                }
+            }
+        }
+        for b in 0..0x80u8 {
+            let w = u64::from_le_bytes([b, 0, b'-', b, 0x7F, b'A', b'Z', b'/']);
+            for (k, &x) in w.to_le_bytes().iter().enumerate() {
+                let bit = |m: u64| m >> (8 * k + 7) & 1 == 1;
+                assert_eq!(bit(swar::eq(w, b)), x == b, "{b:#x} {k}");
+                assert_eq!(bit(swar::upper(w)), x.is_ascii_uppercase(), "{b:#x} {k}");
+            }
+        }
     }
 }

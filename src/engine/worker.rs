@@ -5,7 +5,7 @@ use super::{Base, EngineOptions, Filter, Mode, OnError};
 use crate::convert::check::{CheckOptions, Checker};
 use crate::convert::integrity::{self, Guard, GuardOptions};
 use crate::convert::leiri::LeiriToIri;
-use crate::convert::normalize::{NormalizeOptions, Normalizer};
+use crate::convert::normalize::{is_normal_plain, NormalizeOptions, Normalizer};
 use crate::convert::repair::Repairing;
 use crate::convert::to_iri::{ToIri, ToIriOptions};
 use crate::convert::to_uri::ToUri;
@@ -109,7 +109,9 @@ impl Op {
             Op::ToIri(_) => !has_ace_host(line),
             Op::Check(..) => false,
             Op::Leiri(_) => true,
-            Op::Normalize(_) => false,
+            // Issue #11: a line that is already normal under these options (no flagged byte,
+            // so no `%`, `#`, `@`, `[`, `]`; see `normalize::is_normal_plain`).
+            Op::Normalize(c) => is_normal_plain(line, c.inner().options()),
         }
     }
 }
@@ -158,7 +160,7 @@ impl Worker {
     }
 
     /// The flagged set for these options: the mode's set without the field delimiter
-    /// (`normalize` flags every byte: each line goes through the normalizer).
+    /// (see each arm).
     pub fn flagged_set(opts: &EngineOptions) -> ByteSet {
         let set = match opts.mode {
             Mode::ToUri => TO_URI_FLAGGED,
@@ -166,7 +168,9 @@ impl Worker {
             // check: the bytes never allowed in a URI as they are; a line without them is
             // proved valid by `Checker::quick_valid` or sent to the checker.
             Mode::Check { .. } => LEIRI_FLAGGED,
-            Mode::Normalize { .. } => return ByteSet::FULL,
+            // Normalize: the lines `normalize::is_normal_plain` can judge have none of the
+            // to-uri flagged bytes (`%` among them: decoding and hex case are the converter's).
+            Mode::Normalize { .. } => TO_URI_FLAGGED,
             // `--repair` in leiri-to-iri: the bytes it repairs send the line to the converter.
             Mode::LeiriToIri if opts.to_uri.repair.any() => {
                 LEIRI_FLAGGED.with(b'%').with(b'#').with(b'[').with(b']')

@@ -7,6 +7,7 @@
 use super::classes::{self, SCHEME};
 use super::{components, pct};
 use crate::simd::delims::delims16;
+use std::ops::Range;
 
 /// Cheap check of a line with no flagged byte: true if the exact converter would pass it
 /// through unchanged. It looks at what flagged bytes cannot reveal: the scheme (RFC 3986 §3.1;
@@ -29,6 +30,92 @@ pub fn is_plain(line: &[u8]) -> bool {
         Some(b"//") => authority_ok(&line[rest + 2..]),
         _ => true,
     }
+}
+
+/// The head of a line that [`is_plain`] accepts, as its split finds it (RFC 3986 Appendix B on
+/// a line with no `#`, `@`, `[`, `]`, `%` and no byte outside the URI characters): for the
+/// normalize shortcut, which needs the scheme, the authority and the port.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PlainHead {
+    /// Where the part after the scheme starts: after `scheme:`, or 0 without a scheme (the
+    /// scheme is `line[..rest - 1]` when `rest > 0`).
+    pub rest: usize,
+    /// The authority without its `//`, when there is one.
+    pub authority: Option<Range<usize>>,
+    /// The `:` that starts the port (RFC 3986 §3.2.3), inside the authority; the port is the
+    /// digits after it up to the authority's end (maybe none).
+    pub port_colon: Option<usize>,
+}
+
+impl PlainHead {
+    /// Where the path starts: at the authority's end, else right after the scheme.
+    #[inline]
+    pub fn path_start(&self) -> usize {
+        self.authority.as_ref().map_or(self.rest, |a| a.end)
+    }
+}
+
+/// [`is_plain`] with its split: `Some` exactly when [`is_plain`] is true (the test
+/// `plain_head_matches_the_splitter` compares both with the real splitter). A line with no
+/// flagged byte has no `@` and no `[`, so the authority's first `:` starts the port.
+/// [`is_plain`] keeps its own loop, which only answers yes or no: the engine's to-uri
+/// clean-line loop inlines it.
+#[inline]
+pub(crate) fn plain_head(line: &[u8]) -> Option<PlainHead> {
+    let rest = if line.starts_with(b"https:") {
+        6
+    } else if line.starts_with(b"http:") {
+        5
+    } else {
+        scheme_end_fast(line)?
+    };
+    if line.get(rest..rest + 2) != Some(b"//") {
+        return Some(PlainHead {
+            rest,
+            authority: None,
+            port_colon: None,
+        });
+    }
+    let a0 = rest + 2;
+    let a = &line[a0..];
+    // The first `/ ? #` and the first `:`, 16 bytes at a time, then byte by byte.
+    let (mut end, mut colon) = (None, None);
+    let mut i = 0;
+    while end.is_none() && i + 16 <= a.len() {
+        let (t, c) = delims(&a[i..i + 16]);
+        if colon.is_none() && c != 0 {
+            colon = Some(i + c.trailing_zeros() as usize);
+        }
+        if t != 0 {
+            end = Some(i + t.trailing_zeros() as usize);
+        }
+        i += 16;
+    }
+    let end = match end {
+        Some(e) => e,
+        None => {
+            // The tail, byte by byte (most authorities are shorter than 16 bytes).
+            let mut k = i;
+            while k < a.len() && !matches!(a[k], b'/' | b'?' | b'#') {
+                if a[k] == b':' && colon.is_none() {
+                    colon = Some(k);
+                }
+                k += 1;
+            }
+            k
+        }
+    };
+    let colon = colon.filter(|&c| c < end);
+    if let Some(c) = colon {
+        if !a[c + 1..end].iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+    }
+    Some(PlainHead {
+        rest,
+        authority: Some(a0..a0 + end),
+        port_colon: colon.map(|c| a0 + c),
+    })
 }
 
 /// [`scheme_end`] with the first delimiter found by one 16-byte SIMD compare when the line is
@@ -396,6 +483,60 @@ mod tests {
                 b[i] = x;
                 assert_eq!(head_masks16(&b), head_masks16_naive(&b), "{b:?}");
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod plain_head_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// [`plain_head`] against the real splitter (RFC 3986 Appendix B, §3.2): wherever it
+    /// answers, the scheme, authority and port it found are the splitter's; it answers exactly
+    /// when [`is_plain`] and [`is_plain_naive`] do.
+    fn head_matches_split(line: &[u8]) {
+        let got = plain_head(line);
+        assert_eq!(got.is_some(), is_plain_naive(line), "{line:?}");
+        assert_eq!(got.is_some(), is_plain(line), "{line:?}");
+        let Some(h) = got else {
+            return;
+        };
+        let c = components::split(line);
+        assert_eq!(h.rest, c.scheme.map_or(0, |s| s.end + 1), "{line:?}");
+        assert_eq!(h.authority, c.authority, "{line:?}");
+        assert_eq!(h.path_start(), c.path.start, "{line:?}");
+        let port = c
+            .authority
+            .map(|a| components::split_authority(line, a).expect("is_plain_naive"))
+            .and_then(|a| a.port)
+            .map(|p| p.start - 1);
+        assert_eq!(h.port_colon, port, "{line:?}");
+    }
+
+    #[test]
+    fn plain_head_matches_the_splitter_at_every_length() {
+        for n in 0..=40 {
+            let a = "a".repeat(n);
+            for line in [
+                format!("http://{a}"),
+                format!("https://{a}:8080"),
+                format!("foo://{a}:/p"),
+                format!("x://{a}:8x/p"),
+                format!("//{a}?q:1"),
+                format!("{a}:b/c"),
+                format!("/{a}:b"),
+                format!("s{a}://h{a}:{a}/p"),
+            ] {
+                head_matches_split(line.as_bytes());
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn plain_head_matches_the_splitter(s in "(https?:|[a-z1+._:-]{0,4}:)?(//)?[a-z0-9.:/?_!~-]{0,40}") {
+            head_matches_split(s.as_bytes());
         }
     }
 }
