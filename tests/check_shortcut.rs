@@ -14,8 +14,8 @@ use iribulk::convert::check::{
 };
 use iribulk::convert::integrity::{Guard, GuardOptions};
 use iribulk::convert::Written;
-use iribulk::engine::{ChunkOut, EngineOptions, Filter, Mode, Worker};
-use iribulk::simd::{Classifier, Impl};
+use iribulk::engine::{EngineOptions, Filter, Mode};
+use iribulk::simd::Impl;
 use iribulk::{Converter as _, HostMode, ToUriOptions};
 use proptest::prelude::*;
 
@@ -103,34 +103,15 @@ fn assert_engine_same(name: &str, data: &[u8]) {
         (false, Filter::ValidOnly, HostMode::Percent, None),
         (false, Filter::All, HostMode::Uts46, Some((1, b'\t'))),
     ] {
-        {
-            {
-                let mut opts = EngineOptions {
-                    mode: Mode::Check { uri_only },
-                    filter,
-                    field,
-                    ..Default::default()
-                };
-                opts.to_uri = opts.to_uri.host(host);
-                let mut naive = Worker::new(opts);
-                let mut want = ChunkOut::default();
-                naive.convert_chunk_naive(data, &mut want);
-                let want_bytes = want.render(data);
-                for i in [Impl::Scalar, Impl::Sse2, Impl::Avx2] {
-                    let Some(c) = Classifier::with_impl(Worker::flagged_set(&opts), i) else {
-                        continue;
-                    };
-                    let mut w = Worker::with_classifier(opts, c);
-                    let mut got = ChunkOut::default();
-                    w.convert_chunk(data, &mut got);
-                    let ctx =
-                        format!("{name}: {i:?} {filter:?} uri_only={uri_only} {host:?} {field:?}");
-                    assert!(got.render(data) == want_bytes, "{ctx}: output differs");
-                    assert_eq!(got.issues, want.issues, "{ctx}: issues");
-                    assert_eq!(got.stats, want.stats, "{ctx}: stats");
-                }
-            }
-        }
+        let mut opts = EngineOptions {
+            mode: Mode::Check { uri_only },
+            filter,
+            field,
+            ..Default::default()
+        };
+        opts.to_uri = opts.to_uri.host(host);
+        let ctx = format!("{name}: {filter:?} uri_only={uri_only} {host:?} {field:?}");
+        common::assert_engine_twin(&ctx, data, opts, &[Impl::Scalar, Impl::Sse2, Impl::Avx2]);
     }
 }
 

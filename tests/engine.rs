@@ -4,55 +4,16 @@
 
 use iribulk::config::Repairs;
 use iribulk::engine::{ChunkOut, EngineOptions, Filter, Mode, OnError, Worker};
-use iribulk::simd::{Classifier, Impl};
+use iribulk::error::ErrorKind;
+use iribulk::simd::Impl;
 use iribulk::{HostMode, InvalidUtf8, Level, Rungs};
 use proptest::prelude::*;
 
-fn workers(opts: EngineOptions) -> Vec<Worker> {
-    [Impl::Scalar, Impl::Sse2, Impl::Avx2]
-        .into_iter()
-        .filter_map(|i| Classifier::with_impl(Worker::flagged_set(&opts), i))
-        .map(|c| Worker::with_classifier(opts, c))
-        .collect()
-}
+mod common;
 
 fn check(data: &[u8], opts: EngineOptions) {
-    let mut naive = Worker::new(opts);
-    let mut want = ChunkOut::default();
-    naive.convert_chunk_naive(data, &mut want);
-    let want_bytes = want.render(data);
-    for mut w in workers(opts) {
-        let mut got = ChunkOut::default();
-        w.convert_chunk(data, &mut got);
-        assert_eq!(
-            String::from_utf8_lossy(&got.render(data)),
-            String::from_utf8_lossy(&want_bytes),
-            "output differs for {:?}",
-            String::from_utf8_lossy(data)
-        );
-        assert_eq!(
-            got.issues,
-            want.issues,
-            "issues for {:?}",
-            String::from_utf8_lossy(data)
-        );
-        assert_eq!(
-            got.stats,
-            want.stats,
-            "stats for {:?}",
-            String::from_utf8_lossy(data)
-        );
-        assert_eq!(got.failed, want.failed);
-    }
-    // Lines in = lines written + skipped + not reached (issue #10: also when
-    // --on-error fail stops the chunk; the stopping line is skipped).
-    assert_eq!(
-        want.stats.lines,
-        want.stats.written + want.stats.skipped + want.stats.not_reached
-    );
-    if !want.failed {
-        assert_eq!(want.stats.not_reached, 0);
-    }
+    let what = format!("{:?}", String::from_utf8_lossy(data));
+    common::assert_engine_twin(&what, data, opts, &[Impl::Scalar, Impl::Sse2, Impl::Avx2]);
 }
 
 const LINES: &[&str] = &[
@@ -276,5 +237,79 @@ proptest! {
     fn is_plain_equals_its_naive_twin(s in "(https?:|[a-z1+._:-]{0,4}:)?(//)?[a-z0-9.:/?#_!~-]{0,40}") {
         let b = s.as_bytes();
         prop_assert_eq!(iribulk::grammar::validate::is_plain(b), iribulk::grammar::validate::is_plain_naive(b), "{:?}", s);
+    }
+}
+
+/// A drive letter with dot segments in a `file` URL is `drive-letter-reference` (the Guard,
+/// RFC 8089 Appendix E.2 with RFC 3986 §5.2.4) on the fast path too: `integrity::quick_ok`
+/// once let `file:///C:/a/../b` pass through unchecked in to-uri, to-iri and leiri-to-iri
+/// (found by this file's property test). Every mode, fast against naive, and the error seen.
+#[test]
+fn drive_letter_with_dot_segments_on_every_path() {
+    let doc = b"file:///C:/a/../b\nfile:///c|/./x\nfile:/D:/..\nfile:///C:/a/b\nfile:///a/../b\n\
+file:///x:y/../z\nfile://h/C:/x\n";
+    for mode in [
+        Mode::ToUri,
+        Mode::ToIri,
+        Mode::Check { uri_only: false },
+        Mode::LeiriToIri,
+        Mode::Normalize {
+            rungs: Rungs::level(Level::Syntax),
+            as_uri: false,
+        },
+    ] {
+        let opts = EngineOptions {
+            mode,
+            ..EngineOptions::default()
+        };
+        check(doc, opts);
+        let mut w = Worker::new(opts);
+        let mut out = ChunkOut::default();
+        w.convert_chunk(doc, &mut out);
+        let drive: Vec<u64> = out
+            .issues
+            .iter()
+            .filter(|i| !i.warning && i.err.kind == ErrorKind::DriveLetterReference)
+            .map(|i| i.line)
+            .collect();
+        assert_eq!(drive, [0, 1, 2], "{mode:?}: {:?}", out.issues);
+    }
+}
+
+/// The engine's fast path against its twin on every line of every data set, in the modes
+/// whose shortcuts are not tested on the data sets elsewhere (check: tests/check_shortcut.rs;
+/// normalize: tests/normalize_shortcut.rs): to-uri in each host mode, to-iri, leiri-to-iri
+/// (with and without `--repair`). Issue #11: "byte-identical output and reports to their
+/// scalar twins on every dataset, in every mode". The best classifier only (the classifiers
+/// are compared with each other above).
+#[test]
+fn every_dataset_fast_equals_naive_in_every_mode() {
+    let Some(shared) = common::shared_dir() else {
+        return;
+    };
+    let best = common::best_impl();
+    let mut modes = vec![];
+    for host in [HostMode::Auto, HostMode::Percent, HostMode::IDNA2003] {
+        let mut o = EngineOptions::default();
+        o.to_uri = o.to_uri.host(host);
+        modes.push(o);
+    }
+    for mode in [Mode::ToIri, Mode::LeiriToIri] {
+        modes.push(EngineOptions {
+            mode,
+            ..EngineOptions::default()
+        });
+    }
+    let mut repair = EngineOptions {
+        mode: Mode::LeiriToIri,
+        ..EngineOptions::default()
+    };
+    repair.to_uri = repair.to_uri.repair(Repairs::ALL);
+    modes.push(repair);
+    for f in common::dataset_files(&shared) {
+        let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for &o in &modes {
+            common::assert_engine_twin(&f.display().to_string(), &bytes, o, &[best]);
+        }
     }
 }

@@ -13,7 +13,7 @@ mod common;
 
 use iribulk::config::Repairs;
 use iribulk::convert::normalize::{is_normal_ascii, Idn, Level, NormalizeOptions, Rungs};
-use iribulk::engine::{ChunkOut, EngineOptions, Mode, Worker, TO_URI_FLAGGED};
+use iribulk::engine::{EngineOptions, Mode, Worker, TO_URI_FLAGGED};
 use iribulk::grammar::classes::PLAIN_TABLE;
 use iribulk::host::Idna;
 use iribulk::{HostMode, Outcome};
@@ -378,8 +378,6 @@ fn fast_chunks_equal_naive_chunks_on_every_dataset() {
     for f in common::dataset_files(&shared) {
         let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         for e in modes {
-            let (mut fast, mut naive) = (Worker::new(e), Worker::new(e));
-            let (mut a, mut b) = (ChunkOut::default(), ChunkOut::default());
             // Chunks of ~1 MiB cut at a line end, as the reader does.
             let mut start = 0;
             while start < bytes.len() {
@@ -389,15 +387,8 @@ fn fast_chunks_equal_naive_chunks_on_every_dataset() {
                 } else {
                     end = bytes.len();
                 }
-                let data = &bytes[start..end];
-                fast.convert_chunk(data, &mut a);
-                naive.convert_chunk_naive(data, &mut b);
-                let what = format!("{} at {start} ({:?})", f.display(), e.mode);
-                assert_eq!(a.render(data), b.render(data), "bytes of {what}");
-                assert_eq!(a.issues, b.issues, "issues of {what}");
-                assert_eq!(a.stats, b.stats, "counts of {what}");
-                let s = &a.stats;
-                assert_eq!(s.lines, s.written + s.skipped + s.not_reached, "{what}");
+                let what = format!("{} at {start}", f.display());
+                common::assert_engine_twin(&what, &bytes[start..end], e, &[common::best_impl()]);
                 start = end;
             }
         }

@@ -1130,7 +1130,8 @@ pub fn offset_in_reference(resolved: &[u8], reference: &[u8], off: usize) -> usi
 }
 
 /// Fast-path guard: true when none of this module's checks can fire on `line` as it is (no
-/// control or space at its ends, a non-empty host after `//` for `http https ws wss ftp`).
+/// control or space at its ends, a non-empty host after `//` for `http https ws wss ftp`, no
+/// port and no drive letter with dot segments in a `file` URL).
 /// `false` only means "take the slow path" (an authority with `@` always does).
 #[inline]
 pub fn quick_ok(line: &[u8]) -> bool {
@@ -1142,10 +1143,19 @@ pub fn quick_ok(line: &[u8]) -> bool {
         return true;
     };
     match components::scheme_class(s) {
-        SchemeClass::File => file_port(line).is_none(),
+        SchemeClass::File => file_port(line).is_none() && !drive_and_dots(&line[s.len() + 1..]),
         SchemeClass::NetSpecial => has_plain_host(&line[s.len() + 1..]),
         SchemeClass::Other => true,
     }
+}
+
+/// True when `rest` (what follows `file:`) may hold a drive-letter segment and a dot segment
+/// (`file:///C:/a/../b`: `drive-letter-reference`, RFC 8089 Appendix E.2 with RFC 3986
+/// §5.2.4; [`Guard`] checks the path): a superset, over the whole rest, of the Guard's test on
+/// the path. A drive segment needs a `:` or `|`, so most lines answer after one `memchr2`.
+#[inline]
+fn drive_and_dots(rest: &[u8]) -> bool {
+    memchr::memchr2(b':', b'|', rest).is_some() && has_drive_segment(rest) && has_dot_segment(rest)
 }
 
 /// True when `rest` (what follows a scheme's `:`) starts with `//` and an authority that is

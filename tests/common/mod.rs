@@ -320,3 +320,58 @@ pub fn report_rows(report: &str) -> Vec<Vec<&str>> {
         .map(|l| l.split('\t').collect())
         .collect()
 }
+
+/// The engine's fast chunk path (`Worker::convert_chunk`: classifier, clean lines passed
+/// through, the modes' shortcuts) against its twin (`convert_chunk_naive`: every line through
+/// the Guard and the converter) on `data` with `opts`, for each classifier implementation in
+/// `impls`: the same output bytes, issues, counts and stop; lines in = written + skipped +
+/// not reached. `what` names the case in a failure.
+pub fn assert_engine_twin(
+    what: &str,
+    data: &[u8],
+    opts: iribulk::engine::EngineOptions,
+    impls: &[iribulk::simd::Impl],
+) {
+    use iribulk::engine::{ChunkOut, Worker};
+    use iribulk::simd::Classifier;
+    let mut want = ChunkOut::default();
+    Worker::new(opts).convert_chunk_naive(data, &mut want);
+    let want_bytes = want.render(data);
+    let s = &want.stats;
+    assert_eq!(s.lines, s.written + s.skipped + s.not_reached, "{what}");
+    if !want.failed {
+        assert_eq!(s.not_reached, 0, "{what}");
+    }
+    for &i in impls {
+        let Some(c) = Classifier::with_impl(Worker::flagged_set(&opts), i) else {
+            continue;
+        };
+        let mut got = ChunkOut::default();
+        Worker::with_classifier(opts, c).convert_chunk(data, &mut got);
+        let ctx = format!("{what} ({i:?}, {:?})", opts.mode);
+        if got.render(data) != want_bytes {
+            let (g, w) = (got.render(data), &want_bytes);
+            let at = g.iter().zip(w).take_while(|(a, b)| a == b).count();
+            let line_start = w[..at]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1);
+            panic!(
+                "{ctx}: output differs at byte {at}, in the line starting {:?}",
+                String::from_utf8_lossy(&w[line_start..(line_start + 120).min(w.len())])
+            );
+        }
+        assert_eq!(got.issues, want.issues, "{ctx}: issues");
+        assert_eq!(got.stats, want.stats, "{ctx}: counts");
+        assert_eq!(got.failed, want.failed, "{ctx}: stop");
+    }
+}
+
+/// The fastest classifier implementation this CPU has (what `Worker::new` picks).
+pub fn best_impl() -> iribulk::simd::Impl {
+    use iribulk::simd::{ByteSet, Classifier, Impl};
+    [Impl::Avx2, Impl::Sse2, Impl::Scalar]
+        .into_iter()
+        .find(|&i| Classifier::with_impl(ByteSet::FULL, i).is_some())
+        .expect("the scalar classifier always exists")
+}
