@@ -1143,7 +1143,13 @@ pub fn quick_ok(line: &[u8]) -> bool {
         return true;
     };
     match components::scheme_class(s) {
-        SchemeClass::File => file_port(line).is_none() && !drive_and_dots(&line[s.len() + 1..]),
+        SchemeClass::File => {
+            // Without `:` or `|` after the scheme there is neither a port (RFC 3986 §3.2.3)
+            // nor a drive letter (RFC 8089 Appendix E.2): one `memchr2`, no split.
+            let rest = &line[s.len() + 1..];
+            memchr::memchr2(b':', b'|', rest).is_none()
+                || (file_port(line).is_none() && !drive_and_dots(rest))
+        }
         SchemeClass::NetSpecial => has_plain_host(&line[s.len() + 1..]),
         SchemeClass::Other => true,
     }
@@ -1522,13 +1528,27 @@ mod tests {
             "",
             "http://a\t",
             "http://[::1]/",
+            "file://h:80/x",
+            "file://h:/x",
+            "file://[::1]/x",
+            "file:///C:/a/../b",
+            "file:///c|/./x",
+            "file:///C:/a/b",
+            "file:///a/../b",
+            "file://h/x?y:z",
+            "file:x:y",
         ] {
             let b = s.as_bytes();
             if quick_ok(b) {
                 assert_eq!(missing_host(b), None, "{s}");
                 assert_eq!(browser_stripped(b, false), None, "{s}");
+                assert_eq!(file_port(b), None, "{s}");
+                let path = &b[components::split(b).path];
+                assert!(!(has_drive_segment(path) && has_dot_segment(path)), "{s}");
             }
         }
+        assert!(quick_ok(b"file:///a/../b") && quick_ok(b"file:///C:/a/b"));
+        assert!(!quick_ok(b"file://h:80/x") && !quick_ok(b"file:///C:/a/../b"));
         assert!(quick_ok(b"http://a/b") && quick_ok(b"/rel") && !quick_ok(b"http:/a"));
     }
 
