@@ -280,13 +280,12 @@ pub fn default_port(scheme: &[u8]) -> Option<&'static [u8]> {
 /// (RFC 3986 §2.2, §2.3: `ALPHA DIGIT - . _ ~`, the sub-delims, `:` `/` `?`; no `%`, `#`,
 /// `@`, `[`, `]`, which is the complement of the engine's to-uri flagged set), which
 /// [`integrity::quick_ok`] finds free of what the guard checks, and then
-/// [`is_normal_plain`]. One pass over the head (scheme and authority) and one `memchr2` walk
-/// over the path.
+/// [`is_normal_plain`] (both asked by [`is_normal_unflagged`], which answers the common
+/// shapes in one pass of 16-byte compares).
 pub fn is_normal_ascii(line: &[u8], opts: &NormalizeOptions) -> bool {
     classes::plain_prefix_len(line) == line.len()
         && memchr::memchr(b'@', line).is_none()
-        && integrity::quick_ok(line)
-        && is_normal_plain(line, opts)
+        && is_normal_unflagged(line, opts)
 }
 
 /// [`is_normal_ascii`] for a line the engine's classifier found free of the to-uri flagged
@@ -491,6 +490,203 @@ mod swar {
     }
 }
 
+/// [`integrity::quick_ok`] `&&` [`is_normal_plain`], the engine's question for a line
+/// without a to-uri flagged byte in normalize mode (`Op::is_clean`): the same answer, for
+/// less. [`normal_quick`] answers the common shapes of crawls (`https://`, `http://` and
+/// `file://` with no port) in one pass of 16-byte compares; it is true only where both are,
+/// and every other line asks them. The test
+/// `normal_quick_implies_the_predicates_and_accepts_the_common_shapes` holds it to them.
+///
+/// Not inlined, for the reason [`is_normal_plain`] gives.
+#[inline(never)]
+pub fn is_normal_unflagged(line: &[u8], opts: &NormalizeOptions) -> bool {
+    normal_quick(line, opts) || (integrity::quick_ok(line) && is_normal_plain(line, opts))
+}
+
+/// The one-pass shortcut of [`is_normal_unflagged`] (same preconditions as
+/// [`is_normal_plain`]): true only for a line of at least 16 bytes that starts with
+/// `https://`, `http://` or `file://` (lower case: RFC 3986 §3.1, §6.2.2.1), has no `:` in its
+/// authority (no port, RFC 3986 §3.2.3) and, for http and https, a host that is not empty (so
+/// `quick_ok`'s host rule and step 5 hold; `file:///` has an empty host, RFC 8089 §2), and
+/// meets [`is_normal_plain`]'s rules for such a line:
+///
+/// * the host (up to the first `/` or `?`, RFC 3986 §3.2) has no capital with [`Rungs::case`]
+///   and no `--` with [`Rungs::percent`] or [`NormalizeOptions::as_uri`]; where IDN equivalence
+///   applies (http and https are [`DNS_SCHEMES`](crate::config::DNS_SCHEMES)) it is an LDH name
+///   ([`is_ldh_host`], asked as such);
+/// * with [`Rungs::scheme`], the path of http and https is not empty (RFC 3986 §6.2.3);
+/// * the path (up to the first `?`) has no `.` or `..` segment when [`Rungs::path`] is on or
+///   the scheme is `file` (RFC 3986 §5.2.4);
+/// * a `file` line has no `:` or `|` after its scheme (`quick_ok`: no port, no drive letter,
+///   RFC 8089 Appendix E.2).
+///
+/// Each 16-byte block gives the masks of `/ ? : . -` and capitals at once ([`masks16`]); a
+/// line shorter than 16 bytes, or of another shape, answers false ("ask the predicates").
+#[inline(always)]
+fn normal_quick(line: &[u8], opts: &NormalizeOptions) -> bool {
+    let n = line.len();
+    if n < 16 || line[n - 1] <= b' ' {
+        return false;
+    }
+    let head = u64::from_le_bytes(line[..8].try_into().expect("8 bytes"));
+    const SEVEN: u64 = (1 << 56) - 1;
+    let (a0, file) = if head == u64::from_le_bytes(*b"https://") {
+        (8, false)
+    } else if head & SEVEN == u64::from_le_bytes(*b"http://\0") {
+        (7, false)
+    } else if head & SEVEN == u64::from_le_bytes(*b"file://\0") {
+        (7, true)
+    } else {
+        return false;
+    };
+    let rungs = opts.rungs;
+    // http and https are DNS schemes, file is not.
+    let idn = !file && (opts.as_uri || rungs.idn.is_some());
+    let check_upper = !idn && rungs.case;
+    let check_dashes = !idn && (rungs.percent || opts.as_uri);
+    // Blocks of 16 bytes from `i`; the last one is the line's last 16 bytes, whose bits
+    // before `i` (`fresh` clears them) were seen in the block before. The lowest bit of a
+    // mask and the bits below it: `low(m) - 1` (all bits when `m` is 0).
+    let low = |m: u32| m & m.wrapping_neg();
+    let block = |at: usize| masks16(line[at..at + 16].try_into().expect("16 bytes"));
+    // The host: the bytes before the first `/` or `?`.
+    let mut i = a0;
+    let mut dash_carry = 0u32;
+    let host_end = loop {
+        let at = i.min(n - 16);
+        let m = block(at);
+        let fresh = !0u32 << (i - at);
+        let term = (m.slash | m.question) & fresh;
+        let in_host = fresh & low(term).wrapping_sub(1);
+        // `-` pairs: the block's bits before `fresh` are the scheme's `//` or host bytes seen
+        // before, so a pair across `i` is inside the block; the carry (byte `i - 1`) counts
+        // only for a block that starts at `i`.
+        let d = m.dash & low(term).wrapping_sub(1);
+        if m.colon & in_host != 0
+            || (check_upper && m.upper & in_host != 0)
+            || (check_dashes && d & ((d << 1) | (dash_carry & fresh)) != 0)
+        {
+            return false;
+        }
+        if term != 0 {
+            break at + term.trailing_zeros() as usize;
+        }
+        if at + 16 >= n {
+            break n;
+        }
+        dash_carry = d >> 15;
+        i = at + 16;
+    };
+    if host_end == a0 && !file {
+        return false; // an empty http host: the guard's (`missing_host`)
+    }
+    if idn && !is_ldh_host(&line[a0..host_end]) {
+        return false;
+    }
+    // With the scheme rung, http's and https's empty path becomes "/" (RFC 3986 §6.2.3).
+    if rungs.scheme && !file && matches!(line.get(host_end), None | Some(b'?')) {
+        return false;
+    }
+    // The path up to the first `?`: no `.` right after a `/` that ends a segment; in a file
+    // line, no `:` or `|` up to the end.
+    let mut dots = file || rungs.path;
+    let mut i = host_end;
+    let mut slash_carry = 0u32;
+    while i < n && (dots || file) {
+        let at = i.min(n - 16);
+        let m = block(at);
+        let fresh = !0u32 << (i - at);
+        if file && m.colon & fresh != 0 {
+            return false; // a drive letter maybe (`quick_ok` looks closer)
+        }
+        if dots {
+            let q = m.question & fresh;
+            let mut cand = m.dot & ((m.slash << 1) | slash_carry) & fresh & low(q).wrapping_sub(1);
+            while cand != 0 {
+                let k = at + cand.trailing_zeros() as usize;
+                let seg_end = |j: usize| matches!(line.get(j), None | Some(b'/' | b'?'));
+                if seg_end(k + 1) || (line[k + 1] == b'.' && seg_end(k + 2)) {
+                    return false;
+                }
+                cand &= cand - 1;
+            }
+            slash_carry = m.slash >> 15;
+            dots = q == 0;
+        }
+        i = at + 16;
+    }
+    true
+}
+
+/// The masks (bit i = byte i) of one 16-byte block that [`normal_quick`] reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Masks16 {
+    slash: u32,
+    question: u32,
+    /// `:` and `|` (a `file` drive letter may use either, RFC 8089 Appendix E.2).
+    colon: u32,
+    dot: u32,
+    dash: u32,
+    /// ASCII capital letters.
+    upper: u32,
+}
+
+/// [`Masks16`] of `b`: SSE2 compares where the target has them (the x86_64 baseline), else
+/// [`masks16_naive`], its twin.
+#[inline(always)]
+fn masks16(b: &[u8; 16]) -> Masks16 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is enabled at compile time (the cfg above; it is part of the x86_64
+        // baseline), which is all these intrinsics require. `b` is exactly 16 bytes, so the
+        // unaligned 16-byte load stays inside it; `_mm_loadu_si128` needs no alignment.
+        unsafe {
+            let v = _mm_loadu_si128(b.as_ptr().cast::<__m128i>());
+            let eq = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
+            let mask = |x: __m128i| _mm_movemask_epi8(x) as u16 as u32;
+            // Signed compares: bytes at or above 0x80 are negative, never capitals.
+            let upper = _mm_and_si128(
+                _mm_cmpgt_epi8(v, _mm_set1_epi8((b'A' - 1) as i8)),
+                _mm_cmplt_epi8(v, _mm_set1_epi8((b'Z' + 1) as i8)),
+            );
+            Masks16 {
+                slash: mask(eq(b'/')),
+                question: mask(eq(b'?')),
+                colon: mask(_mm_or_si128(eq(b':'), eq(b'|'))),
+                dot: mask(eq(b'.')),
+                dash: mask(eq(b'-')),
+                upper: mask(upper),
+            }
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        masks16_naive(b)
+    }
+}
+
+/// The twin of [`masks16`]: one byte at a time (also its body where SSE2 is missing).
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "sse2", not(test)),
+    allow(dead_code)
+)]
+fn masks16_naive(b: &[u8; 16]) -> Masks16 {
+    let mut m = Masks16::default();
+    for (i, &x) in b.iter().enumerate() {
+        let bit = 1u32 << i;
+        match x {
+            b'/' => m.slash |= bit,
+            b'?' => m.question |= bit,
+            b':' | b'|' => m.colon |= bit,
+            b'.' => m.dot |= bit,
+            b'-' => m.dash |= bit,
+            b'A'..=b'Z' => m.upper |= bit,
+            _ => {}
+        }
+    }
+    m
+}
 /// The character normalization form of [`Rungs::nfc`] / [`Rungs::nfkc`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Form {
@@ -1178,6 +1374,152 @@ mod tests {
             "\u{E000}".as_bytes(),
             "private use is allowed in the query"
         );
+    }
+
+    #[test]
+    fn masks16_matches_its_twin_at_every_position() {
+        let mut checked = 0;
+        for fill in [b'a', b'/', b'.', b'Z', 0x80, 0xFF, 0] {
+            for pos in 0..16 {
+                for x in 0..=255u8 {
+                    let mut b = [fill; 16];
+                    b[pos] = x;
+                    b[(pos + 5) % 16] = x.wrapping_add(1);
+                    assert_eq!(masks16(&b), masks16_naive(&b), "{b:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 7 * 16 * 256);
+    }
+
+    /// Every combination of the options [`normal_quick`] reads.
+    fn quick_options() -> Vec<NormalizeOptions> {
+        let mut v = Vec::new();
+        for bits in 0..64u32 {
+            let b = |k: u32| bits >> k & 1 == 1;
+            v.push(NormalizeOptions {
+                rungs: Rungs {
+                    case: b(0),
+                    percent: b(1),
+                    path: b(2),
+                    scheme: b(3),
+                    idn: b(4).then_some(Idn::Ascii),
+                    ..Rungs::default()
+                },
+                as_uri: b(5),
+                ..NormalizeOptions::default()
+            });
+        }
+        v
+    }
+
+    /// The lines [`normal_quick`] answers itself, by their definition: `https://`, `http://`
+    /// or `file://` and a host without `:`, at least 16 bytes, no `:` or `|` after a file
+    /// scheme, and the engine's precondition (no to-uri flagged byte: `is_normal_ascii`'s).
+    fn quick_shape(line: &[u8]) -> bool {
+        let a0 = if line.starts_with(b"https://") {
+            8
+        } else if line.starts_with(b"http://") || line.starts_with(b"file://") {
+            7
+        } else {
+            return false;
+        };
+        let auth = &line[a0..];
+        let auth = &auth[..auth
+            .iter()
+            .position(|&b| b == b'/' || b == b'?')
+            .unwrap_or(auth.len())];
+        line.len() >= 16
+            && !auth.contains(&b':')
+            && !(line.starts_with(b"file:") && line[5..].iter().any(|&b| b == b':' || b == b'|'))
+            && classes::plain_prefix_len(line) == line.len()
+            && !line.contains(&b'@')
+    }
+
+    /// `normal_quick` against `quick_ok && is_normal_plain` (its twin): never true where they
+    /// are false, and the same answer on every line of its shape, for every combination of
+    /// options: on lines made of the bytes it looks at (every length up to 40, the special
+    /// bytes at every position) and on every line of the data sets.
+    #[test]
+    fn normal_quick_implies_the_predicates_and_accepts_the_common_shapes() {
+        let opts = quick_options();
+        // Lines of the shape times options, and how many of those it accepted.
+        let (mut same_shape, mut accepted) = (0usize, 0usize);
+        let check = |line: &[u8], same_shape: &mut usize, accepted: &mut usize| {
+            if classes::plain_prefix_len(line) != line.len() || line.contains(&b'@') {
+                return;
+            }
+            let shape = quick_shape(line);
+            for o in &opts {
+                let quick = normal_quick(line, o);
+                let twin = integrity::quick_ok(line) && is_normal_plain(line, o);
+                assert!(!quick || twin, "{:?} {o:?}", String::from_utf8_lossy(line));
+                if shape {
+                    assert_eq!(quick, twin, "{:?} {o:?}", String::from_utf8_lossy(line));
+                    *same_shape += 1;
+                    *accepted += usize::from(quick);
+                }
+                assert_eq!(
+                    is_normal_unflagged(line, o),
+                    twin,
+                    "{:?}",
+                    String::from_utf8_lossy(line)
+                );
+            }
+        };
+        let alphabet: &[u8] = b"./?-:|Aa0";
+        for prefix in ["https://", "http://", "file://", "file:///", "ftp://"] {
+            for len in prefix.len()..=40 {
+                for pos in prefix.len()..len {
+                    for &x in alphabet {
+                        for &y in alphabet {
+                            let mut line = prefix.as_bytes().to_vec();
+                            line.resize(len, b'a');
+                            line[pos] = x;
+                            line[(pos + 1).min(len - 1)] = y;
+                            let k = prefix.len() + (pos * 7 + 3) % (len - prefix.len());
+                            line[k] = b'/';
+                            check(&line, &mut same_shape, &mut accepted);
+                            // Without the '/': a host up to the end, or a path of dots.
+                            line[k] = b'.';
+                            check(&line, &mut same_shape, &mut accepted);
+                        }
+                    }
+                }
+            }
+        }
+        let made = same_shape;
+        assert!(accepted > 0 && accepted < made, "{accepted} of {made}");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
+        let real = dir.join("real_files_and_shortener.txt");
+        match std::fs::read(&real) {
+            Ok(bytes) => {
+                let before = accepted;
+                for line in bytes.split(|&b| b == b'\n') {
+                    check(line, &mut same_shape, &mut accepted);
+                }
+                // Most real lines have the shape and are normal at the default options.
+                assert!(
+                    (accepted - before) / opts.len() > 80_000,
+                    "{} of {}",
+                    accepted - before,
+                    same_shape - made
+                );
+            }
+            Err(e) if std::env::var_os("CI").is_none() => {
+                eprintln!("SKIPPED the real data set ({}: {e})", real.display());
+            }
+            Err(e) => panic!("{}: {e}", real.display()),
+        }
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            if e.path().extension().is_some_and(|x| x == "txt") {
+                let bytes = std::fs::read(e.path()).expect("dataset");
+                for line in bytes.split(|&b| b == b'\n') {
+                    check(line, &mut same_shape, &mut accepted);
+                }
+            }
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@ use super::{Base, EngineOptions, Filter, Mode, OnError};
 use crate::convert::check::{CheckOptions, Checker};
 use crate::convert::integrity::{self, Guard, GuardOptions};
 use crate::convert::leiri::LeiriToIri;
-use crate::convert::normalize::{is_normal_plain, NormalizeOptions, Normalizer};
+use crate::convert::normalize::{is_normal_unflagged, NormalizeOptions, Normalizer};
 use crate::convert::repair::Repairing;
 use crate::convert::to_iri::{ToIri, ToIriOptions};
 use crate::convert::to_uri::ToUri;
@@ -95,23 +95,19 @@ impl Op {
     /// True if a line without flagged bytes needs nothing in this mode.
     #[inline]
     fn is_clean(&self, line: &[u8]) -> bool {
-        // check: its quick pass proves what `quick_ok` does itself, in the same walk.
-        if let Op::Check(c, quick) = self {
-            // Called only on lines without a flagged byte (`flagged_set`: LEIRI_FLAGGED).
-            return *quick && c.quick_valid_unflagged(line);
-        }
-        // Host integrity first (issue 16): lines its checks could fail take the slow path.
-        if !integrity::quick_ok(line) {
-            return false;
-        }
+        // Host integrity (issue 16): lines `quick_ok` refuses (its checks could fail) take the
+        // slow path.
         match self {
-            Op::ToUri(_) => is_plain(line),
-            Op::ToIri(_) => !has_ace_host(line),
-            Op::Check(..) => false,
-            Op::Leiri(_) => true,
+            Op::ToUri(_) => integrity::quick_ok(line) && is_plain(line),
+            Op::ToIri(_) => integrity::quick_ok(line) && !has_ace_host(line),
+            // check: its quick pass proves what `quick_ok` does itself, in the same walk.
+            // Called only on lines without a flagged byte (`flagged_set`: LEIRI_FLAGGED).
+            Op::Check(c, quick) => *quick && c.quick_valid_unflagged(line),
+            Op::Leiri(_) => integrity::quick_ok(line),
             // Issue #11: a line that is already normal under these options (no flagged byte,
-            // so no `%`, `#`, `@`, `[`, `]`; see `normalize::is_normal_plain`).
-            Op::Normalize(c) => is_normal_plain(line, c.inner().options()),
+            // so no `%`, `#`, `@`, `[`, `]`): `is_normal_unflagged` is `quick_ok` and
+            // `normalize::is_normal_plain`, in one pass for the common lines.
+            Op::Normalize(c) => is_normal_unflagged(line, c.inner().options()),
         }
     }
 }
