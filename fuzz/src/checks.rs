@@ -15,6 +15,7 @@ use iribulk::host::{self, idna2003, Idna};
 use iribulk::simd::{Classifier, Impl};
 use iribulk::Converter as _;
 use iribulk::ToUri;
+use iribulk::{Level, Rungs};
 
 /// The fuzz targets, by name (the folders of `tests/fuzz_regressions/`).
 pub const TARGETS: &[&str] = &[
@@ -82,15 +83,24 @@ pub fn to_uri_options(b: u8) -> ToUriOptions {
 pub fn engine_options(data: &[u8]) -> (EngineOptions, &[u8]) {
     let h = |i: usize| data.get(i).copied().unwrap_or(0);
     let (b0, b1, b2, b3) = (h(0), h(1), h(2), h(3));
-    let mode = match b0 % 5 {
+    let mode = match b0 % 7 {
         0 => Mode::ToUri,
         1 => Mode::ToIri,
         2 => Mode::Check { uri_only: false },
         3 => Mode::Check { uri_only: true },
-        _ => Mode::LeiriToIri,
+        4 => Mode::LeiriToIri,
+        // normalize and its shortcut (`normalize::is_normal_unflagged`, issue #11).
+        5 => Mode::Normalize {
+            rungs: Rungs::level(Level::Syntax),
+            as_uri: false,
+        },
+        _ => Mode::Normalize {
+            rungs: Rungs::level(Level::Scheme),
+            as_uri: b3 & 1 == 1,
+        },
     };
     // Filters exist only for check (the CLI refuses them elsewhere).
-    let filter = match (mode, (b0 / 5) % 3) {
+    let filter = match (mode, (b0 / 7) % 3) {
         (Mode::Check { .. }, 1) => Filter::ValidOnly,
         (Mode::Check { .. }, 2) => Filter::InvalidOnly,
         _ => Filter::All,
