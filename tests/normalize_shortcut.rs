@@ -18,7 +18,6 @@ use iribulk::grammar::classes::PLAIN_TABLE;
 use iribulk::host::Idna;
 use iribulk::{HostMode, Outcome};
 use proptest::prelude::*;
-use std::path::Path;
 
 /// One way of running normalize: the options the predicate is asked with, and a worker that
 /// runs the full path with the same options.
