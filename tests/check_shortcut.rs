@@ -136,21 +136,10 @@ fn every_dataset_line_passed_is_clean_and_engine_matches_twin() {
 #[test]
 fn synthetic_sets() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/gen-dataset");
     for (na, bad, seed) in [("0.0", "0.1", "5"), ("0.10", "0.05", "7")] {
         let p = dir.path().join(format!("na{na}-bad{bad}.txt"));
-        let status = std::process::Command::new("python3")
-            .arg(&script)
-            .args(["--lines", "20000", "--non-ascii", na, "--bad", bad])
-            .args(["--seed", seed, "--quiet", "--out"])
-            .arg(&p)
-            .status();
-        match status {
-            Ok(s) => assert!(s.success(), "{} exited with {s}", script.display()),
-            Err(e) => {
-                common::skip(&format!("python3 for scripts/gen-dataset: {e}"));
-                return;
-            }
+        if !common::gen_dataset(&p, na, bad, seed) {
+            return;
         }
         let bytes = std::fs::read(&p).expect("generated file");
         let (c, q) = assert_sound(&p.display().to_string(), lines(&bytes), true);

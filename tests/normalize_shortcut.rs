@@ -18,7 +18,6 @@ use iribulk::grammar::classes::PLAIN_TABLE;
 use iribulk::host::Idna;
 use iribulk::{HostMode, Outcome};
 use proptest::prelude::*;
-use std::path::Path;
 
 /// One way of running normalize: the options the predicate is asked with, and a worker that
 /// runs the full path with the same options.
@@ -197,24 +196,6 @@ fn every_dataset_line_accepted_is_passed_through_single_rungs_and_guard() {
     datasets_with_group(2);
 }
 
-fn generate(out: &Path, non_ascii: &str, bad: &str, seed: &str) -> bool {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/gen-dataset");
-    let status = std::process::Command::new("python3")
-        .arg(&script)
-        .args(["--lines", "20000", "--non-ascii", non_ascii, "--bad", bad])
-        .args(["--seed", seed, "--quiet", "--out"])
-        .arg(out)
-        .status();
-    match status {
-        Ok(s) if s.success() => true,
-        Ok(s) => panic!("{} exited with {s}", script.display()),
-        Err(e) => {
-            common::skip(&format!("python3 for scripts/gen-dataset: {e}"));
-            false
-        }
-    }
-}
-
 #[test]
 fn every_synthetic_line_accepted_is_passed_through() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -222,7 +203,7 @@ fn every_synthetic_line_accepted_is_passed_through() {
     let mut out = Vec::new();
     for (na, bad, seed) in [("0.0", "0.0", "5"), ("0.10", "0.05", "7")] {
         let p = dir.path().join(format!("na{na}-bad{bad}.txt"));
-        if !generate(&p, na, bad, seed) {
+        if !common::gen_dataset(&p, na, bad, seed) {
             return;
         }
         let bytes = std::fs::read(&p).expect("generated file");

@@ -213,24 +213,6 @@ fn every_shared_dataset_line_gives_the_same_bytes_and_errors() {
     }
 }
 
-fn generate(out: &Path, non_ascii: &str, bad: &str, seed: &str) -> bool {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/gen-dataset");
-    let status = std::process::Command::new("python3")
-        .arg(&script)
-        .args(["--lines", "20000", "--non-ascii", non_ascii, "--bad", bad])
-        .args(["--seed", seed, "--quiet", "--out"])
-        .arg(out)
-        .status();
-    match status {
-        Ok(s) if s.success() => true,
-        Ok(s) => panic!("{} exited with {s}", script.display()),
-        Err(e) => {
-            common::skip(&format!("python3 for scripts/gen-dataset: {e}"));
-            false
-        }
-    }
-}
-
 #[test]
 fn synthetic_sets_give_the_same_bytes_and_errors() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -240,7 +222,7 @@ fn synthetic_sets_give_the_same_bytes_and_errors() {
         ("1.0", "0.2", "3"),
     ] {
         let p = dir.path().join(format!("na{na}-bad{bad}.txt"));
-        if !generate(&p, na, bad, seed) {
+        if !common::gen_dataset(&p, na, bad, seed) {
             return;
         }
         let bytes = std::fs::read(&p).expect("generated file");

@@ -1158,10 +1158,11 @@ pub fn quick_ok(line: &[u8]) -> bool {
 /// True when `rest` (what follows `file:`) may hold a drive-letter segment and a dot segment
 /// (`file:///C:/a/../b`: `drive-letter-reference`, RFC 8089 Appendix E.2 with RFC 3986
 /// §5.2.4; [`Guard`] checks the path): a superset, over the whole rest, of the Guard's test on
-/// the path. A drive segment needs a `:` or `|`, so most lines answer after one `memchr2`.
+/// the path. Asked by [`quick_ok`] only for lines holding a `:` or `|` after the scheme (a
+/// drive segment needs one; the others were answered by its `memchr2`).
 #[inline]
 fn drive_and_dots(rest: &[u8]) -> bool {
-    memchr::memchr2(b':', b'|', rest).is_some() && has_drive_segment(rest) && has_dot_segment(rest)
+    has_drive_segment(rest) && has_dot_segment(rest)
 }
 
 /// True when `rest` (what follows a scheme's `:`) starts with `//` and an authority that is

@@ -631,46 +631,25 @@ struct Masks16 {
     upper: u32,
 }
 
-/// [`Masks16`] of `b`: SSE2 compares where the target has them (the x86_64 baseline), else
-/// [`masks16_naive`], its twin.
+/// [`Masks16`] of `b`, from the SIMD kernels of [`crate::simd::delims`]; [`masks16_naive`] is
+/// its twin.
 #[inline(always)]
 fn masks16(b: &[u8; 16]) -> Masks16 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    {
-        use std::arch::x86_64::*;
-        // SAFETY: SSE2 is enabled at compile time (the cfg above; it is part of the x86_64
-        // baseline), which is all these intrinsics require. `b` is exactly 16 bytes, so the
-        // unaligned 16-byte load stays inside it; `_mm_loadu_si128` needs no alignment.
-        unsafe {
-            let v = _mm_loadu_si128(b.as_ptr().cast::<__m128i>());
-            let eq = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
-            let mask = |x: __m128i| _mm_movemask_epi8(x) as u16 as u32;
-            // Signed compares: bytes at or above 0x80 are negative, never capitals.
-            let upper = _mm_and_si128(
-                _mm_cmpgt_epi8(v, _mm_set1_epi8((b'A' - 1) as i8)),
-                _mm_cmplt_epi8(v, _mm_set1_epi8((b'Z' + 1) as i8)),
-            );
-            Masks16 {
-                slash: mask(eq(b'/')),
-                question: mask(eq(b'?')),
-                colon: mask(_mm_or_si128(eq(b':'), eq(b'|'))),
-                dot: mask(eq(b'.')),
-                dash: mask(eq(b'-')),
-                upper: mask(upper),
-            }
-        }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    {
-        masks16_naive(b)
+    use crate::simd::delims::{eq_masks16, upper_mask16};
+    let [slash, question, colon, bar, dot, dash] =
+        eq_masks16(b, [b'/', b'?', b':', b'|', b'.', b'-']);
+    Masks16 {
+        slash,
+        question,
+        colon: colon | bar,
+        dot,
+        dash,
+        upper: upper_mask16(b),
     }
 }
 
-/// The twin of [`masks16`]: one byte at a time (also its body where SSE2 is missing).
-#[cfg_attr(
-    all(target_arch = "x86_64", target_feature = "sse2", not(test)),
-    allow(dead_code)
-)]
+/// The twin of [`masks16`]: one byte at a time.
+#[cfg(test)]
 fn masks16_naive(b: &[u8; 16]) -> Masks16 {
     let mut m = Masks16::default();
     for (i, &x) in b.iter().enumerate() {

@@ -387,35 +387,14 @@ pub(crate) fn head_masks_naive(line: &[u8]) -> Option<HeadMasks> {
 /// The masks of one block: `/ ?`, `:`, `@`, and `% # [ ]`.
 #[inline(always)]
 fn head_masks16(b: &[u8; 16]) -> (u16, u16, u16, u16) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    {
-        use std::arch::x86_64::*;
-        // SAFETY: SSE2 is enabled at compile time (the cfg above; it is part of the x86_64
-        // baseline), which is all these intrinsics require. `b` is exactly 16 bytes, so the
-        // unaligned 16-byte load stays inside it; `_mm_loadu_si128` needs no alignment.
-        unsafe {
-            let v = _mm_loadu_si128(b.as_ptr().cast::<__m128i>());
-            let eq = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
-            let term = _mm_or_si128(eq(b'/'), eq(b'?'));
-            let rare = _mm_or_si128(
-                _mm_or_si128(eq(b'%'), eq(b'#')),
-                _mm_or_si128(eq(b'['), eq(b']')),
-            );
-            let mask = |x: __m128i| _mm_movemask_epi8(x) as u16;
-            (mask(term), mask(eq(b':')), mask(eq(b'@')), mask(rare))
-        }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    {
-        head_masks16_naive(b)
-    }
+    let [sl, qu, co, at, pc, ha, lb, rb] =
+        crate::simd::delims::eq_masks16(b, [b'/', b'?', b':', b'@', b'%', b'#', b'[', b']']);
+    let m = |x: u32| x as u16;
+    (m(sl | qu), m(co), m(at), m(pc | ha | lb | rb))
 }
 
-/// The twin of [`head_masks16`] (also its body where SSE2 is missing).
-#[cfg_attr(
-    all(target_arch = "x86_64", target_feature = "sse2", not(test)),
-    allow(dead_code)
-)]
+/// The twin of [`head_masks16`].
+#[cfg(test)]
 fn head_masks16_naive(b: &[u8; 16]) -> (u16, u16, u16, u16) {
     let mut k = (0u16, 0u16, 0u16, 0u16);
     for (i, &x) in b.iter().enumerate() {

@@ -38,19 +38,82 @@ pub(crate) fn delims16_naive(b: &[u8; 16]) -> (u32, u32) {
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
 fn sse2(b: &[u8; 16]) -> (u32, u32) {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is enabled at compile time (the cfg above; it is part of the x86_64
-    // baseline), which is all these intrinsics require. `b` is exactly 16 bytes, so the
-    // unaligned 16-byte load stays inside it; `_mm_loadu_si128` needs no alignment.
-    unsafe {
-        let v = _mm_loadu_si128(b.as_ptr().cast::<__m128i>());
-        let slash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'/' as i8));
-        let quest = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'?' as i8));
-        let hash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'#' as i8));
-        let colon = _mm_cmpeq_epi8(v, _mm_set1_epi8(b':' as i8));
-        let t = _mm_or_si128(_mm_or_si128(slash, quest), hash);
-        (_mm_movemask_epi8(t) as u32, _mm_movemask_epi8(colon) as u32)
+    let [slash, quest, hash, colon] = eq_masks16(b, [b'/', b'?', b'#', b':']);
+    (slash | quest | hash, colon)
+}
+
+/// For each byte of `set`, the mask (bit i = byte i of `b`) of the bytes equal to it: the one
+/// 16-byte compare kernel of the per-line shortcuts (this module's [`delims16`], `check`'s head
+/// masks in `grammar::validate`, `normalize`'s one-pass predicate), SSE2 where the target has
+/// it (the x86_64 baseline), else [`eq_masks16_naive`], its twin.
+#[inline(always)]
+pub fn eq_masks16<const N: usize>(b: &[u8; 16], set: [u8; N]) -> [u32; N] {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is enabled at compile time (the cfg above; it is part of the x86_64
+        // baseline), which is all these intrinsics require. `b` is exactly 16 bytes, so the
+        // unaligned 16-byte load stays inside it; `_mm_loadu_si128` needs no alignment.
+        unsafe {
+            let v = _mm_loadu_si128(b.as_ptr().cast::<__m128i>());
+            set.map(|c| _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8))) as u16 as u32)
+        }
     }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        eq_masks16_naive(b, set)
+    }
+}
+
+/// The twin of [`eq_masks16`]: one byte at a time (also its body where SSE2 is missing).
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "sse2", not(test)),
+    allow(dead_code)
+)]
+pub fn eq_masks16_naive<const N: usize>(b: &[u8; 16], set: [u8; N]) -> [u32; N] {
+    set.map(|c| {
+        b.iter()
+            .enumerate()
+            .filter(|&(_, &x)| x == c)
+            .fold(0, |m, (i, _)| m | 1 << i)
+    })
+}
+
+/// The mask (bit i = byte i of `b`) of the ASCII capital letters, SSE2 where the target has it,
+/// else [`upper_mask16_naive`], its twin.
+#[inline(always)]
+pub fn upper_mask16(b: &[u8; 16]) -> u32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: as in `eq_masks16`: SSE2 is enabled at compile time and the unaligned load
+        // reads exactly the 16 bytes of `b`.
+        unsafe {
+            let v = _mm_loadu_si128(b.as_ptr().cast::<__m128i>());
+            // Signed compares: bytes at or above 0x80 are negative, never capitals.
+            let upper = _mm_and_si128(
+                _mm_cmpgt_epi8(v, _mm_set1_epi8((b'A' - 1) as i8)),
+                _mm_cmplt_epi8(v, _mm_set1_epi8((b'Z' + 1) as i8)),
+            );
+            _mm_movemask_epi8(upper) as u16 as u32
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        upper_mask16_naive(b)
+    }
+}
+
+/// The twin of [`upper_mask16`].
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "sse2", not(test)),
+    allow(dead_code)
+)]
+pub fn upper_mask16_naive(b: &[u8; 16]) -> u32 {
+    b.iter()
+        .enumerate()
+        .filter(|(_, x)| x.is_ascii_uppercase())
+        .fold(0, |m, (i, _)| m | 1 << i)
 }
 
 /// Bit masks (bit i = byte i) of the delimiters that split a reference (RFC 3986 Appendix B)
@@ -121,6 +184,23 @@ pub(crate) fn delims64_naive(b: &[u8; 64]) -> Delims64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every byte value at every position, over three fills, for several sets.
+    #[test]
+    fn eq_and_upper_masks_match_twins_at_every_position() {
+        for fill in [b'a', b'Z', 0xC3] {
+            for pos in 0..16 {
+                for x in 0..=255u8 {
+                    let mut b = [fill; 16];
+                    b[pos] = x;
+                    let set = [b'/', b'?', x, b':', b'|', b'.', b'-', fill];
+                    assert_eq!(eq_masks16(&b, set), eq_masks16_naive(&b, set), "{b:?}");
+                    assert_eq!(upper_mask16(&b), upper_mask16_naive(&b), "{b:?}");
+                    assert_ne!(eq_masks16(&b, [x])[0] & 1 << pos, 0);
+                }
+            }
+        }
+    }
 
     #[test]
     fn kernel_matches_twin() {

@@ -375,3 +375,24 @@ pub fn best_impl() -> iribulk::simd::Impl {
         .find(|&i| Classifier::with_impl(ByteSet::FULL, i).is_some())
         .expect("the scalar classifier always exists")
 }
+
+/// Writes a synthetic data set to `out` with `scripts/gen-dataset` (20,000 lines, the share of
+/// non-ASCII and of bad lines, the seed). False, with `skip`'s message, when python3 cannot be
+/// started (a failure under CI); a failing script panics.
+pub fn gen_dataset(out: &std::path::Path, non_ascii: &str, bad: &str, seed: &str) -> bool {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/gen-dataset");
+    let status = std::process::Command::new("python3")
+        .arg(&script)
+        .args(["--lines", "20000", "--non-ascii", non_ascii, "--bad", bad])
+        .args(["--seed", seed, "--quiet", "--out"])
+        .arg(out)
+        .status();
+    match status {
+        Ok(s) if s.success() => true,
+        Ok(s) => panic!("{} exited with {s}", script.display()),
+        Err(e) => {
+            skip(&format!("python3 for scripts/gen-dataset: {e}"));
+            false
+        }
+    }
+}
