@@ -43,12 +43,14 @@ pub fn is_net_special(scheme: &[u8]) -> bool {
 
 /// What the [`Guard`]'s checks ask of the head of a line, found once per line: its scheme
 /// ([`scheme_of`]) and the scheme's [`SchemeClass`], its authority and the start of its path
-/// (RFC 3986 Appendix B, as [`components::split`] finds them), and whether it holds a TAB,
-/// CR, LF or `\` (what [`browser_stripped`] and [`backslash_authority`] look for). The `*_at`
-/// functions answer like their namesakes from it instead of each scanning the line again
-/// (they were a tenth of to-uri's instructions on `intl_cldr.txt`, issue 11); the test
-/// `line_head_checks_match_twins` compares them on every line of every data set, on the unit
-/// cases and on random lines.
+/// (RFC 3986 Appendix B, as [`components::split`] finds them), what
+/// [`components::split_authority`] decides on in the authority, and whether the line holds a
+/// TAB, CR, LF or `\` (what [`browser_stripped`] and [`backslash_authority`] look for). The
+/// `*_at` functions answer like their namesakes from it instead of each scanning the line again
+/// (they were a tenth of to-uri's instructions on `intl_cldr.txt`, issue 11), and the
+/// converters that split the same line take it ([`crate::convert::Converter::convert_with_head`]);
+/// the test `line_head_checks_match_twins` compares them on every line of every data set, on
+/// the unit cases and on random lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineHead {
     /// The scheme's length ([`scheme_of`]), without its `:`.
@@ -61,38 +63,63 @@ pub struct LineHead {
     pub path_start: usize,
     /// True when the line holds a TAB, CR, LF or `\`.
     pub tab_newline_or_backslash: bool,
+    /// The first `:` of the authority (an offset in the line).
+    pub auth_colon: Option<usize>,
+    /// The authority holds `@`, `[` or `]`.
+    pub auth_at_or_bracket: bool,
 }
 
 impl LineHead {
-    /// The head of `line`: [`components::split_head`] (one byte loop over the scheme, one
-    /// `memchr3` over the authority), [`components::scheme_class`] and one pass over the line
-    /// for `\t \r \n \\` ([`has_tab_newline_or_backslash`]).
+    /// The head of `line`: one pass of 16-byte blocks ([`components::scan_head`]) and
+    /// [`components::scheme_class`].
     #[inline]
     pub fn of(line: &[u8]) -> LineHead {
-        let c = components::split_head(line);
-        let class = c
+        let h = components::scan_head::<true>(line);
+        let class = h
             .scheme
             .clone()
             .map_or(SchemeClass::Other, |r| components::scheme_class(&line[r]));
         LineHead {
-            scheme_len: c.scheme.map(|r| r.end),
+            scheme_len: h.scheme.map(|r| r.end),
             class,
-            authority: c.authority,
-            path_start: c.path.start,
-            tab_newline_or_backslash: has_tab_newline_or_backslash(line),
+            authority: h.authority,
+            path_start: h.path_start,
+            tab_newline_or_backslash: h.tab_newline_or_backslash,
+            auth_colon: h.auth_colon,
+            auth_at_or_bracket: h.auth_at_or_bracket,
         }
+    }
+
+    /// The [`components::Head`] this is of `line` (the converters' view of it).
+    #[inline]
+    pub fn head(&self) -> components::Head {
+        components::Head {
+            scheme: self.scheme_len.map(|l| 0..l),
+            authority: self.authority.clone(),
+            path_start: self.path_start,
+            auth_colon: self.auth_colon,
+            auth_at_or_bracket: self.auth_at_or_bracket,
+            tab_newline_or_backslash: self.tab_newline_or_backslash,
+        }
+    }
+
+    /// [`components::split_authority`] of the authority of `line` (whose head this is), from
+    /// what the scan saw in it ([`components::Head::split_authority`]); `None` without one.
+    #[inline]
+    pub fn split_authority(&self, line: &[u8]) -> Option<Result<components::Authority, LineError>> {
+        self.head().split_authority(line)
     }
 
     /// [`host_of`] `line` (whose head this is): its authority split, without splitting the
     /// head again.
     #[inline]
     pub fn host<'a>(&self, line: &'a [u8]) -> Option<&'a [u8]> {
-        let a = components::split_authority(line, self.authority.clone()?).ok()?;
+        let a = self.split_authority(line)?.ok()?;
         Some(&line[a.host])
     }
 
     /// The twin of [`LineHead::of`]: [`scheme_of`], the list of special schemes,
-    /// [`components::split`] and `memchr`.
+    /// [`components::split`], the authority's bytes one by one and `memchr`.
     pub fn naive(line: &[u8]) -> LineHead {
         let scheme = scheme_of(line);
         let class = match scheme {
@@ -101,6 +128,8 @@ impl LineHead {
             _ => SchemeClass::Other,
         };
         let c = components::split(line);
+        let auth = c.authority.clone().map(|a| &line[a]).unwrap_or_default();
+        let at = c.authority.as_ref().map_or(0, |a| a.start);
         LineHead {
             scheme_len: scheme.map(<[u8]>::len),
             class,
@@ -108,6 +137,8 @@ impl LineHead {
             path_start: c.path.start,
             tab_newline_or_backslash: memchr::memchr3(b'\t', b'\r', b'\n', line).is_some()
                 || memchr::memchr(b'\\', line).is_some(),
+            auth_colon: auth.iter().position(|&b| b == b':').map(|p| at + p),
+            auth_at_or_bracket: auth.iter().any(|&b| matches!(b, b'@' | b'[' | b']')),
         }
     }
 }
@@ -185,12 +216,12 @@ pub fn missing_host_at(line: &[u8], h: &LineHead) -> Option<usize> {
     let Some(a) = h.authority.clone() else {
         return Some(h.path_start);
     };
-    // `has_plain_host` on the authority already found.
-    let au = &line[a.clone()];
-    if !au.is_empty() && au[0] != b':' && memchr::memchr(b'@', au).is_none() {
+    // `has_plain_host` on the authority already found (no `@`: the scan's flag, which also
+    // counts brackets, only sends more authorities to the split).
+    if !a.is_empty() && line[a.start] != b':' && !h.auth_at_or_bracket {
         return None;
     }
-    match components::split_authority(line, a) {
+    match h.split_authority(line)? {
         Ok(au) if au.host.is_empty() => Some(au.host.start),
         _ => None,
     }
@@ -402,7 +433,7 @@ pub fn file_port_at(line: &[u8], h: &LineHead) -> Option<usize> {
     if h.class != SchemeClass::File {
         return None;
     }
-    let a = components::split_authority(line, h.authority.clone()?).ok()?;
+    let a = h.split_authority(line)?.ok()?;
     a.port.map(|p| p.start - 1)
 }
 
@@ -949,15 +980,17 @@ impl<C: Converter> Guard<C> {
         written: &[u8],
         o: &mut Outcome,
     ) -> Result<(), LineError> {
-        // `host_of(written)`, keeping the authority's end, and the written scheme.
-        let wc = components::split_head(written);
+        // `host_of(written)`, keeping the authority's end, and the written scheme: the head
+        // of what was written, scanned here (never the converter's split of its input).
+        let wc = components::scan_head::<false>(written);
         let written_special = wc
             .scheme
-            .is_some_and(|r| components::is_special_scheme(&written[r]));
-        let auth = wc.authority;
-        let written_host = auth
             .clone()
-            .and_then(|a| components::split_authority(written, a).ok())
+            .is_some_and(|r| components::is_special_scheme(&written[r]));
+        let auth = wc.authority.clone();
+        let written_host = wc
+            .split_authority(written)
+            .and_then(Result::ok)
             .map(|a| &written[a.host]);
         check_output(input, head, written, written_host, written_special)?;
         if auth.is_some_and(|a| same_authority(input, written, a.end)) {
