@@ -894,7 +894,7 @@ impl<C: Converter> Guard<C> {
             if let Some(at) = missing_host_at(reference, head) {
                 return Err(LineError::new(ErrorKind::MissingHost, at));
             }
-            let mut o = self.inner.convert_into(reference, out)?;
+            let mut o = self.inner.convert_with_head(reference, head, out)?;
             let written = o.result(reference, out, mark);
             self.check_written(reference, head, written, &mut o)?;
             return Ok(o);
@@ -922,17 +922,19 @@ impl<C: Converter> Guard<C> {
         } else if let Some(at) = missing_host_at(&resolved, &rhead) {
             Err(LineError::new(ErrorKind::MissingHost, at))
         } else {
-            self.inner.convert_into(&resolved, out).and_then(|mut o| {
-                let written = o.result(&resolved, out, mark);
-                self.check_written(&resolved, &rhead, written, &mut o)?;
-                if o.written == Written::Passthrough {
-                    // The result is the resolved text: written, then compared with the
-                    // reference by the caller.
-                    out.extend_from_slice(&resolved);
-                    o.written = Written::Wrote;
-                }
-                Ok(o)
-            })
+            self.inner
+                .convert_with_head(&resolved, &rhead, out)
+                .and_then(|mut o| {
+                    let written = o.result(&resolved, out, mark);
+                    self.check_written(&resolved, &rhead, written, &mut o)?;
+                    if o.written == Written::Passthrough {
+                        // The result is the resolved text: written, then compared with the
+                        // reference by the caller.
+                        out.extend_from_slice(&resolved);
+                        o.written = Written::Wrote;
+                    }
+                    Ok(o)
+                })
         };
         // Offsets in the resolved target back to the reference as written.
         let r = r
