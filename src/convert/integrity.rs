@@ -611,7 +611,46 @@ pub fn host_of(line: &[u8]) -> Option<&[u8]> {
 /// What host mapping deletes from `host` (decoded, Unicode): the first character that UTS #46
 /// maps to nothing ("ignored", UTS #46 §5; `idna2003 == false`) or that Nameprep maps to
 /// nothing (RFC 3491 §3, RFC 3454 table B.1; `idna2003 == true`), with its byte offset.
+///
+/// Only the characters whose UTF-8 lead byte is one of [`REMOVED_LEADS`] are decoded (the
+/// others are never mapped to nothing: the test `removed_char_matches_twin_on_every_code_point`
+/// compares it with [`removed_char_naive`] on every code point).
+#[inline]
 pub fn removed_char(host: &str, idna2003: bool) -> Option<(usize, char)> {
+    let b = host.as_bytes();
+    let mut i = 0;
+    while let Some(p) = b[i..].iter().position(|x| REMOVED_LEADS.contains(x)) {
+        let at = i + p;
+        // `at` is a lead byte (no continuation byte is in the set), so a char boundary.
+        let c = host[at..].chars().next()?;
+        if mapped_to_nothing(c, idna2003) {
+            return Some((at, c));
+        }
+        i = at + c.len_utf8();
+    }
+    None
+}
+
+/// The UTF-8 lead bytes of every character that UTS #46 or Nameprep maps to nothing (U+00AD,
+/// U+034F, U+115F..U+180F, U+200B..U+206F, U+3164, U+FE00..U+FFA0, U+1BCA0.., U+1D173..,
+/// U+E0100..): [`removed_char`] looks closer only at characters that start with one of them.
+pub const REMOVED_LEADS: [u8; 8] = [0xC2, 0xCD, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0, 0xF3];
+
+/// True when the host mapping deletes `c`: Nameprep (RFC 3454 table B.1) with `idna2003`,
+/// else UTS #46 ("ignored").
+#[inline]
+fn mapped_to_nothing(c: char, idna2003: bool) -> bool {
+    if c.is_ascii() {
+        return false;
+    }
+    if idna2003 {
+        return stringprep::tables::commonly_mapped_to_nothing(c);
+    }
+    uts46_ignored(c)
+}
+
+/// The twin of [`removed_char`]: every character of `host` in turn.
+pub fn removed_char_naive(host: &str, idna2003: bool) -> Option<(usize, char)> {
     host.char_indices().find(|&(_, c)| {
         if c.is_ascii() {
             return false;
@@ -955,10 +994,13 @@ impl<C: Converter> Guard<C> {
     }
 
     /// The checks of what the converter wrote from `input` ([`Self::check_written_full`]),
-    /// skipped when the converter wrote `input` unchanged (`check` always does): the callers
-    /// have found no missing host in `input`, so [`check_output`] finds none in `written`
-    /// and no changed host, and [`Self::check_mapping`] finds the host as the mode left it.
-    /// The test `unchanged_lines_pass_check_written` runs the full checks on such lines.
+    /// skipped when the converter wrote `input` unchanged (`check` always does), or wrote the
+    /// scheme and authority of `input` byte for byte ([`same_head`]: to-uri on a line whose
+    /// host it left as it was, issue 11): the callers have found no missing host in `input`,
+    /// so [`check_output`] finds none in `written` and no changed host, and
+    /// [`Self::check_mapping`] finds the host as the mode left it. The tests
+    /// `unchanged_lines_pass_check_written` and `same_head_lines_pass_check_written` run the
+    /// full checks on such lines.
     fn check_written(
         &self,
         input: &[u8],
@@ -967,7 +1009,8 @@ impl<C: Converter> Guard<C> {
         o: &mut Outcome,
     ) -> Result<(), LineError> {
         // A pass-through is `input` itself: no byte comparison needed.
-        if o.written == Written::Passthrough || written == input {
+        if o.written == Written::Passthrough || written == input || same_head(input, head, written)
+        {
             return Ok(());
         }
         self.check_written_full(input, head, written, o)
@@ -1105,6 +1148,18 @@ fn check_output(
         }
     }
     Ok(())
+}
+
+/// True when `written` has the scheme and authority of `input` byte for byte (`head` is the
+/// [`LineHead`] of `input`): `input` has an authority, and `written` has the bytes of `input`
+/// up to the start of its path and ends there or has a `/`, `?` or `#` there. RFC 3986
+/// Appendix B decides both by the bytes before the first `/ ? #` after the authority's start,
+/// so `written` splits into the same scheme and authority, and its host is the host of
+/// `input`. The comparison is of the bytes written (the Guard's own reading of `input`, not
+/// the converter's split).
+#[inline]
+fn same_head(input: &[u8], head: &LineHead, written: &[u8]) -> bool {
+    head.authority.is_some() && same_authority(written, input, head.path_start)
 }
 
 /// True when `input` has the scheme and authority of `written`, whose authority ends at
@@ -1377,6 +1432,125 @@ mod tests {
             }
         }
         assert!(same > 1_000 && hosts > 1_000, "{same} {hosts}");
+    }
+
+    /// `same_head`'s shortcut of `Guard::check_written` (the written line has the input's
+    /// scheme and authority byte for byte): on every line of every data set and on made lines,
+    /// against what to-uri (every host mode, LEIRI), to-iri and normalize write of them,
+    /// wherever the shortcut is taken and the caller would reach it (no missing host in the
+    /// input), the full checks pass and add nothing, for every kind of Guard.
+    #[test]
+    fn same_head_lines_pass_check_written() {
+        use crate::config::ToUriOptions;
+        use crate::convert::normalize::{NormalizeOptions, Normalizer};
+        use crate::convert::to_iri::{ToIri, ToIriOptions};
+        use crate::convert::to_uri::ToUri;
+        let mut lines: Vec<Vec<u8>> = [
+            "http://1.2.3.4/\u{E9}",
+            "http://0x7f.1/\u{E9}",
+            "http://a.b.123/\u{E9}?\u{E9}",
+            "https://b\u{FC}cher.de/\u{E9}",
+            "http://%31%32.%33/\u{E9}",
+            "http://u@h:80/\u{E9}",
+            "http://[::1]/\u{E9}",
+            "http://h#\u{E9}",
+            "http://h?\u{E9}",
+            "HTTP://H/%7e/./\u{E9}",
+            "file://h/c:/x\u{E9}",
+            "//h/p\u{E9}",
+            "foo://1.2/\u{E9}",
+        ]
+        .iter()
+        .map(|l| l.as_bytes().to_vec())
+        .collect();
+        add_dataset_lines(&mut lines);
+        let mut convs: Vec<Box<dyn Converter>> = Vec::new();
+        for host in [HostMode::Auto, HostMode::IDNA2003, HostMode::Percent] {
+            for leiri in [false, true] {
+                convs.push(Box::new(ToUri::new(
+                    ToUriOptions::default().host(host).leiri(leiri),
+                )));
+            }
+            convs.push(Box::new(ToIri::new(ToIriOptions { host })));
+        }
+        convs.push(Box::new(Normalizer::new(NormalizeOptions::default())));
+        let guards: Vec<Guard<Verbatim>> = [
+            None,
+            Some(HostMode::Auto),
+            Some(HostMode::Uts46),
+            Some(HostMode::IDNA2003),
+            Some(HostMode::Percent),
+        ]
+        .into_iter()
+        .flat_map(|maps_hosts| {
+            [false, true].map(|strict| {
+                Guard::new(
+                    Verbatim,
+                    GuardOptions {
+                        maps_hosts,
+                        strict,
+                        ..GuardOptions::default()
+                    },
+                )
+            })
+        })
+        .collect();
+        let mut taken = 0;
+        for conv in &mut convs {
+            for l in &lines {
+                let head = LineHead::of(l);
+                if missing_host_at(l, &head).is_some() {
+                    continue; // the caller stops before the converter runs
+                }
+                let mut out = Vec::new();
+                let Ok(o) = conv.convert_into(l, &mut out) else {
+                    continue;
+                };
+                let written = o.result(l, &out, 0);
+                if written == &l[..] || !same_head(l, &head, written) {
+                    continue;
+                }
+                for g in &guards {
+                    let mut o = Outcome::default();
+                    let r = g.check_written_full(l, &head, written, &mut o);
+                    assert_eq!(
+                        (r, o),
+                        (Ok(()), Outcome::default()),
+                        "{:?} -> {:?}",
+                        String::from_utf8_lossy(l),
+                        String::from_utf8_lossy(written)
+                    );
+                }
+                taken += 1;
+            }
+        }
+        assert!(taken > 10_000, "{taken}");
+    }
+
+    /// [`removed_char`] (only characters with a lead byte of [`REMOVED_LEADS`] decoded)
+    /// against [`removed_char_naive`]: every code point alone, between ASCII and non-ASCII
+    /// neighbours, and after a character that is removed.
+    #[test]
+    fn removed_char_matches_twin_on_every_code_point() {
+        let mut removed = 0;
+        for u in 0..=0x10FFFFu32 {
+            let Some(c) = char::from_u32(u) else { continue };
+            for idna2003 in [false, true] {
+                for s in [
+                    c.to_string(),
+                    format!("a{c}.\u{E9}b"),
+                    format!("\u{4E2D}{c}\u{AD}"),
+                ] {
+                    assert_eq!(
+                        removed_char(&s, idna2003),
+                        removed_char_naive(&s, idna2003),
+                        "U+{u:04X} {idna2003}"
+                    );
+                }
+                removed += removed_char(&c.to_string(), idna2003).is_some() as u32;
+            }
+        }
+        assert!(removed > 200, "{removed}");
     }
 
     #[test]
