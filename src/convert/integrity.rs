@@ -1075,11 +1075,20 @@ impl<C: Converter> Guard<C> {
             return Ok(()); // nothing to map, or the mode left the host as it was
         }
         let start = raw.as_ptr() as usize - input.as_ptr() as usize;
-        let Some(host) = std::str::from_utf8(raw)
-            .ok()
-            .and_then(crate::host::decode_host_percent)
-        else {
+        let Ok(text) = std::str::from_utf8(raw) else {
             return Ok(());
+        };
+        let pct = raw.contains(&b'%');
+        // Percent-decoded (3987bis §3.4.2); a host without `%` is its own decoding.
+        let decoded;
+        let host: &str = if pct {
+            let Some(d) = crate::host::decode_host_percent(text) else {
+                return Ok(());
+            };
+            decoded = d;
+            &decoded
+        } else {
+            text
         };
         let strict = self.opts.strict;
         let mut warn = |kind, at: usize, first: bool, error: bool| -> Result<(), LineError> {
@@ -1096,19 +1105,15 @@ impl<C: Converter> Guard<C> {
             Ok(())
         };
         if let HostMode::Idna2003(flags) = host_mode {
-            match idna2003_differs(&host, flags) {
+            match idna2003_differs(host, flags) {
                 Some(true) => return Err(LineError::new(ErrorKind::Idna2003Differs, start)),
                 Some(false) => warn(ErrorKind::Idna2003Differs, start, true, strict)?,
                 None => {}
             }
         }
         let idna2003 = matches!(host_mode, HostMode::Idna2003(_));
-        if let Some((i, c)) = removed_char(&host, idna2003) {
-            let at = if raw.contains(&b'%') {
-                start
-            } else {
-                start + i
-            };
+        if let Some((i, c)) = removed_char(host, idna2003) {
+            let at = if pct { start } else { start + i };
             warn(ErrorKind::HostCharRemoved(c), at, false, strict)?;
         }
         Ok(())
