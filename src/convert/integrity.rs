@@ -618,15 +618,31 @@ pub fn host_of(line: &[u8]) -> Option<&[u8]> {
 #[inline]
 pub fn removed_char(host: &str, idna2003: bool) -> Option<(usize, char)> {
     let b = host.as_bytes();
-    let mut i = 0;
-    while let Some(p) = b[i..].iter().position(|x| REMOVED_LEADS.contains(x)) {
-        let at = i + p;
-        // `at` is a lead byte (no continuation byte is in the set), so a char boundary.
-        let c = host[at..].chars().next()?;
-        if mapped_to_nothing(c, idna2003) {
-            return Some((at, c));
+    let mut base = 0;
+    while base < b.len() {
+        // 16 bytes at a time ([`crate::simd::delims::eq_masks16`]), the last block
+        // zero-padded (zero is no lead byte).
+        let block: [u8; 16] = match b.get(base..base + 16) {
+            Some(c) => c.try_into().expect("16 bytes"),
+            None => {
+                let mut z = [0u8; 16];
+                z[..b.len() - base].copy_from_slice(&b[base..]);
+                z
+            }
+        };
+        let mut leads = crate::simd::delims::eq_masks16(&block, REMOVED_LEADS)
+            .iter()
+            .fold(0, |m, x| m | x);
+        while leads != 0 {
+            let at = base + leads.trailing_zeros() as usize;
+            leads &= leads - 1;
+            // `at` is a lead byte (no continuation byte is in the set), so a char boundary.
+            let c = host[at..].chars().next()?;
+            if mapped_to_nothing(c, idna2003) {
+                return Some((at, c));
+            }
         }
-        i = at + c.len_utf8();
+        base += 16;
     }
     None
 }
@@ -1534,7 +1550,7 @@ mod tests {
 
     /// [`removed_char`] (only characters with a lead byte of [`REMOVED_LEADS`] decoded)
     /// against [`removed_char_naive`]: every code point alone, between ASCII and non-ASCII
-    /// neighbours, and after a character that is removed.
+    /// neighbours, before a character that is removed, and across the end of a 16-byte block.
     #[test]
     fn removed_char_matches_twin_on_every_code_point() {
         let mut removed = 0;
@@ -1545,6 +1561,10 @@ mod tests {
                     c.to_string(),
                     format!("a{c}.\u{E9}b"),
                     format!("\u{4E2D}{c}\u{AD}"),
+                    // Across the end of the first 16-byte block.
+                    format!("abcdefghijklmn{c}"),
+                    format!("abcdefghijklmnop{c}"),
+                    format!("\u{4E2D}\u{4E2D}\u{4E2D}\u{4E2D}abc{c}\u{E9}"),
                 ] {
                     assert_eq!(
                         removed_char(&s, idna2003),
