@@ -368,11 +368,15 @@ impl<'a> HeadBlocks<'a> {
 /// project's one compare kernel): the blocks up to the end of the authority are compared with
 /// the eleven bytes of the head; with `WHOLE`, the rest of the line only with TAB CR LF `\`.
 /// Instead of [`split_head`]'s byte loop and `memchr3`, [`split_authority`]'s byte loop and a
-/// separate pass for TAB CR LF `\` (issue 11). Without `WHOLE`,
-/// [`Head::tab_newline_or_backslash`] is `false` and the line past the head is not read.
+/// separate pass for TAB CR LF `\` (issue 11). A head decided in the first 32 bytes (nearly
+/// every one) takes `scan_head_32`, without the loop. Without `WHOLE`,
+/// [`Head::tab_newline_or_backslash`] is `false` and the blocks past the head's are not read.
 /// [`scan_head_naive`] is its twin (the test `head_scan_matches_twin_*`).
 #[inline]
 pub fn scan_head<const WHOLE: bool>(s: &[u8]) -> Head {
+    if let Some(h) = scan_head_32::<WHOLE>(s) {
+        return h;
+    }
     let n = s.len();
     let mut h = Head::default();
     if n == 0 {
@@ -429,23 +433,74 @@ pub fn scan_head<const WHOLE: bool>(s: &[u8]) -> Head {
         h.path_start = end;
     }
     if WHOLE {
-        h.tab_newline_or_backslash = b.tnb || {
-            // The blocks after the head's last: TAB CR LF `\` only, the last one ending
-            // with the line (it overlaps the block before it, which held none).
-            let mut k = b.base + 16;
-            let mut hit = false;
-            while k + 16 <= n && !hit {
-                hit = tnb16(s[k..k + 16].try_into().expect("16 bytes"));
-                k += 16;
-            }
-            if !hit && k < n {
-                // `k >= 16`, so the line has at least 16 bytes.
-                hit = tnb16(s[n - 16..].try_into().expect("16 bytes"));
-            }
-            hit
-        };
+        h.tab_newline_or_backslash = b.tnb || tnb_from(s, b.base + 16);
     }
     h
+}
+
+/// True when `s[k..]` holds TAB, CR, LF or `\` (`k` a multiple of 16 and at least 16, the
+/// blocks before it seen already): 16 bytes at a time, the last block ending with the line
+/// (it overlaps the block before it, which held none).
+#[inline(always)]
+fn tnb_from(s: &[u8], mut k: usize) -> bool {
+    let n = s.len();
+    while k + 16 <= n {
+        if tnb16(s[k..k + 16].try_into().expect("16 bytes")) {
+            return true;
+        }
+        k += 16;
+    }
+    // `k >= 16`, so a line with bytes left has at least 16 bytes.
+    k < n && tnb16(s[n - 16..].try_into().expect("16 bytes"))
+}
+
+/// [`scan_head`] of a line of at least 32 bytes whose head is decided in its first 32 bytes
+/// (nearly every URL: the scheme and an authority that ends there): both blocks compared,
+/// their masks joined into 32 bits, and the scheme, the authority and what is in it found by
+/// bit operations without a loop. `None` (nothing decided) for shorter lines and longer heads.
+#[inline(always)]
+fn scan_head_32<const WHOLE: bool>(s: &[u8]) -> Option<Head> {
+    let (b0, b1) = (s.get(..16)?, s.get(16..32)?);
+    let (m0, m1) = (
+        head_masks(b0.try_into().expect("16 bytes")),
+        head_masks(b1.try_into().expect("16 bytes")),
+    );
+    let join = |a: u32, b: u32| a | b << 16;
+    let term = join(m0.term, m1.term);
+    let colon = join(m0.colon, m1.colon);
+    let first = (term | colon).trailing_zeros() as usize;
+    if first >= 32 {
+        return None;
+    }
+    let mut h = Head::default();
+    let mut i = 0;
+    if first > 0 && colon >> first & 1 == 1 {
+        h.scheme = Some(0..first);
+        i = first + 1;
+    }
+    h.path_start = i;
+    if s[i..].starts_with(b"//") {
+        let start = i + 2;
+        if start >= 32 {
+            return None;
+        }
+        let from = !0u32 << start;
+        let t = term & from;
+        if t == 0 {
+            return None;
+        }
+        let end = t.trailing_zeros() as usize;
+        let upto = from & ((1u32 << end) - 1);
+        let c = colon & upto;
+        h.auth_colon = (c != 0).then(|| c.trailing_zeros() as usize);
+        h.auth_at_or_bracket = join(m0.at_br, m1.at_br) & upto != 0;
+        h.authority = Some(start..end);
+        h.path_start = end;
+    }
+    if WHOLE {
+        h.tab_newline_or_backslash = (m0.tnb | m1.tnb) != 0 || tnb_from(s, 32);
+    }
+    Some(h)
 }
 
 /// The twin of [`scan_head`]: [`split_head`]'s byte loop and `memchr3`, the authority's bytes
@@ -912,7 +967,12 @@ mod split_twin_tests {
             b':', b'/', b'?', b'#', b'@', b'[', b']', b'\t', b'\r', b'\n', b'\\', 0, 0x0B, b'a',
             b'1', 0xC3, 0xDC,
         ];
-        let heads: &[&[u8]] = &[
+        // Schemes whose `://` straddles the end of the first 32 bytes.
+        let long: Vec<Vec<u8>> = (27..=32)
+            .map(|k| [&vec![b's'; k][..], b"://h"].concat())
+            .collect();
+        let mut heads: Vec<&[u8]> = long.iter().map(Vec::as_slice).collect();
+        heads.extend_from_slice(&[
             b"",
             b"http://",
             b"//",
@@ -924,7 +984,7 @@ mod split_twin_tests {
             b"abcdefghijklmnopq:",
             b"abcdefghijklmnopqrstuvwxyz0123456:",
             b"http://0123456789abcdefghij",
-        ];
+        ]);
         for head in heads {
             for len in 0..=80usize {
                 let mut base: Vec<u8> = head.to_vec();
