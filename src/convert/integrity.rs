@@ -43,12 +43,14 @@ pub fn is_net_special(scheme: &[u8]) -> bool {
 
 /// What the [`Guard`]'s checks ask of the head of a line, found once per line: its scheme
 /// ([`scheme_of`]) and the scheme's [`SchemeClass`], its authority and the start of its path
-/// (RFC 3986 Appendix B, as [`components::split`] finds them), and whether it holds a TAB,
-/// CR, LF or `\` (what [`browser_stripped`] and [`backslash_authority`] look for). The `*_at`
-/// functions answer like their namesakes from it instead of each scanning the line again
-/// (they were a tenth of to-uri's instructions on `intl_cldr.txt`, issue 11); the test
-/// `line_head_checks_match_twins` compares them on every line of every data set, on the unit
-/// cases and on random lines.
+/// (RFC 3986 Appendix B, as [`components::split`] finds them), what
+/// [`components::split_authority`] decides on in the authority, and whether the line holds a
+/// TAB, CR, LF or `\` (what [`browser_stripped`] and [`backslash_authority`] look for). The
+/// `*_at` functions answer like their namesakes from it instead of each scanning the line again
+/// (they were a tenth of to-uri's instructions on `intl_cldr.txt`, issue 11), and the
+/// converters that split the same line take it ([`crate::convert::Converter::convert_with_head`]);
+/// the test `line_head_checks_match_twins` compares them on every line of every data set, on
+/// the unit cases and on random lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineHead {
     /// The scheme's length ([`scheme_of`]), without its `:`.
@@ -61,38 +63,63 @@ pub struct LineHead {
     pub path_start: usize,
     /// True when the line holds a TAB, CR, LF or `\`.
     pub tab_newline_or_backslash: bool,
+    /// The first `:` of the authority (an offset in the line).
+    pub auth_colon: Option<usize>,
+    /// The authority holds `@`, `[` or `]`.
+    pub auth_at_or_bracket: bool,
 }
 
 impl LineHead {
-    /// The head of `line`: [`components::split_head`] (one byte loop over the scheme, one
-    /// `memchr3` over the authority), [`components::scheme_class`] and one pass over the line
-    /// for `\t \r \n \\` ([`has_tab_newline_or_backslash`]).
+    /// The head of `line`: one pass of 16-byte blocks ([`components::scan_head`]) and
+    /// [`components::scheme_class`].
     #[inline]
     pub fn of(line: &[u8]) -> LineHead {
-        let c = components::split_head(line);
-        let class = c
+        let h = components::scan_head::<true>(line);
+        let class = h
             .scheme
             .clone()
             .map_or(SchemeClass::Other, |r| components::scheme_class(&line[r]));
         LineHead {
-            scheme_len: c.scheme.map(|r| r.end),
+            scheme_len: h.scheme.map(|r| r.end),
             class,
-            authority: c.authority,
-            path_start: c.path.start,
-            tab_newline_or_backslash: has_tab_newline_or_backslash(line),
+            authority: h.authority,
+            path_start: h.path_start,
+            tab_newline_or_backslash: h.tab_newline_or_backslash,
+            auth_colon: h.auth_colon,
+            auth_at_or_bracket: h.auth_at_or_bracket,
         }
+    }
+
+    /// The [`components::Head`] this is of `line` (the converters' view of it).
+    #[inline]
+    pub fn head(&self) -> components::Head {
+        components::Head {
+            scheme: self.scheme_len.map(|l| 0..l),
+            authority: self.authority.clone(),
+            path_start: self.path_start,
+            auth_colon: self.auth_colon,
+            auth_at_or_bracket: self.auth_at_or_bracket,
+            tab_newline_or_backslash: self.tab_newline_or_backslash,
+        }
+    }
+
+    /// [`components::split_authority`] of the authority of `line` (whose head this is), from
+    /// what the scan saw in it ([`components::Head::split_authority`]); `None` without one.
+    #[inline]
+    pub fn split_authority(&self, line: &[u8]) -> Option<Result<components::Authority, LineError>> {
+        self.head().split_authority(line)
     }
 
     /// [`host_of`] `line` (whose head this is): its authority split, without splitting the
     /// head again.
     #[inline]
     pub fn host<'a>(&self, line: &'a [u8]) -> Option<&'a [u8]> {
-        let a = components::split_authority(line, self.authority.clone()?).ok()?;
+        let a = self.split_authority(line)?.ok()?;
         Some(&line[a.host])
     }
 
     /// The twin of [`LineHead::of`]: [`scheme_of`], the list of special schemes,
-    /// [`components::split`] and `memchr`.
+    /// [`components::split`], the authority's bytes one by one and `memchr`.
     pub fn naive(line: &[u8]) -> LineHead {
         let scheme = scheme_of(line);
         let class = match scheme {
@@ -101,6 +128,8 @@ impl LineHead {
             _ => SchemeClass::Other,
         };
         let c = components::split(line);
+        let auth = c.authority.clone().map(|a| &line[a]).unwrap_or_default();
+        let at = c.authority.as_ref().map_or(0, |a| a.start);
         LineHead {
             scheme_len: scheme.map(<[u8]>::len),
             class,
@@ -108,6 +137,8 @@ impl LineHead {
             path_start: c.path.start,
             tab_newline_or_backslash: memchr::memchr3(b'\t', b'\r', b'\n', line).is_some()
                 || memchr::memchr(b'\\', line).is_some(),
+            auth_colon: auth.iter().position(|&b| b == b':').map(|p| at + p),
+            auth_at_or_bracket: auth.iter().any(|&b| matches!(b, b'@' | b'[' | b']')),
         }
     }
 }
@@ -185,12 +216,12 @@ pub fn missing_host_at(line: &[u8], h: &LineHead) -> Option<usize> {
     let Some(a) = h.authority.clone() else {
         return Some(h.path_start);
     };
-    // `has_plain_host` on the authority already found.
-    let au = &line[a.clone()];
-    if !au.is_empty() && au[0] != b':' && memchr::memchr(b'@', au).is_none() {
+    // `has_plain_host` on the authority already found (no `@`: the scan's flag, which also
+    // counts brackets, only sends more authorities to the split).
+    if !a.is_empty() && line[a.start] != b':' && !h.auth_at_or_bracket {
         return None;
     }
-    match components::split_authority(line, a) {
+    match h.split_authority(line)? {
         Ok(au) if au.host.is_empty() => Some(au.host.start),
         _ => None,
     }
@@ -402,7 +433,7 @@ pub fn file_port_at(line: &[u8], h: &LineHead) -> Option<usize> {
     if h.class != SchemeClass::File {
         return None;
     }
-    let a = components::split_authority(line, h.authority.clone()?).ok()?;
+    let a = h.split_authority(line)?.ok()?;
     a.port.map(|p| p.start - 1)
 }
 
@@ -580,7 +611,62 @@ pub fn host_of(line: &[u8]) -> Option<&[u8]> {
 /// What host mapping deletes from `host` (decoded, Unicode): the first character that UTS #46
 /// maps to nothing ("ignored", UTS #46 §5; `idna2003 == false`) or that Nameprep maps to
 /// nothing (RFC 3491 §3, RFC 3454 table B.1; `idna2003 == true`), with its byte offset.
+///
+/// Only the characters whose UTF-8 lead byte is one of [`REMOVED_LEADS`] are decoded (the
+/// others are never mapped to nothing: the test `removed_char_matches_twin_on_every_code_point`
+/// compares it with [`removed_char_naive`] on every code point).
+#[inline]
 pub fn removed_char(host: &str, idna2003: bool) -> Option<(usize, char)> {
+    let b = host.as_bytes();
+    let mut base = 0;
+    while base < b.len() {
+        // 16 bytes at a time ([`crate::simd::delims::eq_masks16`]), the last block
+        // zero-padded (zero is no lead byte).
+        let block: [u8; 16] = match b.get(base..base + 16) {
+            Some(c) => c.try_into().expect("16 bytes"),
+            None => {
+                let mut z = [0u8; 16];
+                z[..b.len() - base].copy_from_slice(&b[base..]);
+                z
+            }
+        };
+        let mut leads = crate::simd::delims::eq_masks16(&block, REMOVED_LEADS)
+            .iter()
+            .fold(0, |m, x| m | x);
+        while leads != 0 {
+            let at = base + leads.trailing_zeros() as usize;
+            leads &= leads - 1;
+            // `at` is a lead byte (no continuation byte is in the set), so a char boundary.
+            let c = host[at..].chars().next()?;
+            if mapped_to_nothing(c, idna2003) {
+                return Some((at, c));
+            }
+        }
+        base += 16;
+    }
+    None
+}
+
+/// The UTF-8 lead bytes of every character that UTS #46 or Nameprep maps to nothing (U+00AD,
+/// U+034F, U+115F..U+180F, U+200B..U+206F, U+3164, U+FE00..U+FFA0, U+1BCA0.., U+1D173..,
+/// U+E0100..): [`removed_char`] looks closer only at characters that start with one of them.
+pub const REMOVED_LEADS: [u8; 8] = [0xC2, 0xCD, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0, 0xF3];
+
+/// True when the host mapping deletes `c`: Nameprep (RFC 3454 table B.1) with `idna2003`,
+/// else UTS #46 ("ignored").
+#[inline]
+fn mapped_to_nothing(c: char, idna2003: bool) -> bool {
+    if c.is_ascii() {
+        return false;
+    }
+    if idna2003 {
+        return stringprep::tables::commonly_mapped_to_nothing(c);
+    }
+    uts46_ignored(c)
+}
+
+/// The twin of [`removed_char`]: every character of `host` in turn.
+pub fn removed_char_naive(host: &str, idna2003: bool) -> Option<(usize, char)> {
     host.char_indices().find(|&(_, c)| {
         if c.is_ascii() {
             return false;
@@ -863,7 +949,7 @@ impl<C: Converter> Guard<C> {
             if let Some(at) = missing_host_at(reference, head) {
                 return Err(LineError::new(ErrorKind::MissingHost, at));
             }
-            let mut o = self.inner.convert_into(reference, out)?;
+            let mut o = self.inner.convert_with_head(reference, head, out)?;
             let written = o.result(reference, out, mark);
             self.check_written(reference, head, written, &mut o)?;
             return Ok(o);
@@ -891,17 +977,19 @@ impl<C: Converter> Guard<C> {
         } else if let Some(at) = missing_host_at(&resolved, &rhead) {
             Err(LineError::new(ErrorKind::MissingHost, at))
         } else {
-            self.inner.convert_into(&resolved, out).and_then(|mut o| {
-                let written = o.result(&resolved, out, mark);
-                self.check_written(&resolved, &rhead, written, &mut o)?;
-                if o.written == Written::Passthrough {
-                    // The result is the resolved text: written, then compared with the
-                    // reference by the caller.
-                    out.extend_from_slice(&resolved);
-                    o.written = Written::Wrote;
-                }
-                Ok(o)
-            })
+            self.inner
+                .convert_with_head(&resolved, &rhead, out)
+                .and_then(|mut o| {
+                    let written = o.result(&resolved, out, mark);
+                    self.check_written(&resolved, &rhead, written, &mut o)?;
+                    if o.written == Written::Passthrough {
+                        // The result is the resolved text: written, then compared with the
+                        // reference by the caller.
+                        out.extend_from_slice(&resolved);
+                        o.written = Written::Wrote;
+                    }
+                    Ok(o)
+                })
         };
         // Offsets in the resolved target back to the reference as written.
         let r = r
@@ -922,10 +1010,13 @@ impl<C: Converter> Guard<C> {
     }
 
     /// The checks of what the converter wrote from `input` ([`Self::check_written_full`]),
-    /// skipped when the converter wrote `input` unchanged (`check` always does): the callers
-    /// have found no missing host in `input`, so [`check_output`] finds none in `written`
-    /// and no changed host, and [`Self::check_mapping`] finds the host as the mode left it.
-    /// The test `unchanged_lines_pass_check_written` runs the full checks on such lines.
+    /// skipped when the converter wrote `input` unchanged (`check` always does), or wrote the
+    /// scheme and authority of `input` byte for byte ([`same_head`]: to-uri on a line whose
+    /// host it left as it was, issue 11): the callers have found no missing host in `input`,
+    /// so [`check_output`] finds none in `written` and no changed host, and
+    /// [`Self::check_mapping`] finds the host as the mode left it. The tests
+    /// `unchanged_lines_pass_check_written` and `same_head_lines_pass_check_written` run the
+    /// full checks on such lines.
     fn check_written(
         &self,
         input: &[u8],
@@ -934,7 +1025,8 @@ impl<C: Converter> Guard<C> {
         o: &mut Outcome,
     ) -> Result<(), LineError> {
         // A pass-through is `input` itself: no byte comparison needed.
-        if o.written == Written::Passthrough || written == input {
+        if o.written == Written::Passthrough || written == input || same_head(input, head, written)
+        {
             return Ok(());
         }
         self.check_written_full(input, head, written, o)
@@ -949,15 +1041,17 @@ impl<C: Converter> Guard<C> {
         written: &[u8],
         o: &mut Outcome,
     ) -> Result<(), LineError> {
-        // `host_of(written)`, keeping the authority's end, and the written scheme.
-        let wc = components::split_head(written);
+        // `host_of(written)`, keeping the authority's end, and the written scheme: the head
+        // of what was written, scanned here (never the converter's split of its input).
+        let wc = components::scan_head::<false>(written);
         let written_special = wc
             .scheme
-            .is_some_and(|r| components::is_special_scheme(&written[r]));
-        let auth = wc.authority;
-        let written_host = auth
             .clone()
-            .and_then(|a| components::split_authority(written, a).ok())
+            .is_some_and(|r| components::is_special_scheme(&written[r]));
+        let auth = wc.authority.clone();
+        let written_host = wc
+            .split_authority(written)
+            .and_then(Result::ok)
             .map(|a| &written[a.host]);
         check_output(input, head, written, written_host, written_special)?;
         if auth.is_some_and(|a| same_authority(input, written, a.end)) {
@@ -997,11 +1091,20 @@ impl<C: Converter> Guard<C> {
             return Ok(()); // nothing to map, or the mode left the host as it was
         }
         let start = raw.as_ptr() as usize - input.as_ptr() as usize;
-        let Some(host) = std::str::from_utf8(raw)
-            .ok()
-            .and_then(crate::host::decode_host_percent)
-        else {
+        let Ok(text) = std::str::from_utf8(raw) else {
             return Ok(());
+        };
+        let pct = raw.contains(&b'%');
+        // Percent-decoded (3987bis §3.4.2); a host without `%` is its own decoding.
+        let decoded;
+        let host: &str = if pct {
+            let Some(d) = crate::host::decode_host_percent(text) else {
+                return Ok(());
+            };
+            decoded = d;
+            &decoded
+        } else {
+            text
         };
         let strict = self.opts.strict;
         let mut warn = |kind, at: usize, first: bool, error: bool| -> Result<(), LineError> {
@@ -1018,19 +1121,15 @@ impl<C: Converter> Guard<C> {
             Ok(())
         };
         if let HostMode::Idna2003(flags) = host_mode {
-            match idna2003_differs(&host, flags) {
+            match idna2003_differs(host, flags) {
                 Some(true) => return Err(LineError::new(ErrorKind::Idna2003Differs, start)),
                 Some(false) => warn(ErrorKind::Idna2003Differs, start, true, strict)?,
                 None => {}
             }
         }
         let idna2003 = matches!(host_mode, HostMode::Idna2003(_));
-        if let Some((i, c)) = removed_char(&host, idna2003) {
-            let at = if raw.contains(&b'%') {
-                start
-            } else {
-                start + i
-            };
+        if let Some((i, c)) = removed_char(host, idna2003) {
+            let at = if pct { start } else { start + i };
             warn(ErrorKind::HostCharRemoved(c), at, false, strict)?;
         }
         Ok(())
@@ -1070,6 +1169,18 @@ fn check_output(
         }
     }
     Ok(())
+}
+
+/// True when `written` has the scheme and authority of `input` byte for byte (`head` is the
+/// [`LineHead`] of `input`): `input` has an authority, and `written` has the bytes of `input`
+/// up to the start of its path and ends there or has a `/`, `?` or `#` there. RFC 3986
+/// Appendix B decides both by the bytes before the first `/ ? #` after the authority's start,
+/// so `written` splits into the same scheme and authority, and its host is the host of
+/// `input`. The comparison is of the bytes written (the Guard's own reading of `input`, not
+/// the converter's split).
+#[inline]
+fn same_head(input: &[u8], head: &LineHead, written: &[u8]) -> bool {
+    head.authority.is_some() && same_authority(written, input, head.path_start)
 }
 
 /// True when `input` has the scheme and authority of `written`, whose authority ends at
@@ -1342,6 +1453,129 @@ mod tests {
             }
         }
         assert!(same > 1_000 && hosts > 1_000, "{same} {hosts}");
+    }
+
+    /// `same_head`'s shortcut of `Guard::check_written` (the written line has the input's
+    /// scheme and authority byte for byte): on every line of every data set and on made lines,
+    /// against what to-uri (every host mode, LEIRI), to-iri and normalize write of them,
+    /// wherever the shortcut is taken and the caller would reach it (no missing host in the
+    /// input), the full checks pass and add nothing, for every kind of Guard.
+    #[test]
+    fn same_head_lines_pass_check_written() {
+        use crate::config::ToUriOptions;
+        use crate::convert::normalize::{NormalizeOptions, Normalizer};
+        use crate::convert::to_iri::{ToIri, ToIriOptions};
+        use crate::convert::to_uri::ToUri;
+        let mut lines: Vec<Vec<u8>> = [
+            "http://1.2.3.4/\u{E9}",
+            "http://0x7f.1/\u{E9}",
+            "http://a.b.123/\u{E9}?\u{E9}",
+            "https://b\u{FC}cher.de/\u{E9}",
+            "http://%31%32.%33/\u{E9}",
+            "http://u@h:80/\u{E9}",
+            "http://[::1]/\u{E9}",
+            "http://h#\u{E9}",
+            "http://h?\u{E9}",
+            "HTTP://H/%7e/./\u{E9}",
+            "file://h/c:/x\u{E9}",
+            "//h/p\u{E9}",
+            "foo://1.2/\u{E9}",
+        ]
+        .iter()
+        .map(|l| l.as_bytes().to_vec())
+        .collect();
+        add_dataset_lines(&mut lines);
+        let mut convs: Vec<Box<dyn Converter>> = Vec::new();
+        for host in [HostMode::Auto, HostMode::IDNA2003, HostMode::Percent] {
+            for leiri in [false, true] {
+                convs.push(Box::new(ToUri::new(
+                    ToUriOptions::default().host(host).leiri(leiri),
+                )));
+            }
+            convs.push(Box::new(ToIri::new(ToIriOptions { host })));
+        }
+        convs.push(Box::new(Normalizer::new(NormalizeOptions::default())));
+        let guards: Vec<Guard<Verbatim>> = [
+            None,
+            Some(HostMode::Auto),
+            Some(HostMode::Uts46),
+            Some(HostMode::IDNA2003),
+            Some(HostMode::Percent),
+        ]
+        .into_iter()
+        .flat_map(|maps_hosts| {
+            [false, true].map(|strict| {
+                Guard::new(
+                    Verbatim,
+                    GuardOptions {
+                        maps_hosts,
+                        strict,
+                        ..GuardOptions::default()
+                    },
+                )
+            })
+        })
+        .collect();
+        let mut taken = 0;
+        for conv in &mut convs {
+            for l in &lines {
+                let head = LineHead::of(l);
+                if missing_host_at(l, &head).is_some() {
+                    continue; // the caller stops before the converter runs
+                }
+                let mut out = Vec::new();
+                let Ok(o) = conv.convert_into(l, &mut out) else {
+                    continue;
+                };
+                let written = o.result(l, &out, 0);
+                if written == &l[..] || !same_head(l, &head, written) {
+                    continue;
+                }
+                for g in &guards {
+                    let mut o = Outcome::default();
+                    let r = g.check_written_full(l, &head, written, &mut o);
+                    assert_eq!(
+                        (r, o),
+                        (Ok(()), Outcome::default()),
+                        "{:?} -> {:?}",
+                        String::from_utf8_lossy(l),
+                        String::from_utf8_lossy(written)
+                    );
+                }
+                taken += 1;
+            }
+        }
+        assert!(taken > 10_000, "{taken}");
+    }
+
+    /// [`removed_char`] (only characters with a lead byte of [`REMOVED_LEADS`] decoded)
+    /// against [`removed_char_naive`]: every code point alone, between ASCII and non-ASCII
+    /// neighbours, before a character that is removed, and across the end of a 16-byte block.
+    #[test]
+    fn removed_char_matches_twin_on_every_code_point() {
+        let mut removed = 0;
+        for u in 0..=0x10FFFFu32 {
+            let Some(c) = char::from_u32(u) else { continue };
+            for idna2003 in [false, true] {
+                for s in [
+                    c.to_string(),
+                    format!("a{c}.\u{E9}b"),
+                    format!("\u{4E2D}{c}\u{AD}"),
+                    // Across the end of the first 16-byte block.
+                    format!("abcdefghijklmn{c}"),
+                    format!("abcdefghijklmnop{c}"),
+                    format!("\u{4E2D}\u{4E2D}\u{4E2D}\u{4E2D}abc{c}\u{E9}"),
+                ] {
+                    assert_eq!(
+                        removed_char(&s, idna2003),
+                        removed_char_naive(&s, idna2003),
+                        "U+{u:04X} {idna2003}"
+                    );
+                }
+                removed += removed_char(&c.to_string(), idna2003).is_some() as u32;
+            }
+        }
+        assert!(removed > 200, "{removed}");
     }
 
     #[test]

@@ -150,6 +150,22 @@ pub trait Converter {
         }
         Ok(o)
     }
+
+    /// [`Self::convert_into`] for a caller that has found the head of `line` already
+    /// ([`integrity::LineHead::of`], as the [`integrity::Guard`] does for every line): a
+    /// converter that splits the same head may take it instead of scanning the line again
+    /// (issue 11). The same results as [`Self::convert_into`], its twin; by default the head
+    /// is not used.
+    #[inline]
+    fn convert_with_head(
+        &mut self,
+        line: &[u8],
+        head: &integrity::LineHead,
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
+        let _ = head;
+        self.convert_into(line, out)
+    }
 }
 
 macro_rules! impl_converter {
@@ -168,7 +184,6 @@ macro_rules! impl_converter {
 }
 
 impl_converter!(
-    to_uri::ToUri,
     to_iri::ToIri,
     check::Checker,
     leiri::LeiriToIri,

@@ -15,8 +15,9 @@
 //! The mapping is the identity on valid URIs and idempotent (RFC 3987 §3.1).
 
 use crate::config::{InvalidUtf8, ToUriOptions};
+use crate::convert::integrity::LineHead;
 use crate::convert::repair::Repairer;
-use crate::convert::{Component, Written};
+use crate::convert::{Component, Converter, Written};
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::classes::{
     self, is_bidi_format, is_c1, is_iprivate, is_ucschar, CONTROL, DISALLOWED_ASCII,
@@ -118,10 +119,40 @@ impl ToUri {
         let r = if self.opts.repair.any() && !self.opts.strict {
             self.convert_repairing(line, out)
         } else {
-            self.convert_inner(line, out)
+            self.convert_inner(line, None, out)
         };
-        // The conversion writes as it goes: an unchanged line is taken back (passthrough),
-        // as is everything on error.
+        Self::take_back(r, out, mark)
+    }
+
+    /// [`ToUri::convert_into`] of a line whose head the caller has found
+    /// ([`LineHead::of`], the [`crate::convert::integrity::Guard`]'s): step 2 takes its scheme,
+    /// authority and authority split instead of splitting the line again, and a line without
+    /// `\` skips the search for one in the authority (issue 11). The same results as
+    /// [`ToUri::convert_into`], its twin (the tests
+    /// `convert_with_head_equals_convert_into_and_naive_*`); the naive twin and `--repair`
+    /// (which converts another line) do not use the head.
+    pub fn convert_with_head(
+        &mut self,
+        line: &[u8],
+        head: &LineHead,
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
+        if self.naive || (self.opts.repair.any() && !self.opts.strict) {
+            return self.convert_into(line, out);
+        }
+        let mark = out.len();
+        let r = self.convert_inner(line, Some(head), out);
+        Self::take_back(r, out, mark)
+    }
+
+    /// The conversion writes as it goes: an unchanged line is taken back (passthrough), as is
+    /// everything on error.
+    #[inline]
+    fn take_back(
+        r: Result<Outcome, LineError>,
+        out: &mut Vec<u8>,
+        mark: usize,
+    ) -> Result<Outcome, LineError> {
         if !matches!(
             r,
             Ok(Outcome {
@@ -165,12 +196,12 @@ impl ToUri {
     fn convert_repairing(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
         let mut rp = std::mem::take(&mut self.repairer);
         let r = match rp.apply(line, self.opts.repair) {
-            None => self.convert_inner(line, out),
+            None => self.convert_inner(line, None, out),
             Some(fixed) => {
                 // `convert_inner` writes every line: an unchanged `fixed` is taken back, and
                 // `finish` writes it (it differs from `line`).
                 let mark = out.len();
-                let r = self.convert_inner(fixed, out);
+                let r = self.convert_inner(fixed, None, out);
                 if let Ok(o) = &r {
                     o.take_back_unless_wrote(out, mark);
                 }
@@ -195,7 +226,14 @@ impl ToUri {
         ))
     }
 
-    fn convert_inner(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+    /// The conversion of `line` (steps 1–5), with its head when the caller found it
+    /// ([`ToUri::convert_with_head`]).
+    fn convert_inner(
+        &mut self,
+        line: &[u8],
+        head: Option<&LineHead>,
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
         let mut o = Outcome::default();
         // Step 1: UTF-8 (RFC 3987 §3.1 step 1c).
         let valid = if self.naive {
@@ -213,17 +251,26 @@ impl ToUri {
         }
         // Step 2: components (3987bis §3.2, RFC 3986 Appendix B). On a valid line the block
         // path splits off only the scheme and the authority: path, query and fragment are
-        // split while they are encoded, in one pass ([`ToUri::encode_tail`]).
+        // split while they are encoded, in one pass ([`ToUri::encode_tail`]). A head found by
+        // the caller is [`components::split_head`]'s (the test `line_head_checks_match_twins`).
         let fused = self.valid_utf8 && !self.naive;
-        let c: Components = if fused {
-            components::split_head(line)
-        } else {
-            components::split(line)
+        let c: Components = match (fused, head) {
+            (true, Some(h)) => Components {
+                scheme: h.scheme_len.map(|l| 0..l),
+                authority: h.authority.clone(),
+                path: h.path_start..line.len(),
+                query: None,
+                fragment: None,
+            },
+            (true, None) => components::split_head(line),
+            (false, _) => components::split(line),
         };
         components::check_scheme(line, &c)?;
         // Host confusion (WHATWG URL §4.4 against RFC 3986 §3.2): never repaired.
         let backslash = if self.naive {
             components::backslash_in_special_authority(line)
+        } else if head.is_some_and(|h| !h.tab_newline_or_backslash) {
+            None // no `\` in the line
         } else {
             components::backslash_in_authority(line, &c)
         };
@@ -234,8 +281,14 @@ impl ToUri {
         // whatever follows them up to the first component that is mapped.
         let mut pos = 0;
         let mut auth = None;
+        // Where step 4's run of the block kernel starts: the path, or on the block path an
+        // all-ASCII reg-name host, encoded with the port and the path in one run (below).
+        let mut tail = c.path.start;
         if let Some(ar) = c.authority.clone() {
-            let a = components::split_authority(line, ar.clone())?;
+            let a = match head.and_then(|h| h.split_authority(line)) {
+                Some(a) => a?,
+                None => components::split_authority(line, ar.clone())?,
+            };
             if self.scan_only {
                 auth = Some(a.clone());
             }
@@ -253,20 +306,33 @@ impl ToUri {
                     return Err(LineError::new(ErrorKind::BadIpLiteral, a.host.start));
                 }
                 out.extend_from_slice(host);
+                pos = a.host.end;
+            } else if fused && host.is_ascii() {
+                // Step 3 for an all-ASCII reg-name is the general percent-encoding of §3.3
+                // ([`ToUri::map_host`]'s first case), which the kernel does for the path too:
+                // the port is `:` and digits (plain bytes), and no `%HH` triplet spans the
+                // host's end (a `:`, `/`, `?`, `#` or the end of the line follows it), so one
+                // run of [`ToUri::encode_tail`] from the host's start writes what the host's
+                // own run, the copied port and the path's run would (one kernel call less per
+                // line, issue 11; the naive twin keeps them apart).
+                tail = a.host.start;
+                pos = a.host.start;
             } else {
                 // Step 3: the host (RFC 3987 §3.1, 3987bis §3.4).
                 let scheme = c.scheme.clone().map(|r| &line[r]);
                 self.map_host(line, a.host.clone(), scheme, out, &mut o)?;
+                pos = a.host.end;
             }
-            pos = a.host.end;
-            // The port has been checked to be digits; copy it with its ':'.
-            out.extend_from_slice(&line[pos..ar.end]);
-            pos = ar.end;
+            if tail == c.path.start {
+                // The port has been checked to be digits; copy it with its ':'.
+                out.extend_from_slice(&line[pos..ar.end]);
+                pos = ar.end;
+            }
         }
         // Step 4: path, query, fragment (RFC 3987 §3.1 step 2, 3987bis §3.3).
-        out.extend_from_slice(&line[pos..c.path.start]);
+        out.extend_from_slice(&line[pos..tail]);
         if fused {
-            self.encode_tail(line, c.path.start, out, &mut o)?;
+            self.encode_tail(line, tail, out, &mut o)?;
             if self.scan_only {
                 self.head = Some((c, auth));
             }
@@ -706,6 +772,23 @@ impl ToUri {
             o.first_warning.get_or_insert(e);
         }
         Ok(())
+    }
+}
+
+impl Converter for ToUri {
+    #[inline]
+    fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+        ToUri::convert_into(self, line, out)
+    }
+
+    #[inline]
+    fn convert_with_head(
+        &mut self,
+        line: &[u8],
+        head: &LineHead,
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
+        ToUri::convert_with_head(self, line, head, out)
     }
 }
 

@@ -89,6 +89,19 @@ impl Converter for Op {
             Op::Normalize(c) => c.convert_into(line, out),
         }
     }
+
+    #[inline]
+    fn convert_with_head(
+        &mut self,
+        line: &[u8],
+        head: &integrity::LineHead,
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
+        match self {
+            Op::ToUri(c) => c.convert_with_head(line, head, out),
+            _ => self.convert_into(line, out),
+        }
+    }
 }
 
 impl Op {

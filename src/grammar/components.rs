@@ -226,6 +226,301 @@ fn split_head_memchr(s: &[u8]) -> Components {
     c
 }
 
+/// The head of a reference as the host-integrity checks and the converters ask for it, found
+/// in one pass ([`scan_head`]): the scheme and the authority (RFC 3986 Appendix B, as
+/// [`split_head`] finds them), the start of the path, what [`split_authority`] decides on in
+/// the authority (its first `:`, and whether it holds `@`, `[` or `]`), and whether the line
+/// holds a TAB, CR, LF or `\` anywhere (what browsers strip or read as `/`, WHATWG URL §4.4).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Head {
+    /// The scheme, without its `:`.
+    pub scheme: Option<Range<usize>>,
+    /// The authority, without the leading `//`.
+    pub authority: Option<Range<usize>>,
+    /// Where the path starts.
+    pub path_start: usize,
+    /// The first `:` of the authority (an offset in the line).
+    pub auth_colon: Option<usize>,
+    /// The authority holds `@`, `[` or `]` (userinfo or an IP literal, RFC 3986 §3.2.1–§3.2.2).
+    pub auth_at_or_bracket: bool,
+    /// The line holds TAB, CR, LF or `\` (only when scanned whole; `false` otherwise).
+    pub tab_newline_or_backslash: bool,
+}
+
+impl Head {
+    /// [`split_authority`] of the authority this head found in `s`, from what the scan saw in
+    /// it: an authority without `@`, `[` and `]` is `host [ ":" port ]` split at its first
+    /// `:` (RFC 3986 §3.2), with the port checked to be digits as [`split_authority`] checks
+    /// it; any other goes through [`split_authority`]. `None` without an authority. The test
+    /// `head_scan_matches_twin_*` compares it with [`split_authority`].
+    #[inline]
+    pub fn split_authority(&self, s: &[u8]) -> Option<Result<Authority, LineError>> {
+        let r = self.authority.clone()?;
+        if self.auth_at_or_bracket {
+            return Some(split_authority(s, r));
+        }
+        let Some(colon) = self.auth_colon else {
+            return Some(Ok(Authority {
+                host: r,
+                ..Authority::default()
+            }));
+        };
+        let pr = colon + 1..r.end;
+        // No bracket in the authority: a non-digit is `bad-port`.
+        if let Some(p) = s[pr.clone()].iter().position(|b| !b.is_ascii_digit()) {
+            return Some(Err(LineError::new(ErrorKind::BadPort, pr.start + p)));
+        }
+        Some(Ok(Authority {
+            userinfo: None,
+            host: r.start..colon,
+            port: Some(pr),
+        }))
+    }
+}
+
+/// The bytes [`scan_head`] looks for: the delimiters of the head (RFC 3986 Appendix B `: / ?
+/// #`), those [`split_authority`] decides on (`@ [ ]`; `:` again), and TAB CR LF `\`.
+const HEAD_SET: [u8; 11] = [
+    b':', b'/', b'?', b'#', b'@', b'[', b']', b'\t', b'\r', b'\n', b'\\',
+];
+
+/// The masks of one 16-byte block of [`scan_head`] (bit i = byte i of the block).
+#[derive(Clone, Copy)]
+struct HeadMasks {
+    colon: u32,
+    /// `/ ? #`
+    term: u32,
+    /// `@ [ ]`
+    at_br: u32,
+    /// TAB CR LF `\`
+    tnb: u32,
+}
+
+/// The 16 bytes of `s` from `base` (`base < s.len()`), zero-padded past its end (zero is
+/// none of the bytes the scans look for).
+#[inline(always)]
+fn block_at(s: &[u8], base: usize) -> [u8; 16] {
+    match s.get(base..base + 16) {
+        Some(c) => c.try_into().expect("16 bytes"),
+        None => {
+            let mut b = [0u8; 16];
+            let rest = &s[base..];
+            b[..rest.len()].copy_from_slice(rest);
+            b
+        }
+    }
+}
+
+#[inline(always)]
+fn head_masks(b: &[u8; 16]) -> HeadMasks {
+    let [co, sl, qu, ha, at, lb, rb, tab, cr, lf, bs] =
+        crate::simd::delims::eq_masks16(b, HEAD_SET);
+    HeadMasks {
+        colon: co,
+        term: sl | qu | ha,
+        at_br: at | lb | rb,
+        tnb: tab | cr | lf | bs,
+    }
+}
+
+/// True when the 16 bytes of `b` hold TAB, CR, LF or `\`.
+#[inline(always)]
+fn tnb16(b: &[u8; 16]) -> bool {
+    let [tab, cr, lf, bs] = crate::simd::delims::eq_masks16(b, [b'\t', b'\r', b'\n', b'\\']);
+    tab | cr | lf | bs != 0
+}
+
+/// The blocks of [`scan_head`]'s head: the masks of the block at `base`, and whether any
+/// block seen so far held TAB, CR, LF or `\`.
+struct HeadBlocks<'a> {
+    s: &'a [u8],
+    base: usize,
+    m: HeadMasks,
+    tnb: bool,
+}
+
+impl<'a> HeadBlocks<'a> {
+    #[inline(always)]
+    fn new(s: &'a [u8]) -> Self {
+        let m = head_masks(&block_at(s, 0));
+        HeadBlocks {
+            s,
+            base: 0,
+            tnb: m.tnb != 0,
+            m,
+        }
+    }
+
+    /// On to the next block; `false` (and no move) when the line ends in this one.
+    #[inline(always)]
+    fn advance(&mut self) -> bool {
+        if self.base + 16 >= self.s.len() {
+            return false;
+        }
+        self.base += 16;
+        self.m = head_masks(&block_at(self.s, self.base));
+        self.tnb |= self.m.tnb != 0;
+        true
+    }
+}
+
+/// The [`Head`] of `s` in one pass of 16-byte blocks ([`crate::simd::delims::eq_masks16`], the
+/// project's one compare kernel): the blocks up to the end of the authority are compared with
+/// the eleven bytes of the head; with `WHOLE`, the rest of the line only with TAB CR LF `\`.
+/// Instead of [`split_head`]'s byte loop and `memchr3`, [`split_authority`]'s byte loop and a
+/// separate pass for TAB CR LF `\` (issue 11). A head decided in the first 32 bytes (nearly
+/// every one) takes `scan_head_32`, without the loop. Without `WHOLE`,
+/// [`Head::tab_newline_or_backslash`] is `false` and the blocks past the head's are not read.
+/// [`scan_head_naive`] is its twin (the test `head_scan_matches_twin_*`).
+#[inline]
+pub fn scan_head<const WHOLE: bool>(s: &[u8]) -> Head {
+    if let Some(h) = scan_head_32::<WHOLE>(s) {
+        return h;
+    }
+    let n = s.len();
+    let mut h = Head::default();
+    if n == 0 {
+        return h;
+    }
+    let mut b = HeadBlocks::new(s);
+    // scheme: [^:/?#]+ ":" (RFC 3986 Appendix B): the first of `: / ? #`.
+    let first = loop {
+        let m = b.m.term | b.m.colon;
+        if m != 0 {
+            break b.base + m.trailing_zeros() as usize;
+        }
+        if !b.advance() {
+            break n;
+        }
+    };
+    let mut i = 0;
+    if first > 0 && first < n && s[first] == b':' {
+        h.scheme = Some(0..first);
+        i = first + 1;
+    }
+    // authority: "//" [^/?#]* (`first` is in the current block, so is `i` or the block
+    // before the authority's start).
+    h.path_start = i;
+    if s[i..].starts_with(b"//") {
+        let start = i + 2;
+        while start >= b.base + 16 && b.advance() {}
+        let end = loop {
+            // The bits of this block at or after `start`.
+            let from = if start > b.base {
+                !0u32 << (start - b.base).min(31)
+            } else {
+                !0
+            };
+            let term = b.m.term & from;
+            let upto = if term != 0 {
+                from & ((1u32 << term.trailing_zeros()) - 1)
+            } else {
+                from
+            };
+            let colon = b.m.colon & upto;
+            if h.auth_colon.is_none() && colon != 0 {
+                h.auth_colon = Some(b.base + colon.trailing_zeros() as usize);
+            }
+            h.auth_at_or_bracket |= b.m.at_br & upto != 0;
+            if term != 0 {
+                break b.base + term.trailing_zeros() as usize;
+            }
+            if !b.advance() {
+                break n;
+            }
+        };
+        h.authority = Some(start..end);
+        h.path_start = end;
+    }
+    if WHOLE {
+        h.tab_newline_or_backslash = b.tnb || tnb_from(s, b.base + 16);
+    }
+    h
+}
+
+/// True when `s[k..]` holds TAB, CR, LF or `\` (`k` a multiple of 16 and at least 16, the
+/// blocks before it seen already): 16 bytes at a time, the last block ending with the line
+/// (it overlaps the block before it, which held none).
+#[inline(always)]
+fn tnb_from(s: &[u8], mut k: usize) -> bool {
+    let n = s.len();
+    while k + 16 <= n {
+        if tnb16(s[k..k + 16].try_into().expect("16 bytes")) {
+            return true;
+        }
+        k += 16;
+    }
+    // `k >= 16`, so a line with bytes left has at least 16 bytes.
+    k < n && tnb16(s[n - 16..].try_into().expect("16 bytes"))
+}
+
+/// [`scan_head`] of a line of at least 32 bytes whose head is decided in its first 32 bytes
+/// (nearly every URL: the scheme and an authority that ends there): both blocks compared,
+/// their masks joined into 32 bits, and the scheme, the authority and what is in it found by
+/// bit operations without a loop. `None` (nothing decided) for shorter lines and longer heads.
+#[inline(always)]
+fn scan_head_32<const WHOLE: bool>(s: &[u8]) -> Option<Head> {
+    let (b0, b1) = (s.get(..16)?, s.get(16..32)?);
+    let (m0, m1) = (
+        head_masks(b0.try_into().expect("16 bytes")),
+        head_masks(b1.try_into().expect("16 bytes")),
+    );
+    let join = |a: u32, b: u32| a | b << 16;
+    let term = join(m0.term, m1.term);
+    let colon = join(m0.colon, m1.colon);
+    let first = (term | colon).trailing_zeros() as usize;
+    if first >= 32 {
+        return None;
+    }
+    let mut h = Head::default();
+    let mut i = 0;
+    if first > 0 && colon >> first & 1 == 1 {
+        h.scheme = Some(0..first);
+        i = first + 1;
+    }
+    h.path_start = i;
+    if s[i..].starts_with(b"//") {
+        let start = i + 2;
+        if start >= 32 {
+            return None;
+        }
+        let from = !0u32 << start;
+        let t = term & from;
+        if t == 0 {
+            return None;
+        }
+        let end = t.trailing_zeros() as usize;
+        let upto = from & ((1u32 << end) - 1);
+        let c = colon & upto;
+        h.auth_colon = (c != 0).then(|| c.trailing_zeros() as usize);
+        h.auth_at_or_bracket = join(m0.at_br, m1.at_br) & upto != 0;
+        h.authority = Some(start..end);
+        h.path_start = end;
+    }
+    if WHOLE {
+        h.tab_newline_or_backslash = (m0.tnb | m1.tnb) != 0 || tnb_from(s, 32);
+    }
+    Some(h)
+}
+
+/// The twin of [`scan_head`]: [`split_head`]'s byte loop and `memchr3`, the authority's bytes
+/// looked at one by one, and `memchr` for TAB CR LF `\`.
+pub fn scan_head_naive<const WHOLE: bool>(s: &[u8]) -> Head {
+    let c = split_head_memchr(s);
+    let auth = c.authority.clone().map(|a| &s[a]).unwrap_or_default();
+    let base = c.authority.as_ref().map_or(0, |a| a.start);
+    Head {
+        scheme: c.scheme,
+        path_start: c.path.start,
+        auth_colon: auth.iter().position(|&b| b == b':').map(|p| base + p),
+        auth_at_or_bracket: auth.iter().any(|&b| matches!(b, b'@' | b'[' | b']')),
+        authority: c.authority,
+        tab_newline_or_backslash: WHOLE
+            && (memchr::memchr3(b'\t', b'\r', b'\n', s).is_some()
+                || memchr::memchr(b'\\', s).is_some()),
+    }
+}
+
 /// Splits `s` into components per RFC 3986 Appendix B. Never fails: validation is separate.
 pub fn split(s: &[u8]) -> Components {
     if s.len() <= 64 {
@@ -627,6 +922,105 @@ mod split_twin_tests {
                 }
             }
             if cur.len() < 6 {
+                for &b in &alphabet {
+                    let mut n = cur.clone();
+                    n.push(b);
+                    all.push(n);
+                }
+            }
+            k += 1;
+        }
+        assert!(compared > 1_000_000, "{compared}");
+    }
+
+    /// [`scan_head`] (whole and head only) against [`scan_head_naive`], and
+    /// [`Head::split_authority`] against [`split_authority`], on `s`.
+    fn check_head(s: &[u8]) {
+        let show = || format!("{:?}", String::from_utf8_lossy(s));
+        let h = scan_head::<true>(s);
+        assert_eq!(h, scan_head_naive::<true>(s), "{}", show());
+        assert_eq!(
+            scan_head::<false>(s),
+            scan_head_naive::<false>(s),
+            "{}",
+            show()
+        );
+        assert_eq!(
+            h.split_authority(s),
+            h.authority.clone().map(|a| split_authority(s, a)),
+            "{}",
+            show()
+        );
+        let c = split_head(s);
+        assert_eq!(
+            (&h.scheme, &h.authority, h.path_start),
+            (&c.scheme, &c.authority, c.path.start)
+        );
+    }
+
+    /// Every byte [`scan_head`] looks for (and bytes next to them) at every position of lines
+    /// of every length up to 80 (every lane of its 16-byte blocks, the zero-padded last block
+    /// and the overlapping one), alone and after heads that end at every place.
+    #[test]
+    fn head_scan_matches_twin_at_every_position() {
+        let bytes = [
+            b':', b'/', b'?', b'#', b'@', b'[', b']', b'\t', b'\r', b'\n', b'\\', 0, 0x0B, b'a',
+            b'1', 0xC3, 0xDC,
+        ];
+        // Schemes whose `://` straddles the end of the first 32 bytes.
+        let long: Vec<Vec<u8>> = (27..=32)
+            .map(|k| [&vec![b's'; k][..], b"://h"].concat())
+            .collect();
+        let mut heads: Vec<&[u8]> = long.iter().map(Vec::as_slice).collect();
+        heads.extend_from_slice(&[
+            b"",
+            b"http://",
+            b"//",
+            b"s:",
+            b"http://h",
+            b"http://h:8",
+            b"a://u@h:",
+            b"x://[::1]",
+            b"abcdefghijklmnopq:",
+            b"abcdefghijklmnopqrstuvwxyz0123456:",
+            b"http://0123456789abcdefghij",
+        ]);
+        for head in heads {
+            for len in 0..=80usize {
+                let mut base: Vec<u8> = head.to_vec();
+                base.extend(std::iter::repeat_n(b'x', len.saturating_sub(head.len())));
+                check_head(&base);
+                for pos in 0..base.len() {
+                    for &b in &bytes {
+                        let mut v = base.clone();
+                        v[pos] = b;
+                        check_head(&v);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every string of up to 5 bytes over the delimiters and two other bytes, after a scheme
+    /// and `//` or alone, and padded to end in each lane of a block.
+    #[test]
+    fn head_scan_matches_twin_on_short_strings() {
+        let alphabet = [b':', b'/', b'?', b'#', b'@', b'[', b'\\', b'a', 0xC3];
+        let mut all: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut k = 0;
+        let mut compared = 0;
+        while k < all.len() {
+            let cur = all[k].clone();
+            for prefix in [&b""[..], b"http://", b"//", b"a:"] {
+                for pad in [0, 3, 9, 16, 25] {
+                    let mut v = prefix.to_vec();
+                    v.extend_from_slice(&cur);
+                    v.extend(std::iter::repeat_n(b'z', pad));
+                    check_head(&v);
+                    compared += 1;
+                }
+            }
+            if cur.len() < 5 {
                 for &b in &alphabet {
                     let mut n = cur.clone();
                     n.push(b);
