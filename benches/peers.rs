@@ -14,6 +14,10 @@
 //!   as when the pipeline writes them straight from the map.
 //! * `iribulk + copy out`: the same, then [`ChunkOut::write_to`] into an output `Vec`, so that
 //!   the output is materialized as for the peers.
+//! * `iribulk --host percent`: the engine with hosts percent-encoded (3987bis §3.4.1), which
+//!   writes what iri-string's `encode_to_uri` writes: its like-for-like peer is `iri-string`,
+//!   while the default IDNA host mode does the work of `url` and `ada-url` (UTS #46 hosts) and
+//!   compares with them (contract item 19). The `× url` column gives that second ratio.
 //! * `url`: `url::Url::parse(line)` (WHATWG), `.as_str()` copied into the output.
 //! * `ada-url`: `ada_url::Url::parse(line, None)` (WHATWG, C++), `.href()` copied.
 //! * `iri-string`: `IriReferenceStr::new(line)` (RFC 3987) then `.encode_to_uri()` written
@@ -31,6 +35,7 @@
 //! (default `target/bench-report.md`).
 
 use iri_string::types::IriReferenceStr;
+use iribulk::config::{HostMode, ToUriOptions};
 use iribulk::engine::input::next_mapped_chunk_end;
 use iribulk::engine::{ChunkOut, EngineOptions, Mode, Worker};
 use std::fmt::Write as _;
@@ -139,6 +144,7 @@ type Method = fn(&[u8], Option<&str>, &mut State) -> Pass;
 struct State {
     out: Vec<u8>,
     worker: Worker,
+    percent: Worker,
     to_iri: Worker,
     check: Worker,
     res: ChunkOut,
@@ -169,6 +175,11 @@ fn engine_pass(w: &mut Worker, res: &mut ChunkOut, data: &[u8]) -> Pass {
         pos = end;
     }
     p
+}
+
+/// to-uri with `--host percent` (3987bis §3.4.1): the like-for-like peer of `iri-string`.
+fn iribulk_percent(data: &[u8], _: Option<&str>, st: &mut State) -> Pass {
+    engine_pass(&mut st.percent, &mut st.res, data)
 }
 
 /// `--mode to-iri` (RFC 3987 §3.2). No peer decodes URIs into IRIs the same way.
@@ -310,6 +321,7 @@ fn memcpy(data: &[u8], _: Option<&str>, st: &mut State) -> Pass {
 const METHODS: &[(&str, Method)] = &[
     ("iribulk", iribulk_chunks),
     ("iribulk + copy out", iribulk_copy_out),
+    ("iribulk --host percent", iribulk_percent),
     ("url", url_crate),
     ("ada-url", ada),
     ("iri-string", iri_string),
@@ -445,7 +457,7 @@ fn main() {
     let _ = writeln!(
         md,
         "\n## In memory, one thread\n\nBest of {} samples (each at least {:.2} s); MB = 10^6 \
-         bytes of input. `×` columns: throughput relative to iri-string and to the plain line \
+         bytes of input. `×` columns: throughput relative to iri-string, to url and to the plain line \
          copy. Failed: lines the method rejected (copied unchanged).\n",
         a.runs,
         a.min_sample.as_secs_f64()
@@ -491,6 +503,13 @@ fn main() {
         let mut st = State {
             out: Vec::with_capacity(data.len() * 3 + 64),
             worker: Worker::new(EngineOptions::default()),
+            percent: Worker::new(EngineOptions {
+                to_uri: ToUriOptions {
+                    host: HostMode::Percent,
+                    ..ToUriOptions::default()
+                },
+                ..EngineOptions::default()
+            }),
             to_iri: Worker::new(EngineOptions {
                 mode: Mode::ToIri,
                 ..EngineOptions::default()
@@ -512,7 +531,7 @@ fn main() {
             results.push(Row { method, secs, pass });
         }
         let secs_of = |name: &str| results.iter().find(|r| r.method == name).map(|r| r.secs);
-        let (iri, copy) = (secs_of("iri-string"), secs_of("line copy"));
+        let (iri, copy, url) = (secs_of("iri-string"), secs_of("line copy"), secs_of("url"));
         for r in &results {
             let ratio =
                 |base: Option<f64>| base.map_or("-".into(), |b| format!("{:.2}", b / r.secs));
@@ -522,6 +541,7 @@ fn main() {
                 format!("{:.1}", data.len() as f64 / r.secs / 1e6),
                 format!("{:.2}", lines as f64 / r.secs / 1e6),
                 ratio(iri),
+                ratio(url),
                 ratio(copy),
                 thousands(r.pass.failed),
             ]);
@@ -536,11 +556,12 @@ fn main() {
             "MB/s",
             "M lines/s",
             "× iri-string",
+            "× url",
             "× line copy",
             "failed",
         ],
         &rows,
-        &[false, false, true, true, true, true, true],
+        &[false, false, true, true, true, true, true, true],
     ));
     print!("\n{md}");
     let _ = std::io::stdout().flush();
