@@ -286,6 +286,17 @@ pub fn check_line(
     if !may_contain_rtl(s.as_bytes()) {
         return Ok(());
     }
+    check_line_rtl(s, c, scratch)
+}
+
+/// [`check_line`] without its first step, the prefilter over the whole line: for a caller
+/// that already knows [`may_contain_rtl`] of the line (`check`'s one walk over the line's
+/// characters); the answer is the same either way.
+pub fn check_line_rtl(
+    s: &str,
+    c: &Components,
+    scratch: &mut Vec<Range<usize>>,
+) -> Result<(), BidiViolation> {
     scratch.clear();
     push_components(s, c, scratch);
     for r in scratch.iter() {

@@ -170,7 +170,8 @@ impl Checker {
         }
         // The grammar: the strict conversion's errors. An ASCII line that is already a valid
         // URI reference needs no conversion to know it (the engine's twin-tested shortcut).
-        let parts = if line.is_ascii() {
+        let ascii = line.is_ascii();
+        let parts = if ascii {
             crate::grammar::validate::valid_ascii_uri_split(line)
         } else {
             None
@@ -222,7 +223,7 @@ impl Checker {
         let mut o = Outcome::default();
         let mut comps = std::mem::take(&mut self.comps);
         comps.clear();
-        let r = self.check_components(line, s, &c, auth, &mut comps, &mut o);
+        let r = self.check_components(s, ascii, &c, auth, &mut comps, &mut o);
         self.comps = comps;
         r?;
         // A valid line is the output as it is: passed through, nothing written.
@@ -232,37 +233,60 @@ impl Checker {
 
     fn check_components(
         &mut self,
-        line: &[u8],
         s: &str,
+        ascii: bool,
         c: &components::Components,
         auth: Option<components::Authority>,
         comps: &mut Vec<Range<usize>>,
         o: &mut Outcome,
     ) -> Result<(), LineError> {
+        let line = s.as_bytes();
         let mut host = None;
-        // Whether the host holds a `%` (3987bis §3.4.2: decoded before IDNA), asked once for
-        // both host checks.
-        let mut pct = false;
+        // What the host holds (`%`: 3987bis §3.4.2 decodes it before IDNA; non-ASCII; `xn--`),
+        // asked once for all host checks.
+        let mut facts = HostFacts::default();
         if let Some(a) = auth {
             special_authority(line, c, &a)?;
             if line.get(a.host.start) != Some(&b'[') {
-                pct = memchr::memchr(b'%', &line[a.host.clone()]).is_some();
+                facts = HostFacts::of(&line[a.host.clone()]);
+                #[cfg(any(test, feature = "twins"))]
+                if self.naive {
+                    facts = HostFacts::of_naive(&line[a.host.clone()]);
+                }
                 let scheme = c.scheme.clone().map(|r| &line[r]);
-                self.check_host(s, a.host.clone(), scheme, pct)?;
+                self.check_host(s, a.host.clone(), scheme, facts.pct)?;
                 // Only a host holding `xn--` can have an `xn--` label (one byte pass instead
                 // of a split at every `.`); the naive twin splits every host.
-                if self.naive || host::contains_ace_prefix(&line[a.host.clone()]) {
+                if self.naive || facts.ace {
                     bad_ace(s, a.host.clone())?;
                 }
                 host = Some(a.host);
             }
         }
-        if !line.is_ascii() {
-            // RFC 3987 §4.2 with the components of contract item 13 (see `bidi`).
-            bidi::check_line(s, c, comps)?;
-            // The fast path counts the same warnings without the split; the host warnings
-            // below run either way.
-            let done = !self.naive && warn_line_fast(s, o);
+        if !ascii {
+            // One walk over the line's characters for the warnings and the right-to-left
+            // prefilter (the naive twin: none, every step on its own).
+            let scan = if self.naive {
+                LineScan {
+                    warn: None,
+                    rtl: None,
+                }
+            } else {
+                scan_line(s)
+            };
+            // RFC 3987 §4.2 with the components of contract item 13 (see `bidi`): only a
+            // component with a right-to-left character can break it.
+            match scan.rtl {
+                Some(false) => {}
+                Some(true) => bidi::check_line_rtl(s, c, comps)?,
+                None => bidi::check_line(s, c, comps)?,
+            }
+            // The walk counted the same warnings without the split; the host warnings below
+            // run either way.
+            let done = scan.warn.is_some();
+            if let Some(w) = scan.warn {
+                add_warnings(o, w);
+            }
             if !done && comps.is_empty() {
                 // `check_line` skipped the split (no right-to-left character): the warnings
                 // still need the components.
@@ -297,7 +321,7 @@ impl Checker {
             }
         }
         if let Some(h) = host {
-            self.host_warnings(s, h, pct, o);
+            self.host_warnings(s, h, facts, o);
         }
         Ok(())
     }
@@ -355,8 +379,9 @@ impl Checker {
     /// `display-unsafe`. The first of them is the line's reported warning, before any character
     /// warning (a compatibility character in the userinfo, an ignorable in the host): it says
     /// that a browser reads another host, or none (issue 16).
-    /// `pct`: the host holds a `%`.
-    fn host_warnings(&mut self, s: &str, r: Range<usize>, pct: bool, o: &mut Outcome) {
+    /// `facts`: what the host holds.
+    fn host_warnings(&mut self, s: &str, r: Range<usize>, facts: HostFacts, o: &mut Outcome) {
+        let pct = facts.pct;
         let host = &s[r.clone()];
         let mut first = true;
         let mut warn = |k, at| {
@@ -372,7 +397,7 @@ impl Checker {
         // The UTS #46 run goes through the host cache ([`Checker::host_to_ascii`]).
         let mut mapped = std::mem::take(&mut self.mapped);
         mapped.clear();
-        let m: &[u8] = if pct || !host.is_ascii() {
+        let m: &[u8] = if pct || !facts.ascii {
             let decoded = if pct {
                 std::borrow::Cow::Owned(
                     crate::host::decode_host_percent(host).unwrap_or_else(|| host.to_string()),
@@ -397,7 +422,7 @@ impl Checker {
         }
         self.mapped = mapped;
         // `display-unsafe` needs an `xn--` label (see `bad_ace` in `check_components`).
-        if !self.naive && !crate::host::contains_ace_prefix(host.as_bytes()) {
+        if !self.naive && !facts.ace {
             return;
         }
         let tld = host
@@ -419,6 +444,85 @@ impl Checker {
         }
     }
 }
+
+/// What a host (not an IP literal) holds, for the host checks of [`Checker`]: one pass over
+/// its bytes instead of one per question. [`HostFacts::of_naive`] is its twin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)]
+pub struct HostFacts {
+    /// A `%` (3987bis §3.4.2: the host is percent-decoded before IDNA).
+    pub pct: bool,
+    /// Only ASCII bytes.
+    pub ascii: bool,
+    /// [`host::contains_ace_prefix`]: `xn--` somewhere, in any ASCII case (RFC 3490 §5).
+    pub ace: bool,
+}
+
+impl Default for HostFacts {
+    /// An empty host.
+    fn default() -> Self {
+        HostFacts {
+            pct: false,
+            ascii: true,
+            ace: false,
+        }
+    }
+}
+
+impl HostFacts {
+    /// One pass over `h` OR-ing the byte classes of [`HOST_FACT`]; `xn--` is looked for only
+    /// when the host has a `-`.
+    #[inline]
+    pub fn of(h: &[u8]) -> HostFacts {
+        let acc = h.iter().fold(0u8, |a, &b| a | HOST_FACT[b as usize]);
+        HostFacts {
+            pct: acc & FACT_PCT != 0,
+            ascii: acc & FACT_HIGH == 0,
+            ace: acc & FACT_HYPHEN != 0 && ace_prefix(h),
+        }
+    }
+
+    /// The twin of [`HostFacts::of`]: each question asked on its own, as the checker did.
+    #[cfg(any(test, feature = "twins"))]
+    pub fn of_naive(h: &[u8]) -> HostFacts {
+        HostFacts {
+            pct: h.contains(&b'%'),
+            ascii: h.is_ascii(),
+            ace: host::contains_ace_prefix(h),
+        }
+    }
+}
+
+/// [`host::contains_ace_prefix`] without a case-folding compare of every 4-byte window: a
+/// window is `xn--` in any case when its last two bytes are `-` and its first two are `x`
+/// and `n` with the ASCII case bit (0x20) set (only `x`/`X` and `n`/`N` give those).
+#[inline]
+fn ace_prefix(h: &[u8]) -> bool {
+    h.windows(4)
+        .any(|w| w[3] == b'-' && w[2] == b'-' && w[1] | 0x20 == b'n' && w[0] | 0x20 == b'x')
+}
+
+/// The byte classes of [`HostFacts::of`].
+static HOST_FACT: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = if i >= 0x80 {
+            FACT_HIGH
+        } else if i == b'%' as usize {
+            FACT_PCT
+        } else if i == b'-' as usize {
+            FACT_HYPHEN
+        } else {
+            0
+        };
+        i += 1;
+    }
+    t
+};
+const FACT_PCT: u8 = 1;
+const FACT_HIGH: u8 = 2;
+const FACT_HYPHEN: u8 = 4;
 
 /// What browsers refuse in the authority of a special scheme (WHATWG URL §4.1) that RFC 3986
 /// allows: a port above 65535 (`bad-port`; RFC 3986 §3.2.3 has no bound, WHATWG URL §4.4 port
@@ -781,17 +885,21 @@ pub fn is_dns_name(name: &str) -> bool {
     // Start of the current label; the byte before each label is a dot (or the start).
     let mut start = 0;
     for (i, &x) in b.iter().enumerate() {
-        if x == b'.' {
-            if i == start || i - start > 63 || b[i - 1] == b'-' {
-                return false;
+        // One load and compare per letter or digit ([`HOST_BYTE`]).
+        match HOST_BYTE[x as usize] {
+            ALNUM => {}
+            DOT => {
+                if i == start || i - start > 63 || b[i - 1] == b'-' {
+                    return false;
+                }
+                start = i + 1;
             }
-            start = i + 1;
-        } else if x == b'-' {
-            if i == start {
-                return false;
+            HYPHEN => {
+                if i == start {
+                    return false;
+                }
             }
-        } else if !x.is_ascii_alphanumeric() {
-            return false;
+            _ => return false,
         }
     }
     let n = b.len();
@@ -834,7 +942,131 @@ pub(crate) fn is_compat_naive(c: char) -> bool {
     }
 }
 
+/// What [`scan_line`] found in one walk over a line's characters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LineScan {
+    /// The compatibility-character warnings of the whole line (their number and the offset
+    /// of the first), or `None` when some character needs its component (see
+    /// [`warn_line_chars`]: the walk stopped there).
+    warn: Option<(u32, Option<usize>)>,
+    /// Whether the line holds a character under one of the right-to-left prefixes of
+    /// [`bidi::may_contain_rtl`] (exactly its answer on a UTF-8 line); `None` when the walk
+    /// stopped early.
+    rtl: Option<bool>,
+}
+
+/// The characters [`scan_line`] must look at one by one: a compatibility character (warned),
+/// ZWNJ/ZWJ (they need their component), a label dot (a component may start after it) and
+/// U+200F (a right-to-left prefix outside the right-to-left blocks of [`rtl_block`]). Any
+/// other character changes nothing but "a component may start here".
+fn is_walk_stop(c: char) -> bool {
+    is_compat_naive(c)
+        || matches!(c, joiner::ZWNJ | joiner::ZWJ | '\u{200F}')
+        || crate::host::is_label_dot(c)
+}
+
+/// Whether the 64-code-point block `k` (code point >> 6) lies in a right-to-left range of
+/// [`bidi::may_contain_rtl`]: U+0580–U+08FF (UTF-8 leads `D6`–`DF`, `E0 A0`–`E0 A3`),
+/// U+FB00–U+FEFF (`EF AC`–`EF BB`), U+10000–U+10FFF (`F0 90`), U+1E000–U+1EFFF (`F0 9E`).
+/// U+200F, the other prefix, is one of [`is_walk_stop`]'s characters.
+#[inline]
+fn rtl_block(k: u32) -> bool {
+    (0x16..=0x23).contains(&k)
+        || (0x3EC..=0x3FB).contains(&k)
+        || (0x400..=0x43F).contains(&k)
+        || (0x780..=0x7BF).contains(&k)
+}
+
 /// The warnings of [`warn_chars`] and of the host's label dots over a whole line, without
+/// splitting it into components, and whether the line may hold a right-to-left character
+/// (so that RFC 3987 §4.2's per-component walk runs only then), in one pass; [`LineScan`]
+/// says what it found. Its twin is [`warn_line_chars`] with [`bidi::may_contain_rtl`] (the
+/// tests `scan_line_matches_twins_on_every_code_point` and `tests/check_walk.rs`).
+///
+/// It reads UTF-8 by blocks of 64 code points, which are exactly the characters whose forms
+/// differ only in the six low bits of their last byte (RFC 3629 §3): the lead byte (and the
+/// second, for 3- and 4-byte forms) give the block without decoding the character, and one
+/// 64-bit word of a [`CharMemo`] of [`is_walk_stop`], kept while the block stays the same,
+/// says by its bit whether the character needs a look of its own. Only those (rare) and the
+/// first character of each non-ASCII run (a combining mark there may start a component:
+/// another [`CharMemo`]) are decoded. ASCII runs are skipped eight bytes at a time.
+// Kept out of `Checker::convert_into`: inlined, the old warning pass cost the ASCII lines of
+// real_files_and_shortener 0.4 % more instructions (callgrind), and it runs only on
+// non-ASCII lines.
+#[inline(never)]
+fn scan_line(s: &str) -> LineScan {
+    static STOP: CharMemo = CharMemo::new(is_walk_stop);
+    static MARK: CharMemo = CharMemo::new(unicode_normalization::char::is_combining_mark);
+    const STOPPED: LineScan = LineScan {
+        warn: None,
+        rtl: None,
+    };
+    let b = s.as_bytes();
+    let n = b.len();
+    let (mut count, mut first, mut rtl) = (0, None, false);
+    // The block of the last character and its word of `STOP` (no block is `u32::MAX`).
+    let (mut blk, mut stop) = (u32::MAX, 0u64);
+    let mut i = ascii_prefix_len(b);
+    while i < n {
+        // A run of non-ASCII characters. Its first follows an ASCII byte or the line start,
+        // where a component may start: a combining mark there needs the components.
+        let mut at_start = true;
+        while let Some(&lead) = b.get(i).filter(|&&x| x >= 0x80) {
+            // The block (code point >> 6), the last byte, the length (RFC 3629 §3).
+            let (k, last, len) = if lead < 0xE0 {
+                (u32::from(lead & 0x1F), b[i + 1], 2)
+            } else if lead < 0xF0 {
+                let k = u32::from(lead & 0x0F) << 6 | u32::from(b[i + 1] & 0x3F);
+                (k, b[i + 2], 3)
+            } else {
+                let k = u32::from(lead & 0x07) << 12
+                    | u32::from(b[i + 1] & 0x3F) << 6
+                    | u32::from(b[i + 2] & 0x3F);
+                (k, b[i + 3], 4)
+            };
+            let bit = 1u64 << (last & 0x3F);
+            if k != blk {
+                blk = k;
+                stop = STOP.word(k << 6);
+                rtl |= rtl_block(k);
+            }
+            if at_start && MARK.word(k << 6) & bit != 0 {
+                return STOPPED;
+            }
+            at_start = false;
+            if stop & bit != 0 {
+                let (c, _) = char_at(b, i);
+                if matches!(c, joiner::ZWNJ | joiner::ZWJ) {
+                    return STOPPED;
+                }
+                if is_compat(c) {
+                    count += 1;
+                    first.get_or_insert(i);
+                }
+                rtl |= c == '\u{200F}';
+                at_start = crate::host::is_label_dot(c);
+            }
+            i += len;
+        }
+        i += ascii_prefix_len(&b[i..]);
+    }
+    LineScan {
+        warn: Some((count, first)),
+        rtl: Some(rtl),
+    }
+}
+
+/// Adds the warnings [`scan_line`] counted to `o` (the first one unless `o` has one).
+fn add_warnings(o: &mut Outcome, (count, first): (u32, Option<usize>)) {
+    o.warnings += count;
+    if let Some(p) = first {
+        o.first_warning
+            .get_or_insert(LineError::new(ErrorKind::CompatChar, p));
+    }
+}
+
+/// The character-by-character twin of [`scan_line`]'s warnings (the warning pass before it):
+/// the warnings of [`warn_chars`] and of the host's label dots over a whole line, without
 /// splitting it into components, when no character needs the components; returns `false`
 /// (and leaves `o` as it was) otherwise. Every non-ASCII character of a line that passed the
 /// grammar lies in a component, except the host's label dots (RFC 3490 §3.1), whose
@@ -843,41 +1075,59 @@ pub(crate) fn is_compat_naive(c: char) -> bool {
 /// (RFC 5892 Appendix A context), and so does a combining mark right after an ASCII byte, a
 /// label dot or the line start (the only places a component can start: all other
 /// delimiters are ASCII); a combining mark after any other character cannot start one.
-// Kept out of `Checker::convert_into`: inlined, it cost the ASCII lines of
-// real_files_and_shortener 0.4 % more instructions (callgrind), and it runs only on
-// non-ASCII lines.
-#[inline(never)]
-fn warn_line_fast(s: &str, o: &mut Outcome) -> bool {
-    let b = s.as_bytes();
+#[cfg(any(test, feature = "twins"))]
+fn warn_line_chars(s: &str, o: &mut Outcome) -> bool {
     let mut count = 0;
     let mut first = None;
     let mut after_delimiter = true;
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] < 0x80 {
+    for (i, c) in s.char_indices() {
+        if c.is_ascii() {
             after_delimiter = true;
-            i += ascii_prefix_len(&b[i..]);
             continue;
         }
-        let (c, len) = char_at(b, i);
         if matches!(c, joiner::ZWNJ | joiner::ZWJ)
             || (after_delimiter && unicode_normalization::char::is_combining_mark(c))
         {
             return false;
         }
-        if is_compat(c) {
+        if is_compat_naive(c) {
             count += 1;
             first.get_or_insert(i);
         }
         after_delimiter = crate::host::is_label_dot(c);
-        i += len;
     }
-    o.warnings += count;
-    if let Some(p) = first {
-        o.first_warning
-            .get_or_insert(LineError::new(ErrorKind::CompatChar, p));
-    }
+    add_warnings(o, (count, first));
     true
+}
+
+/// Panics unless [`scan_line`] agrees with its twins on the UTF-8 line `s`: the warnings of
+/// [`warn_line_chars`] when it finishes (and it stops where that one gives up), and the
+/// answer of the right-to-left prefilter's naive twin. For the tests that run it on every
+/// data set line; not part of the API.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn scan_twin_check(s: &str) {
+    let got = scan_line(s);
+    let mut o = Outcome::default();
+    let done = warn_line_chars(s, &mut o);
+    let mut w = Outcome::default();
+    if let Some(x) = got.warn {
+        add_warnings(&mut w, x);
+    }
+    assert_eq!(got.warn.is_some(), done, "scan_line stops: {s:?}");
+    assert_eq!(got.rtl.is_some(), done, "scan_line rtl known: {s:?}");
+    if done {
+        assert_eq!(
+            (w.warnings, w.first_warning),
+            (o.warnings, o.first_warning),
+            "scan_line warnings: {s:?}"
+        );
+        assert_eq!(
+            got.rtl,
+            Some(crate::simd::rtl::may_contain_rtl_naive(s.as_bytes())),
+            "scan_line rtl: {s:?}"
+        );
+    }
 }
 
 /// The length of the ASCII prefix of `b`, eight bytes at a time (a byte is ASCII iff its top
@@ -989,6 +1239,58 @@ mod tests {
             n += 1;
         }
         assert!(n > 1_000_000, "{n}");
+    }
+
+    /// The one walk of `scan_line` against its twins (the character-by-character warning pass
+    /// and the right-to-left prefilter's naive twin) for every scalar value in the places
+    /// where the walk decides differently: first in the line, first of a run after ASCII,
+    /// inside a run (after `é`, and after `ж` of another block), after a label dot (plain
+    /// and compatibility), before a combining mark and before a right-to-left letter.
+    #[test]
+    fn scan_line_matches_twins_on_every_code_point() {
+        let (mut stopped, mut warned, mut rtl) = (0u32, 0u32, 0u32);
+        for c in (0x80..=0x10FFFFu32).filter_map(char::from_u32) {
+            for s in [
+                format!("{c}a"),
+                format!("a/{c}"),
+                format!("/é{c}b"),
+                format!("/ж{c}\u{3002}{c}"),
+                format!("h\u{FF0E}{c}\u{301}"),
+                format!("ü{c}\u{5D0}"),
+            ] {
+                scan_twin_check(&s);
+            }
+            let one = scan_line(&format!("/é{c}"));
+            stopped += one.warn.is_none() as u32;
+            warned += one.warn.is_some_and(|(n, _)| n > 0) as u32;
+            rtl += (one.rtl == Some(true)) as u32;
+        }
+        // Thousands of compatibility and right-to-left characters, and the two joiners (a
+        // combining mark inside a run does not stop the walk).
+        assert!(
+            warned > 5_000 && rtl > 2_000 && stopped == 2,
+            "{warned} {rtl} {stopped}"
+        );
+    }
+
+    /// `HostFacts::of` against its twin on every string of up to 5 bytes over the bytes it
+    /// decides on (the letters of `xn--` in both cases, `-`, `%`, a non-ASCII byte, `.`).
+    #[test]
+    fn host_facts_match_twin() {
+        let alphabet: [&[u8]; 9] = [b"x", b"X", b"n", b"N", b"-", b"%", b"\xC3", b".", b"a"];
+        let mut all = vec![Vec::new()];
+        for _ in 0..5 {
+            let next: Vec<Vec<u8>> = all
+                .iter()
+                .flat_map(|p| alphabet.iter().map(move |a| [p.as_slice(), a].concat()))
+                .collect();
+            for h in &next {
+                assert_eq!(HostFacts::of(h), HostFacts::of_naive(h), "{h:?}");
+            }
+            all = next;
+        }
+        assert!(HostFacts::of(b"a.Xn--b").ace && !HostFacts::of(b"xn-a").ace);
+        assert_eq!(HostFacts::of(b""), HostFacts::default());
     }
 
     /// The one-pass DNS-name test against its twin on every string of up to 4 bytes over an

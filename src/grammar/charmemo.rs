@@ -35,6 +35,15 @@ impl CharMemo {
     #[inline]
     pub fn get(&self, c: char) -> bool {
         let u = c as u32;
+        self.word(u) >> (u & 63) & 1 != 0
+    }
+
+    /// The answers for the 64 code points of the block holding `u` (`u >> 6`; one block is
+    /// exactly the characters whose UTF-8 forms differ only in their last byte's six low
+    /// bits): bit `k` is `pred` of code point `(u & !63) + k` (0 for a surrogate). Filled with
+    /// its page on first use, like [`CharMemo::get`], which reads one bit of it.
+    #[inline]
+    pub fn word(&self, u: u32) -> u64 {
         let page = self.pages[(u >> PAGE_BITS) as usize].get_or_init(|| {
             let base = u & !((1 << PAGE_BITS) - 1);
             let mut bits = [0u64; 2];
@@ -45,7 +54,7 @@ impl CharMemo {
             }
             bits
         });
-        page[((u >> 6) & 1) as usize] >> (u & 63) & 1 != 0
+        page[((u >> 6) & 1) as usize]
     }
 }
 
@@ -122,6 +131,15 @@ mod tests {
         for u in (0..=0x10FFFFu32).rev().step_by(5).chain(0..=0x10FFFF) {
             if let Some(c) = char::from_u32(u) {
                 assert_eq!(M.get(c), odd_or_cjk(c), "U+{u:04X}");
+            }
+        }
+        // `word` is the 64 bits of `get` around each code point (surrogates read as 0).
+        static W: CharMemo = CharMemo::new(odd_or_cjk);
+        for u in (0..=0x10FFFFu32).step_by(61) {
+            let w = W.word(u);
+            for k in 0..64 {
+                let want = char::from_u32((u & !63) + k).is_some_and(odd_or_cjk);
+                assert_eq!(w >> k & 1 != 0, want, "U+{u:04X} bit {k}");
             }
         }
         // Every page but the 16 of the surrogates (no `char` there).
