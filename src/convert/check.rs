@@ -922,12 +922,33 @@ pub fn is_dns_name_naive(name: &str) -> bool {
 
 /// True if NFKC changes `c` (a compatibility character, RFC 3987 §6.1 b; UAX #15 §9).
 ///
-/// Answered by a [`CharMemo`] of [`is_compat_naive`]: the per-character quick check it
-/// replaces cost ~350 instructions; this is an atomic load and a bit test.
+/// Answered by a [`CharMemo`] of [`is_compat_fill`] (the test
+/// `compat_memo_matches_twin_on_every_code_point` compares it with [`is_compat_naive`] on
+/// every code point): the per-character quick check it replaces cost ~350 instructions; this
+/// is an atomic load and a bit test.
 #[inline]
 pub(crate) fn is_compat(c: char) -> bool {
-    static MEMO: CharMemo = CharMemo::new(is_compat_naive);
+    static MEMO: CharMemo = CharMemo::new(is_compat_fill);
     MEMO.get(c)
+}
+
+/// [`is_compat_naive`] for filling the memos a page at a time, asked only of the characters
+/// that decompose. NFKC is the canonical composition of the compatibility decomposition
+/// (UAX #15 §1.2, §3): a character that NFKD gives back alone has nothing to compose with
+/// and is its own NFKC, and a precomposed Hangul syllable decomposes and recomposes
+/// algorithmically (UAX #15 §16, Unicode §3.12) to itself. One decomposition lookup instead
+/// of the ~350-instruction quick check for nearly every character: the memos' first use cost
+/// `check` 12 M instructions on intl_cldr.txt.
+fn is_compat_fill(c: char) -> bool {
+    if ('\u{AC00}'..='\u{D7A3}').contains(&c) {
+        return false;
+    }
+    let (mut n, mut alone) = (0, true);
+    unicode_normalization::char::decompose_compatible(c, |d| {
+        n += 1;
+        alone &= d == c;
+    });
+    !(n == 1 && alone) && is_compat_naive(c)
 }
 
 /// The obviously correct twin of [`is_compat`]: the quick-check table answers for most
@@ -960,21 +981,22 @@ struct LineScan {
 /// U+200F (a right-to-left prefix outside the right-to-left blocks of [`rtl_block`]). Any
 /// other character changes nothing but "a component may start here".
 fn is_walk_stop(c: char) -> bool {
-    is_compat_naive(c)
+    is_compat_fill(c)
         || matches!(c, joiner::ZWNJ | joiner::ZWJ | '\u{200F}')
         || crate::host::is_label_dot(c)
 }
 
-/// Whether the 64-code-point block `k` (code point >> 6) lies in a right-to-left range of
+/// Whether the 128-code-point page `p` (code point >> 7) lies in a right-to-left range of
 /// [`bidi::may_contain_rtl`]: U+0580–U+08FF (UTF-8 leads `D6`–`DF`, `E0 A0`–`E0 A3`),
-/// U+FB00–U+FEFF (`EF AC`–`EF BB`), U+10000–U+10FFF (`F0 90`), U+1E000–U+1EFFF (`F0 9E`).
-/// U+200F, the other prefix, is one of [`is_walk_stop`]'s characters.
+/// U+FB00–U+FEFF (`EF AC`–`EF BB`), U+10000–U+10FFF (`F0 90`), U+1E000–U+1EFFF (`F0 9E`); each
+/// range starts and ends on a page boundary. U+200F, the other prefix, is one of
+/// [`is_walk_stop`]'s characters.
 #[inline]
-fn rtl_block(k: u32) -> bool {
-    (0x16..=0x23).contains(&k)
-        || (0x3EC..=0x3FB).contains(&k)
-        || (0x400..=0x43F).contains(&k)
-        || (0x780..=0x7BF).contains(&k)
+fn rtl_page(p: u32) -> bool {
+    (0x0B..=0x11).contains(&p)
+        || (0x1F6..=0x1FD).contains(&p)
+        || (0x200..=0x21F).contains(&p)
+        || (0x3C0..=0x3DF).contains(&p)
 }
 
 /// The warnings of [`warn_chars`] and of the host's label dots over a whole line, without
@@ -983,13 +1005,14 @@ fn rtl_block(k: u32) -> bool {
 /// says what it found. Its twin is [`warn_line_chars`] with [`bidi::may_contain_rtl`] (the
 /// tests `scan_line_matches_twins_on_every_code_point` and `tests/check_walk.rs`).
 ///
-/// It reads UTF-8 by blocks of 64 code points, which are exactly the characters whose forms
-/// differ only in the six low bits of their last byte (RFC 3629 §3): the lead byte (and the
-/// second, for 3- and 4-byte forms) give the block without decoding the character, and one
-/// 64-bit word of a [`CharMemo`] of [`is_walk_stop`], kept while the block stays the same,
-/// says by its bit whether the character needs a look of its own. Only those (rare) and the
-/// first character of each non-ASCII run (a combining mark there may start a component:
-/// another [`CharMemo`]) are decoded. ASCII runs are skipped eight bytes at a time.
+/// It reads UTF-8 by pages of 128 code points ([`CharMemo::page`]), which are the characters
+/// whose forms share every byte but the last and the lowest bit of the one before it
+/// (RFC 3629 §3): the page and the bit of a character come from its bytes without decoding
+/// it, and the page of a [`CharMemo`] of [`is_walk_stop`], kept while the page stays the
+/// same, says by its bit whether the character needs a look of its own. Only those (rare)
+/// are decoded; the first character of each non-ASCII run is also looked up in a
+/// [`CharMemo`] of the combining marks (one there may start a component). ASCII runs are
+/// skipped eight bytes at a time.
 // Kept out of `Checker::convert_into`: inlined, the old warning pass cost the ASCII lines of
 // real_files_and_shortener 0.4 % more instructions (callgrind), and it runs only on
 // non-ASCII lines.
@@ -1004,37 +1027,40 @@ fn scan_line(s: &str) -> LineScan {
     let b = s.as_bytes();
     let n = b.len();
     let (mut count, mut first, mut rtl) = (0, None, false);
-    // The block of the last character and its word of `STOP` (no block is `u32::MAX`).
-    let (mut blk, mut stop) = (u32::MAX, 0u64);
+    // The page of the last character and its bits of `STOP` (no page is `u32::MAX`).
+    let (mut page, mut stop) = (u32::MAX, [0u64; 2]);
     let mut i = ascii_prefix_len(b);
     while i < n {
         // A run of non-ASCII characters. Its first follows an ASCII byte or the line start,
         // where a component may start: a combining mark there needs the components.
         let mut at_start = true;
         while let Some(&lead) = b.get(i).filter(|&&x| x >= 0x80) {
-            // The block (code point >> 6), the last byte, the length (RFC 3629 §3).
-            let (k, last, len) = if lead < 0xE0 {
-                (u32::from(lead & 0x1F), b[i + 1], 2)
-            } else if lead < 0xF0 {
-                let k = u32::from(lead & 0x0F) << 6 | u32::from(b[i + 1] & 0x3F);
-                (k, b[i + 2], 3)
+            // The page (code point >> 7), the half page (bit 6 of the code point), the bit
+            // (its six low bits: those of the last byte) and the length.
+            let lead32 = u32::from(lead);
+            let (p, half, len) = if lead < 0xE0 {
+                ((lead32 & 0x1F) >> 1, lead32 & 1, 2)
             } else {
-                let k = u32::from(lead & 0x07) << 12
-                    | u32::from(b[i + 1] & 0x3F) << 6
-                    | u32::from(b[i + 2] & 0x3F);
-                (k, b[i + 3], 4)
+                let c1 = u32::from(b[i + 1]);
+                if lead < 0xF0 {
+                    ((lead32 & 0x0F) << 5 | (c1 & 0x3F) >> 1, c1 & 1, 3)
+                } else {
+                    let c2 = u32::from(b[i + 2]);
+                    let p = (lead32 & 0x07) << 11 | (c1 & 0x3F) << 5 | (c2 & 0x3F) >> 1;
+                    (p, c2 & 1, 4)
+                }
             };
-            let bit = 1u64 << (last & 0x3F);
-            if k != blk {
-                blk = k;
-                stop = STOP.word(k << 6);
-                rtl |= rtl_block(k);
+            let bit = 1u64 << (b[i + len - 1] & 0x3F);
+            if p != page {
+                page = p;
+                stop = *STOP.page(p << 7);
+                rtl |= rtl_page(p);
             }
-            if at_start && MARK.word(k << 6) & bit != 0 {
+            if at_start && MARK.page(p << 7)[half as usize] & bit != 0 {
                 return STOPPED;
             }
             at_start = false;
-            if stop & bit != 0 {
+            if stop[half as usize] & bit != 0 {
                 let (c, _) = char_at(b, i);
                 if matches!(c, joiner::ZWNJ | joiner::ZWJ) {
                     return STOPPED;
