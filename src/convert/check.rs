@@ -248,13 +248,14 @@ impl Checker {
         if let Some(a) = auth {
             special_authority(line, c, &a)?;
             if line.get(a.host.start) != Some(&b'[') {
-                facts = HostFacts::of(&line[a.host.clone()]);
+                let dns;
+                (facts, dns) = host_scan(&line[a.host.clone()]);
                 #[cfg(any(test, feature = "twins"))]
                 if self.naive {
                     facts = HostFacts::of_naive(&line[a.host.clone()]);
                 }
                 let scheme = c.scheme.clone().map(|r| &line[r]);
-                self.check_host(s, a.host.clone(), scheme, facts.pct)?;
+                self.check_host(s, a.host.clone(), scheme, facts.pct, dns)?;
                 // Only a host holding `xn--` can have an `xn--` label (one byte pass instead
                 // of a split at every `.`); the naive twin splits every host.
                 if self.naive || facts.ace {
@@ -327,13 +328,15 @@ impl Checker {
     }
 
     /// Hosts must pass the chosen IDNA; an all-ASCII host of a DNS scheme must be a DNS name.
-    /// `pct`: the host holds a `%`.
+    /// `pct`: the host holds a `%`; `dns`: the host as written is a DNS name
+    /// ([`is_dns_name`], asked by [`host_scan`]).
     fn check_host(
         &mut self,
         s: &str,
         r: Range<usize>,
         scheme: Option<&[u8]>,
         pct: bool,
+        dns: bool,
     ) -> Result<(), LineError> {
         let host = &s[r.clone()];
         if host.is_empty() {
@@ -371,8 +374,11 @@ impl Checker {
         }
         let dns = if self.naive {
             is_dns_name_naive(name)
-        } else {
+        } else if pct {
             is_dns_name(name)
+        } else {
+            // `name` is the host as written.
+            dns
         };
         if dns {
             Ok(())
@@ -422,7 +428,7 @@ impl Checker {
         } else {
             host.as_bytes()
         };
-        if crate::convert::integrity::ends_in_number(m) && !components::is_ipv4(m) {
+        if ends_in_number(m) && !components::is_ipv4(m) {
             warn(ErrorKind::AmbiguousIpv4, r.start);
         }
         self.mapped = mapped;
@@ -822,6 +828,19 @@ fn host_quick(h: &[u8], dns: bool) -> bool {
     true
 }
 
+/// [`crate::convert::integrity::ends_in_number`] (WHATWG URL §3.5) asked only of a host whose
+/// last byte (before one root dot) can end a number: a hex digit, or the `x` of an empty
+/// `0x` (the last part is decimal digits, `0x` and hex digits, or `0` and octal digits).
+/// Nearly every name ends in a letter of its top-level domain that is none of those. The
+/// test `ends_in_number_matches_twin` compares them.
+#[inline]
+fn ends_in_number(h: &[u8]) -> bool {
+    let t = h.strip_suffix(b".").unwrap_or(h);
+    t.last()
+        .is_some_and(|&b| b.is_ascii_hexdigit() || b | 0x20 == b'x')
+        && crate::convert::integrity::ends_in_number(h)
+}
+
 /// The classes of host bytes for [`host_quick`]: a letter or digit (RFC 1123 §2.1; one load
 /// and compare per byte for nearly every byte), a dot, a hyphen, anything else.
 static HOST_BYTE: [u8; 256] = {
@@ -894,35 +913,99 @@ fn bad_ace(s: &str, r: Range<usize>) -> Result<(), LineError> {
 /// An ASCII DNS name: labels of letters, digits and hyphens (STD3, RFC 1123 §2.1), not
 /// starting or ending with a hyphen, 1–63 octets; ≤ 253 octets without a trailing root dot.
 ///
-/// One pass over the bytes; [`is_dns_name_naive`] is its twin.
+/// One pass of [`DNS_DFA`] over the bytes (the label lengths in a second pass, only for a
+/// name longer than 63 octets); [`is_dns_name_naive`] is its twin.
 pub fn is_dns_name(name: &str) -> bool {
-    let b = name.as_bytes();
+    dns_name_bytes(name.as_bytes()).0
+}
+
+/// [`is_dns_name`] of `b`, and whether `b` holds a `-` (for [`host_scan`]).
+#[inline]
+fn dns_name_bytes(b: &[u8]) -> (bool, bool) {
+    let st = b.iter().fold(D_START, |st, &x| {
+        DNS_DFA[usize::from(st & 15)][usize::from(x)]
+    });
+    let hyphen = st & D_HYPHEN_SEEN != 0;
+    if !matches!(st & !D_HYPHEN_SEEN, D_ALNUM | D_DOT) {
+        return (false, hyphen);
+    }
+    // Accepted: only letters, digits, hyphens and dots, and each label starts and ends with
+    // a letter or digit. A name of at most 63 octets has no longer label.
     let b = b.strip_suffix(b".").unwrap_or(b);
-    if b.is_empty() || b.len() > 253 {
-        return false;
-    }
-    // Start of the current label; the byte before each label is a dot (or the start).
-    let mut start = 0;
-    for (i, &x) in b.iter().enumerate() {
-        // One load and compare per letter or digit ([`HOST_BYTE`]).
-        match HOST_BYTE[x as usize] {
-            ALNUM => {}
-            DOT => {
-                if i == start || i - start > 63 || b[i - 1] == b'-' {
-                    return false;
+    let ok = b.len() <= 63 || b.len() <= 253 && b.split(|&x| x == b'.').all(|l| l.len() <= 63);
+    (ok, hyphen)
+}
+
+/// The states of [`DNS_DFA`]: a label must start (the name's start, or after a dot), after a
+/// letter or digit, after a hyphen, refused; plus the bit "a hyphen was seen".
+const D_START: u8 = 0;
+const D_DOT: u8 = 1;
+const D_ALNUM: u8 = 2;
+const D_HYPHEN: u8 = 3;
+const D_BAD: u8 = 4;
+const D_HYPHEN_SEEN: u8 = 8;
+
+/// The automaton of [`is_dns_name`] (RFC 1123 §2.1 labels; one table load per byte): a
+/// label starts with a letter or digit, a dot follows a letter or digit, a hyphen follows
+/// a letter, digit or hyphen, any other byte refuses. The name is a DNS name (lengths aside)
+/// when it ends after a letter or digit, or after a dot (the root dot) that follows one.
+/// 16 rows (the state with its hyphen bit) of 256 bytes.
+static DNS_DFA: [[u8; 256]; 16] = {
+    let mut t = [[D_BAD; 256]; 16];
+    let mut st = 0;
+    while st < 16 {
+        let seen = st as u8 & D_HYPHEN_SEEN;
+        let base = st as u8 & !D_HYPHEN_SEEN;
+        let mut x = 0;
+        while x < 256 {
+            let class = HOST_BYTE[x];
+            let next = match base {
+                D_START | D_DOT => {
+                    if class == ALNUM {
+                        D_ALNUM
+                    } else {
+                        D_BAD
+                    }
                 }
-                start = i + 1;
-            }
-            HYPHEN => {
-                if i == start {
-                    return false;
-                }
-            }
-            _ => return false,
+                D_ALNUM => match class {
+                    ALNUM => D_ALNUM,
+                    DOT => D_DOT,
+                    HYPHEN => D_HYPHEN,
+                    _ => D_BAD,
+                },
+                D_HYPHEN => match class {
+                    ALNUM => D_ALNUM,
+                    HYPHEN => D_HYPHEN,
+                    _ => D_BAD,
+                },
+                _ => D_BAD,
+            };
+            let hyphen = if x == b'-' as usize { D_HYPHEN_SEEN } else { 0 };
+            t[st][x] = next | seen | hyphen;
+            x += 1;
         }
+        st += 1;
     }
-    let n = b.len();
-    n > start && n - start <= 63 && b[n - 1] != b'-'
+    t
+};
+
+/// What a host (not an IP literal) holds and whether it is a DNS name as written
+/// ([`is_dns_name`]), in one pass of [`DNS_DFA`] for nearly every host (a DNS name has no
+/// `%` and no non-ASCII byte; `xn--` needs a hyphen); any other host is asked
+/// [`HostFacts::of`]. Twin: [`HostFacts::of_naive`] and [`is_dns_name_naive`] (the test
+/// `host_scan_matches_twins`).
+#[inline]
+fn host_scan(h: &[u8]) -> (HostFacts, bool) {
+    let (dns, hyphen) = dns_name_bytes(h);
+    if dns {
+        let facts = HostFacts {
+            pct: false,
+            ascii: true,
+            ace: hyphen && ace_prefix(h),
+        };
+        return (facts, true);
+    }
+    (HostFacts::of(h), false)
 }
 
 /// The twin of [`is_dns_name`], rule by rule.
@@ -1396,6 +1479,68 @@ mod tests {
         assert_eq!(net, 68);
         for mode in modes {
             assert_eq!(idna_for_fast(mode, None), host::idna_for(mode, None));
+        }
+    }
+
+    /// `host_scan` (the DNS automaton with the host facts) and `ends_in_number`'s filter
+    /// against their twins on every string of up to 5 bytes over the bytes they decide on,
+    /// and on long labels and names around 63 and 253 octets.
+    #[test]
+    fn host_scan_matches_twins() {
+        let alphabet: [&[u8]; 10] = [
+            b"x",
+            b"N",
+            b"0",
+            b"-",
+            b".",
+            b"%",
+            b"\xC3\xA9",
+            b"_",
+            b"a",
+            b"F",
+        ];
+        let mut all = vec![Vec::new()];
+        let mut dns = 0;
+        for _ in 0..5 {
+            let next: Vec<Vec<u8>> = all
+                .iter()
+                .flat_map(|p| alphabet.iter().map(move |a| [p.as_slice(), a].concat()))
+                .collect();
+            for h in &next {
+                let s = std::str::from_utf8(h).expect("UTF-8");
+                let (facts, d) = host_scan(h);
+                assert_eq!(facts, HostFacts::of_naive(h), "{s:?}");
+                assert_eq!(d, is_dns_name_naive(s), "{s:?}");
+                assert_eq!(
+                    ends_in_number(h),
+                    crate::convert::integrity::ends_in_number(h),
+                    "{s:?}"
+                );
+                dns += d as u32;
+            }
+            all = next;
+        }
+        assert!(dns > 10_000, "{dns}");
+        for len in [62, 63, 64] {
+            for name in [
+                "a".repeat(len),
+                format!("{}.b", "a".repeat(len)),
+                format!("b.{}", "a".repeat(len)),
+                format!("b.{}.", "a".repeat(len)),
+                format!("b-{}.", "a".repeat(len)),
+            ] {
+                let (facts, d) = host_scan(name.as_bytes());
+                assert_eq!(d, is_dns_name_naive(&name), "{name}");
+                assert_eq!(facts, HostFacts::of_naive(name.as_bytes()), "{name}");
+            }
+        }
+        for len in 250..=256 {
+            let name: String = (0..len)
+                .map(|i| if i % 4 == 3 { '.' } else { 'x' })
+                .collect();
+            for n in [name.clone(), format!("{name}."), format!("{name}x")] {
+                assert_eq!(host_scan(n.as_bytes()).1, is_dns_name_naive(&n), "{n}");
+            }
         }
     }
 
