@@ -408,11 +408,7 @@ impl Checker {
         // The UTS #46 run goes through the host cache ([`Checker::host_to_ascii`]).
         let mut mapped = std::mem::take(&mut self.mapped);
         mapped.clear();
-        let m: &[u8] = if !pct && !facts.ascii && !self.naive && letter_tld(host.as_bytes()) {
-            // The last part ends no mapped host in a number (see `letter_tld`): no UTS #46 run
-            // for it (the empty host ends in no number either).
-            b""
-        } else if pct || !facts.ascii {
+        let m: &[u8] = if pct || !facts.ascii {
             let decoded = if pct {
                 std::borrow::Cow::Owned(
                     crate::host::decode_host_percent(host).unwrap_or_else(|| host.to_string()),
@@ -843,22 +839,6 @@ fn ends_in_number(h: &[u8]) -> bool {
     t.last()
         .is_some_and(|&b| b.is_ascii_hexdigit() || b | 0x20 == b'x')
         && crate::convert::integrity::ends_in_number(h)
-}
-
-/// True when the last part of the host `h` (after its last `.`, one root dot dropped) is
-/// ASCII, not empty, and does not start with a digit: then no UTS #46 mapping of a host
-/// without `%` ends in a number (WHATWG URL §3.5 "ends in a number": a last part of digits,
-/// `0x` and hex digits, or `0` and octal digits). Mapping that part (ASCII, no dot) only
-/// lowers its letters (UTS #46 §4: ASCII letters map to lower case; other ASCII stays or
-/// fails the run, and the fallback keeps it), so it stays the last part and starts with no
-/// digit. [`Checker`] skips the UTS #46 run of `ambiguous-ipv4` on such non-ASCII hosts
-/// (`カバルド語.ua`); the naive twin runs it, and `letter_tld_implies_no_number` checks the rule
-/// against the full computation.
-#[inline]
-fn letter_tld(h: &[u8]) -> bool {
-    let t = h.strip_suffix(b".").unwrap_or(h);
-    let last = &t[t.iter().rposition(|&b| b == b'.').map_or(0, |k| k + 1)..];
-    last.first().is_some_and(|b| !b.is_ascii_digit()) && last.is_ascii()
 }
 
 /// The classes of host bytes for [`host_quick`]: a letter or digit (RFC 1123 §2.1; one load
@@ -1564,42 +1544,6 @@ mod tests {
                 assert_eq!(host_scan(n.as_bytes()).1, is_dns_name_naive(&n), "{n}");
             }
         }
-    }
-
-    /// Wherever `letter_tld` says so, the host that `host_warnings` would map (UTS #46, or the
-    /// label dots as `.` when the mapping fails) ends in no number: every string of up to 4
-    /// pieces over letters, digits, dots and non-ASCII that maps to them.
-    #[test]
-    fn letter_tld_implies_no_number() {
-        let pieces = [
-            "a", "G", "x", "0", "1", "-", ".", "\u{3002}", "\u{FF10}", "\u{FF41}", "é", "語", "_",
-            "\u{AD}", "\u{2488}",
-        ];
-        let mut all = vec![String::new()];
-        let mut used = 0;
-        for _ in 0..4 {
-            let next: Vec<String> = all
-                .iter()
-                .flat_map(|p| pieces.iter().map(move |q| format!("{p}{q}")))
-                .collect();
-            for h in &next {
-                if h.is_ascii() || !letter_tld(h.as_bytes()) {
-                    continue;
-                }
-                used += 1;
-                let mut out = String::new();
-                let m = match host::to_ascii(h, host::Idna::Uts46, &mut out) {
-                    Ok(()) => out,
-                    Err(_) => h.replace(host::is_label_dot, "."),
-                };
-                assert!(
-                    !crate::convert::integrity::ends_in_number(m.as_bytes()),
-                    "{h:?} maps to {m:?}"
-                );
-            }
-            all = next;
-        }
-        assert!(used > 1_000, "{used}");
     }
 
     /// `HostFacts::of` against its twin on every string of up to 5 bytes over the bytes it
