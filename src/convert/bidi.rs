@@ -31,8 +31,9 @@
 //! # Speed
 //! Only a component holding a right-to-left character can break either rule, so
 //! [`may_contain_rtl`] — a byte test derived from the Unicode data and checked over every
-//! code point by the tests — skips lines and components that cannot hold one, and Bidi_Class
-//! is looked up only in the rest, through a per-page memo ([`Strength`], [`strength`]) instead
+//! code point by the tests — skips lines that cannot hold one (`check` answers it in its one
+//! walk over the line's characters and calls [`check_line_rtl`]); in the other lines the
+//! ASCII components are skipped, and Bidi_Class is looked up only in the rest, through a per-page memo ([`Strength`], [`strength`]) instead
 //! of `unicode_bidi::bidi_class`'s binary search on every character (issue 11: about half of
 //! `check`'s bidi cost on `intl_cldr.txt`).
 
@@ -203,65 +204,68 @@ pub fn push_components(s: &str, c: &Components, out: &mut Vec<Range<usize>>) {
     }
     // Path: segments at '/', the last one split at its last '.'.
     let p = c.path.clone();
-    let last_slash = line[p.clone()].iter().rposition(|&b| b == b'/');
-    let last_start = last_slash.map_or(p.start, |k| p.start + k + 1);
-    split_at(
-        line,
-        p.start..last_start.saturating_sub(1).max(p.start),
-        b'/',
-        out,
-        last_slash.is_some(),
-    );
-    match line[last_start..p.end].iter().rposition(|&b| b == b'.') {
-        Some(k) => {
-            out.push(last_start..last_start + k);
-            out.push(last_start + k + 1..p.end);
+    let mut start = p.start;
+    for (k, &x) in line[p.clone()].iter().enumerate() {
+        if x == b'/' {
+            out.push(start..p.start + k);
+            start = p.start + k + 1;
         }
-        None => out.push(last_start..p.end),
     }
+    match line[start..p.end].iter().rposition(|&b| b == b'.') {
+        Some(k) => {
+            out.push(start..start + k);
+            out.push(start + k + 1..p.end);
+        }
+        None => out.push(start..p.end),
+    }
+    // Query: pieces at '&' and ';', each split at its first '='.
     if let Some(q) = c.query.clone() {
         let mut start = q.start;
-        for i in q.start..=q.end {
-            if i == q.end || line[i] == b'&' || line[i] == b';' {
-                match line[start..i].iter().position(|&b| b == b'=') {
-                    Some(k) => {
-                        out.push(start..start + k);
-                        out.push(start + k + 1..i);
-                    }
-                    None => out.push(start..i),
-                }
-                start = i + 1;
+        for (k, &x) in line[q.clone()].iter().enumerate() {
+            if x == b'&' || x == b';' {
+                push_name_value(line, start..q.start + k, out);
+                start = q.start + k + 1;
             }
         }
+        push_name_value(line, start..q.end, out);
     }
     out.extend(c.fragment.clone());
 }
 
-/// Pushes the pieces of `r` between `sep` bytes, if `any` (a path with no `/` before its
-/// last segment has no such pieces).
-fn split_at(line: &[u8], r: Range<usize>, sep: u8, out: &mut Vec<Range<usize>>, any: bool) {
-    if !any {
-        return;
-    }
-    let mut start = r.start;
-    for i in r.clone() {
-        if line[i] == sep {
-            out.push(start..i);
-            start = i + 1;
+/// Pushes the query piece `r` as a name and a value when it has a `=` (the first one splits),
+/// or whole.
+#[inline]
+fn push_name_value(line: &[u8], r: Range<usize>, out: &mut Vec<Range<usize>>) {
+    match line[r.clone()].iter().position(|&b| b == b'=') {
+        Some(k) => {
+            out.push(r.start..r.start + k);
+            out.push(r.start + k + 1..r.end);
         }
+        None => out.push(r),
     }
-    out.push(start..r.end);
 }
 
-/// Host labels: split at the four label dots of RFC 3490 §3.1.
+/// Host labels: split at the four label dots of RFC 3490 §3.1 (`.`, and in UTF-8 U+3002
+/// `E3 80 82`, U+FF0E `EF BC 8E`, U+FF61 `EF BD A1`), found byte by byte (`E3` and `EF` are
+/// lead bytes: a match starts at a character).
 fn push_labels(s: &str, r: Range<usize>, out: &mut Vec<Range<usize>>) {
-    let host = &s[r.clone()];
+    let h = &s.as_bytes()[r.clone()];
     let mut start = r.start;
-    for (i, c) in host.char_indices() {
-        if crate::host::is_label_dot(c) {
-            out.push(start..r.start + i);
-            start = r.start + i + c.len_utf8();
+    let mut k = 0;
+    while k < h.len() {
+        let dot = match h[k] {
+            b'.' => 1,
+            0xE3 if h.get(k + 1..k + 3) == Some(&[0x80, 0x82]) => 3,
+            0xEF if matches!(h.get(k + 1..k + 3), Some([0xBC, 0x8E] | [0xBD, 0xA1])) => 3,
+            _ => 0,
+        };
+        if dot == 0 {
+            k += 1;
+            continue;
         }
+        out.push(start..r.start + k);
+        k += dot;
+        start = r.start + k;
     }
     out.push(start..r.end);
 }
@@ -286,10 +290,23 @@ pub fn check_line(
     if !may_contain_rtl(s.as_bytes()) {
         return Ok(());
     }
+    check_line_rtl(s, c, scratch)
+}
+
+/// [`check_line`] without its first step, the prefilter over the whole line: for a caller
+/// that already knows [`may_contain_rtl`] of the line (`check`'s one walk over the line's
+/// characters); the answer is the same either way.
+pub fn check_line_rtl(
+    s: &str,
+    c: &Components,
+    scratch: &mut Vec<Range<usize>>,
+) -> Result<(), BidiViolation> {
     scratch.clear();
     push_components(s, c, scratch);
     for r in scratch.iter() {
-        if may_contain_rtl(&s.as_bytes()[r.clone()]) {
+        // An ASCII component has no right-to-left character; any other is walked
+        // (`check_component` answers the same with or without a prefilter).
+        if !s.as_bytes()[r.clone()].is_ascii() {
             check_component(s, r.clone())?;
         }
     }

@@ -170,7 +170,8 @@ impl Checker {
         }
         // The grammar: the strict conversion's errors. An ASCII line that is already a valid
         // URI reference needs no conversion to know it (the engine's twin-tested shortcut).
-        let parts = if line.is_ascii() {
+        let ascii = line.is_ascii();
+        let parts = if ascii {
             crate::grammar::validate::valid_ascii_uri_split(line)
         } else {
             None
@@ -222,7 +223,7 @@ impl Checker {
         let mut o = Outcome::default();
         let mut comps = std::mem::take(&mut self.comps);
         comps.clear();
-        let r = self.check_components(line, s, &c, auth, &mut comps, &mut o);
+        let r = self.check_components(s, ascii, &c, auth, &mut comps, &mut o);
         self.comps = comps;
         r?;
         // A valid line is the output as it is: passed through, nothing written.
@@ -232,37 +233,61 @@ impl Checker {
 
     fn check_components(
         &mut self,
-        line: &[u8],
         s: &str,
+        ascii: bool,
         c: &components::Components,
         auth: Option<components::Authority>,
         comps: &mut Vec<Range<usize>>,
         o: &mut Outcome,
     ) -> Result<(), LineError> {
+        let line = s.as_bytes();
         let mut host = None;
-        // Whether the host holds a `%` (3987bis §3.4.2: decoded before IDNA), asked once for
-        // both host checks.
-        let mut pct = false;
+        // What the host holds (`%`: 3987bis §3.4.2 decodes it before IDNA; non-ASCII; `xn--`),
+        // asked once for all host checks.
+        let mut facts = HostFacts::default();
         if let Some(a) = auth {
             special_authority(line, c, &a)?;
             if line.get(a.host.start) != Some(&b'[') {
-                pct = memchr::memchr(b'%', &line[a.host.clone()]).is_some();
+                let dns;
+                (facts, dns) = host_scan(&line[a.host.clone()]);
+                #[cfg(any(test, feature = "twins"))]
+                if self.naive {
+                    facts = HostFacts::of_naive(&line[a.host.clone()]);
+                }
                 let scheme = c.scheme.clone().map(|r| &line[r]);
-                self.check_host(s, a.host.clone(), scheme, pct)?;
+                self.check_host(s, a.host.clone(), scheme, facts.pct, dns)?;
                 // Only a host holding `xn--` can have an `xn--` label (one byte pass instead
                 // of a split at every `.`); the naive twin splits every host.
-                if self.naive || host::contains_ace_prefix(&line[a.host.clone()]) {
+                if self.naive || facts.ace {
                     bad_ace(s, a.host.clone())?;
                 }
                 host = Some(a.host);
             }
         }
-        if !line.is_ascii() {
-            // RFC 3987 §4.2 with the components of contract item 13 (see `bidi`).
-            bidi::check_line(s, c, comps)?;
-            // The fast path counts the same warnings without the split; the host warnings
-            // below run either way.
-            let done = !self.naive && warn_line_fast(s, o);
+        if !ascii {
+            // One walk over the line's characters for the warnings and the right-to-left
+            // prefilter (the naive twin: none, every step on its own).
+            let scan = if self.naive {
+                LineScan {
+                    warn: None,
+                    rtl: None,
+                }
+            } else {
+                scan_line(s)
+            };
+            // RFC 3987 §4.2 with the components of contract item 13 (see `bidi`): only a
+            // component with a right-to-left character can break it.
+            match scan.rtl {
+                Some(false) => {}
+                Some(true) => bidi::check_line_rtl(s, c, comps)?,
+                None => bidi::check_line(s, c, comps)?,
+            }
+            // The walk counted the same warnings without the split; the host warnings below
+            // run either way.
+            let done = scan.warn.is_some();
+            if let Some(w) = scan.warn {
+                add_warnings(o, w);
+            }
             if !done && comps.is_empty() {
                 // `check_line` skipped the split (no right-to-left character): the warnings
                 // still need the components.
@@ -297,26 +322,33 @@ impl Checker {
             }
         }
         if let Some(h) = host {
-            self.host_warnings(s, h, pct, o);
+            self.host_warnings(s, h, facts, o);
         }
         Ok(())
     }
 
     /// Hosts must pass the chosen IDNA; an all-ASCII host of a DNS scheme must be a DNS name.
-    /// `pct`: the host holds a `%`.
+    /// `pct`: the host holds a `%`; `dns`: the host as written is a DNS name
+    /// ([`is_dns_name`], asked by [`host_scan`]).
     fn check_host(
         &mut self,
         s: &str,
         r: Range<usize>,
         scheme: Option<&[u8]>,
         pct: bool,
+        dns: bool,
     ) -> Result<(), LineError> {
         let host = &s[r.clone()];
         if host.is_empty() {
             return Ok(());
         }
         let t = &self.opts.to_uri;
-        let Some(idna) = host::idna_for(t.host, scheme) else {
+        let idna = if self.naive {
+            host::idna_for(t.host, scheme)
+        } else {
+            idna_for_fast(t.host, scheme)
+        };
+        let Some(idna) = idna else {
             return Ok(());
         };
         let err = |reason| LineError::new(ErrorKind::Idna(reason), r.start);
@@ -342,8 +374,11 @@ impl Checker {
         }
         let dns = if self.naive {
             is_dns_name_naive(name)
-        } else {
+        } else if pct {
             is_dns_name(name)
+        } else {
+            // `name` is the host as written.
+            dns
         };
         if dns {
             Ok(())
@@ -355,8 +390,9 @@ impl Checker {
     /// `display-unsafe`. The first of them is the line's reported warning, before any character
     /// warning (a compatibility character in the userinfo, an ignorable in the host): it says
     /// that a browser reads another host, or none (issue 16).
-    /// `pct`: the host holds a `%`.
-    fn host_warnings(&mut self, s: &str, r: Range<usize>, pct: bool, o: &mut Outcome) {
+    /// `facts`: what the host holds.
+    fn host_warnings(&mut self, s: &str, r: Range<usize>, facts: HostFacts, o: &mut Outcome) {
+        let pct = facts.pct;
         let host = &s[r.clone()];
         let mut first = true;
         let mut warn = |k, at| {
@@ -372,7 +408,7 @@ impl Checker {
         // The UTS #46 run goes through the host cache ([`Checker::host_to_ascii`]).
         let mut mapped = std::mem::take(&mut self.mapped);
         mapped.clear();
-        let m: &[u8] = if pct || !host.is_ascii() {
+        let m: &[u8] = if pct || !facts.ascii {
             let decoded = if pct {
                 std::borrow::Cow::Owned(
                     crate::host::decode_host_percent(host).unwrap_or_else(|| host.to_string()),
@@ -392,12 +428,12 @@ impl Checker {
         } else {
             host.as_bytes()
         };
-        if crate::convert::integrity::ends_in_number(m) && !components::is_ipv4(m) {
+        if ends_in_number(m) && !components::is_ipv4(m) {
             warn(ErrorKind::AmbiguousIpv4, r.start);
         }
         self.mapped = mapped;
         // `display-unsafe` needs an `xn--` label (see `bad_ace` in `check_components`).
-        if !self.naive && !crate::host::contains_ace_prefix(host.as_bytes()) {
+        if !self.naive && !facts.ace {
             return;
         }
         let tld = host
@@ -418,6 +454,99 @@ impl Checker {
             at += l.len() + 1;
         }
     }
+}
+
+/// What a host (not an IP literal) holds, for the host checks of [`Checker`]: one pass over
+/// its bytes instead of one per question. [`HostFacts::of_naive`] is its twin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)]
+pub struct HostFacts {
+    /// A `%` (3987bis §3.4.2: the host is percent-decoded before IDNA).
+    pub pct: bool,
+    /// Only ASCII bytes.
+    pub ascii: bool,
+    /// [`host::contains_ace_prefix`]: `xn--` somewhere, in any ASCII case (RFC 3490 §5).
+    pub ace: bool,
+}
+
+impl Default for HostFacts {
+    /// An empty host.
+    fn default() -> Self {
+        HostFacts {
+            pct: false,
+            ascii: true,
+            ace: false,
+        }
+    }
+}
+
+impl HostFacts {
+    /// One pass over `h` OR-ing the byte classes of [`HOST_FACT`]; `xn--` is looked for only
+    /// when the host has a `-`.
+    #[inline]
+    pub fn of(h: &[u8]) -> HostFacts {
+        let acc = h.iter().fold(0u8, |a, &b| a | HOST_FACT[b as usize]);
+        HostFacts {
+            pct: acc & FACT_PCT != 0,
+            ascii: acc & FACT_HIGH == 0,
+            ace: acc & FACT_HYPHEN != 0 && ace_prefix(h),
+        }
+    }
+
+    /// The twin of [`HostFacts::of`]: each question asked on its own, as the checker did.
+    #[cfg(any(test, feature = "twins"))]
+    pub fn of_naive(h: &[u8]) -> HostFacts {
+        HostFacts {
+            pct: h.contains(&b'%'),
+            ascii: h.is_ascii(),
+            ace: host::contains_ace_prefix(h),
+        }
+    }
+}
+
+/// [`host::contains_ace_prefix`] without a case-folding compare of every 4-byte window: a
+/// window is `xn--` in any case when its last two bytes are `-` and its first two are `x`
+/// and `n` with the ASCII case bit (0x20) set (only `x`/`X` and `n`/`N` give those).
+#[inline]
+fn ace_prefix(h: &[u8]) -> bool {
+    h.windows(4)
+        .any(|w| w[3] == b'-' && w[2] == b'-' && w[1] | 0x20 == b'n' && w[0] | 0x20 == b'x')
+}
+
+/// The byte classes of [`HostFacts::of`].
+static HOST_FACT: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = if i >= 0x80 {
+            FACT_HIGH
+        } else if i == b'%' as usize {
+            FACT_PCT
+        } else if i == b'-' as usize {
+            FACT_HYPHEN
+        } else {
+            0
+        };
+        i += 1;
+    }
+    t
+};
+const FACT_PCT: u8 = 1;
+const FACT_HIGH: u8 = 2;
+const FACT_HYPHEN: u8 = 4;
+
+/// [`host::idna_for`] without its search of the DNS scheme list for the schemes of
+/// [`SchemeClass::NetSpecial`] (`http https ws wss ftp`, any case: DNS schemes, so UTS #46 in
+/// [`HostMode::Auto`]), nearly every line's. The test `idna_for_fast_matches_twin` compares
+/// them on every case spelling of those schemes and of others.
+#[inline]
+fn idna_for_fast(mode: HostMode, scheme: Option<&[u8]>) -> Option<host::Idna> {
+    if mode == HostMode::Auto
+        && scheme.is_some_and(|s| components::scheme_class(s) == SchemeClass::NetSpecial)
+    {
+        return Some(host::Idna::Uts46);
+    }
+    host::idna_for(mode, scheme)
 }
 
 /// What browsers refuse in the authority of a special scheme (WHATWG URL §4.1) that RFC 3986
@@ -699,6 +828,19 @@ fn host_quick(h: &[u8], dns: bool) -> bool {
     true
 }
 
+/// [`crate::convert::integrity::ends_in_number`] (WHATWG URL §3.5) asked only of a host whose
+/// last byte (before one root dot) can end a number: a hex digit, or the `x` of an empty
+/// `0x` (the last part is decimal digits, `0x` and hex digits, or `0` and octal digits).
+/// Nearly every name ends in a letter of its top-level domain that is none of those. The
+/// test `ends_in_number_matches_twin` compares them.
+#[inline]
+fn ends_in_number(h: &[u8]) -> bool {
+    let t = h.strip_suffix(b".").unwrap_or(h);
+    t.last()
+        .is_some_and(|&b| b.is_ascii_hexdigit() || b | 0x20 == b'x')
+        && crate::convert::integrity::ends_in_number(h)
+}
+
 /// The classes of host bytes for [`host_quick`]: a letter or digit (RFC 1123 §2.1; one load
 /// and compare per byte for nearly every byte), a dot, a hyphen, anything else.
 static HOST_BYTE: [u8; 256] = {
@@ -771,31 +913,99 @@ fn bad_ace(s: &str, r: Range<usize>) -> Result<(), LineError> {
 /// An ASCII DNS name: labels of letters, digits and hyphens (STD3, RFC 1123 §2.1), not
 /// starting or ending with a hyphen, 1–63 octets; ≤ 253 octets without a trailing root dot.
 ///
-/// One pass over the bytes; [`is_dns_name_naive`] is its twin.
+/// One pass of [`DNS_DFA`] over the bytes (the label lengths in a second pass, only for a
+/// name longer than 63 octets); [`is_dns_name_naive`] is its twin.
 pub fn is_dns_name(name: &str) -> bool {
-    let b = name.as_bytes();
+    dns_name_bytes(name.as_bytes()).0
+}
+
+/// [`is_dns_name`] of `b`, and whether `b` holds a `-` (for [`host_scan`]).
+#[inline]
+fn dns_name_bytes(b: &[u8]) -> (bool, bool) {
+    let st = b.iter().fold(D_START, |st, &x| {
+        DNS_DFA[usize::from(st & 15)][usize::from(x)]
+    });
+    let hyphen = st & D_HYPHEN_SEEN != 0;
+    if !matches!(st & !D_HYPHEN_SEEN, D_ALNUM | D_DOT) {
+        return (false, hyphen);
+    }
+    // Accepted: only letters, digits, hyphens and dots, and each label starts and ends with
+    // a letter or digit. A name of at most 63 octets has no longer label.
     let b = b.strip_suffix(b".").unwrap_or(b);
-    if b.is_empty() || b.len() > 253 {
-        return false;
-    }
-    // Start of the current label; the byte before each label is a dot (or the start).
-    let mut start = 0;
-    for (i, &x) in b.iter().enumerate() {
-        if x == b'.' {
-            if i == start || i - start > 63 || b[i - 1] == b'-' {
-                return false;
-            }
-            start = i + 1;
-        } else if x == b'-' {
-            if i == start {
-                return false;
-            }
-        } else if !x.is_ascii_alphanumeric() {
-            return false;
+    let ok = b.len() <= 63 || b.len() <= 253 && b.split(|&x| x == b'.').all(|l| l.len() <= 63);
+    (ok, hyphen)
+}
+
+/// The states of [`DNS_DFA`]: a label must start (the name's start, or after a dot), after a
+/// letter or digit, after a hyphen, refused; plus the bit "a hyphen was seen".
+const D_START: u8 = 0;
+const D_DOT: u8 = 1;
+const D_ALNUM: u8 = 2;
+const D_HYPHEN: u8 = 3;
+const D_BAD: u8 = 4;
+const D_HYPHEN_SEEN: u8 = 8;
+
+/// The automaton of [`is_dns_name`] (RFC 1123 §2.1 labels; one table load per byte): a
+/// label starts with a letter or digit, a dot follows a letter or digit, a hyphen follows
+/// a letter, digit or hyphen, any other byte refuses. The name is a DNS name (lengths aside)
+/// when it ends after a letter or digit, or after a dot (the root dot) that follows one.
+/// 16 rows (the state with its hyphen bit) of 256 bytes.
+static DNS_DFA: [[u8; 256]; 16] = {
+    let mut t = [[D_BAD; 256]; 16];
+    let mut st = 0;
+    while st < 16 {
+        let seen = st as u8 & D_HYPHEN_SEEN;
+        let base = st as u8 & !D_HYPHEN_SEEN;
+        let mut x = 0;
+        while x < 256 {
+            let class = HOST_BYTE[x];
+            let next = match base {
+                D_START | D_DOT => {
+                    if class == ALNUM {
+                        D_ALNUM
+                    } else {
+                        D_BAD
+                    }
+                }
+                D_ALNUM => match class {
+                    ALNUM => D_ALNUM,
+                    DOT => D_DOT,
+                    HYPHEN => D_HYPHEN,
+                    _ => D_BAD,
+                },
+                D_HYPHEN => match class {
+                    ALNUM => D_ALNUM,
+                    HYPHEN => D_HYPHEN,
+                    _ => D_BAD,
+                },
+                _ => D_BAD,
+            };
+            let hyphen = if x == b'-' as usize { D_HYPHEN_SEEN } else { 0 };
+            t[st][x] = next | seen | hyphen;
+            x += 1;
         }
+        st += 1;
     }
-    let n = b.len();
-    n > start && n - start <= 63 && b[n - 1] != b'-'
+    t
+};
+
+/// What a host (not an IP literal) holds and whether it is a DNS name as written
+/// ([`is_dns_name`]), in one pass of [`DNS_DFA`] for nearly every host (a DNS name has no
+/// `%` and no non-ASCII byte; `xn--` needs a hyphen); any other host is asked
+/// [`HostFacts::of`]. Twin: [`HostFacts::of_naive`] and [`is_dns_name_naive`] (the test
+/// `host_scan_matches_twins`).
+#[inline]
+fn host_scan(h: &[u8]) -> (HostFacts, bool) {
+    let (dns, hyphen) = dns_name_bytes(h);
+    if dns {
+        let facts = HostFacts {
+            pct: false,
+            ascii: true,
+            ace: hyphen && ace_prefix(h),
+        };
+        return (facts, true);
+    }
+    (HostFacts::of(h), false)
 }
 
 /// The twin of [`is_dns_name`], rule by rule.
@@ -814,12 +1024,33 @@ pub fn is_dns_name_naive(name: &str) -> bool {
 
 /// True if NFKC changes `c` (a compatibility character, RFC 3987 §6.1 b; UAX #15 §9).
 ///
-/// Answered by a [`CharMemo`] of [`is_compat_naive`]: the per-character quick check it
-/// replaces cost ~350 instructions; this is an atomic load and a bit test.
+/// Answered by a [`CharMemo`] of [`is_compat_fill`] (the test
+/// `compat_memo_matches_twin_on_every_code_point` compares it with [`is_compat_naive`] on
+/// every code point): the per-character quick check it replaces cost ~350 instructions; this
+/// is an atomic load and a bit test.
 #[inline]
 pub(crate) fn is_compat(c: char) -> bool {
-    static MEMO: CharMemo = CharMemo::new(is_compat_naive);
+    static MEMO: CharMemo = CharMemo::new(is_compat_fill);
     MEMO.get(c)
+}
+
+/// [`is_compat_naive`] for filling the memos a page at a time, asked only of the characters
+/// that decompose. NFKC is the canonical composition of the compatibility decomposition
+/// (UAX #15 §1.2): a character that NFKD gives back alone has nothing to compose with and is
+/// its own NFKC, and a precomposed Hangul syllable decomposes and recomposes algorithmically
+/// (Unicode §3.12, Conjoining Jamo Behavior) to itself. One decomposition lookup instead
+/// of the ~350-instruction quick check for nearly every character: the memos' first use cost
+/// `check` 12 M instructions on intl_cldr.txt.
+fn is_compat_fill(c: char) -> bool {
+    if ('\u{AC00}'..='\u{D7A3}').contains(&c) {
+        return false;
+    }
+    let (mut n, mut alone) = (0, true);
+    unicode_normalization::char::decompose_compatible(c, |d| {
+        n += 1;
+        alone &= d == c;
+    });
+    !(n == 1 && alone) && is_compat_naive(c)
 }
 
 /// The obviously correct twin of [`is_compat`]: the quick-check table answers for most
@@ -834,7 +1065,173 @@ pub(crate) fn is_compat_naive(c: char) -> bool {
     }
 }
 
+/// What [`scan_line`] found in one walk over a line's characters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LineScan {
+    /// The compatibility-character warnings of the whole line (their number and the offset
+    /// of the first), or `None` when some character needs its component (see
+    /// [`warn_line_chars`]: the walk stopped there).
+    warn: Option<(u32, Option<usize>)>,
+    /// Whether the line holds a character under one of the right-to-left prefixes of
+    /// [`bidi::may_contain_rtl`] (exactly its answer on a UTF-8 line); `None` when the walk
+    /// stopped early.
+    rtl: Option<bool>,
+}
+
+/// The characters [`scan_line`] must look at one by one: a compatibility character (warned),
+/// ZWNJ/ZWJ (they need their component), a label dot (a component may start after it) and
+/// U+200F (a right-to-left prefix outside the right-to-left blocks of [`rtl_block`]). Any
+/// other character changes nothing but "a component may start here".
+fn is_walk_stop(c: char) -> bool {
+    is_compat_fill(c)
+        || matches!(c, joiner::ZWNJ | joiner::ZWJ | '\u{200F}')
+        || crate::host::is_label_dot(c)
+}
+
+/// Whether the 128-code-point page `p` (code point >> 7) lies in a right-to-left range of
+/// [`bidi::may_contain_rtl`]: U+0580–U+08FF (UTF-8 leads `D6`–`DF`, `E0 A0`–`E0 A3`),
+/// U+FB00–U+FEFF (`EF AC`–`EF BB`), U+10000–U+10FFF (`F0 90`), U+1E000–U+1EFFF (`F0 9E`); each
+/// range starts and ends on a page boundary. U+200F, the other prefix, is one of
+/// [`is_walk_stop`]'s characters.
+#[inline]
+fn rtl_page(p: u32) -> bool {
+    (0x0B..=0x11).contains(&p)
+        || (0x1F6..=0x1FD).contains(&p)
+        || (0x200..=0x21F).contains(&p)
+        || (0x3C0..=0x3DF).contains(&p)
+}
+
 /// The warnings of [`warn_chars`] and of the host's label dots over a whole line, without
+/// splitting it into components, and whether the line may hold a right-to-left character
+/// (so that RFC 3987 §4.2's per-component walk runs only then), in one pass; [`LineScan`]
+/// says what it found. Its twin is [`warn_line_chars`] with [`bidi::may_contain_rtl`] (the
+/// tests `scan_line_matches_twins_on_every_code_point` and `tests/check_walk.rs`).
+///
+/// It reads UTF-8 by pages of 128 code points ([`CharMemo::page`]), which are the characters
+/// whose forms share every byte but the last and the lowest bit of the one before it
+/// (RFC 3629 §3): the page and the bit of a character come from its bytes without decoding
+/// it, and the page of a [`CharMemo`] of [`is_walk_stop`], kept while the page stays the
+/// same, says by its bit whether the character needs a look of its own. Only those (rare)
+/// are decoded; the first character of each non-ASCII run is also looked up in a
+/// [`CharMemo`] of the combining marks (one there may start a component). ASCII runs are
+/// skipped eight bytes at a time.
+// Kept out of `Checker::convert_into`: inlined, the old warning pass cost the ASCII lines of
+// real_files_and_shortener 0.4 % more instructions (callgrind), and it runs only on
+// non-ASCII lines.
+#[inline(never)]
+fn scan_line(s: &str) -> LineScan {
+    static STOP: CharMemo = CharMemo::new(is_walk_stop);
+    static MARK: CharMemo = CharMemo::new(unicode_normalization::char::is_combining_mark);
+    const STOPPED: LineScan = LineScan {
+        warn: None,
+        rtl: None,
+    };
+    let b = s.as_bytes();
+    let n = b.len();
+    let (mut count, mut first, mut rtl) = (0, None, false);
+    // The page of the last character and its bits of `STOP` and `MARK` (no page is
+    // `u32::MAX`).
+    let (mut page, mut stop, mut mark) = (u32::MAX, [0u64; 2], [0u64; 2]);
+    let mut i = ascii_prefix_len(b);
+    while i < n {
+        // A run of non-ASCII characters. Its first follows an ASCII byte or the line start,
+        // where a component may start: a combining mark there needs the components.
+        let mut at_start = true;
+        while let Some(&lead) = b.get(i).filter(|&&x| x >= 0x80) {
+            // The page (code point >> 7), the half page (bit 6 of the code point), the bit
+            // (its six low bits: those of the last byte) and the length.
+            let lead32 = u32::from(lead);
+            let (p, half, len) = if lead < 0xE0 {
+                ((lead32 & 0x1F) >> 1, lead32 & 1, 2)
+            } else {
+                let c1 = u32::from(b[i + 1]);
+                if lead < 0xF0 {
+                    ((lead32 & 0x0F) << 5 | (c1 & 0x3F) >> 1, c1 & 1, 3)
+                } else {
+                    let c2 = u32::from(b[i + 2]);
+                    let p = (lead32 & 0x07) << 11 | (c1 & 0x3F) << 5 | (c2 & 0x3F) >> 1;
+                    (p, c2 & 1, 4)
+                }
+            };
+            let bit = 1u64 << (b[i + len - 1] & 0x3F);
+            if p != page {
+                page = p;
+                stop = *STOP.page(p << 7);
+                mark = *MARK.page(p << 7);
+                rtl |= rtl_page(p);
+            }
+            if at_start && mark[half as usize] & bit != 0 {
+                return STOPPED;
+            }
+            at_start = false;
+            if stop[half as usize] & bit != 0 {
+                let (c, _) = char_at(b, i);
+                if matches!(c, joiner::ZWNJ | joiner::ZWJ) {
+                    return STOPPED;
+                }
+                if is_compat(c) {
+                    count += 1;
+                    first.get_or_insert(i);
+                }
+                rtl |= c == '\u{200F}';
+                at_start = crate::host::is_label_dot(c);
+            }
+            i += len;
+            if at_start {
+                continue;
+            }
+            // The characters of the same page that follow (the common case: one script):
+            // the same lead byte (2-byte forms: but its lowest bit, which is the half page;
+            // 3-byte forms: and the same second byte but its lowest bit), so only the bit
+            // of `stop` remains to test. A byte equal to a lead byte at a character boundary
+            // is that lead byte, starting a form of the same length.
+            match len {
+                2 => {
+                    while let (Some(&x), Some(&y)) = (b.get(i), b.get(i + 1)) {
+                        if x & 0xFE != lead & 0xFE
+                            || stop[usize::from(x & 1)] >> (y & 0x3F) & 1 != 0
+                        {
+                            break;
+                        }
+                        i += 2;
+                    }
+                }
+                3 => {
+                    let c1 = b[i - 2] & 0xFE;
+                    while let (Some(&x), Some(&y), Some(&z)) =
+                        (b.get(i), b.get(i + 1), b.get(i + 2))
+                    {
+                        if x != lead
+                            || y & 0xFE != c1
+                            || stop[usize::from(y & 1)] >> (z & 0x3F) & 1 != 0
+                        {
+                            break;
+                        }
+                        i += 3;
+                    }
+                }
+                _ => {}
+            }
+        }
+        i += ascii_prefix_len(&b[i..]);
+    }
+    LineScan {
+        warn: Some((count, first)),
+        rtl: Some(rtl),
+    }
+}
+
+/// Adds the warnings [`scan_line`] counted to `o` (the first one unless `o` has one).
+fn add_warnings(o: &mut Outcome, (count, first): (u32, Option<usize>)) {
+    o.warnings += count;
+    if let Some(p) = first {
+        o.first_warning
+            .get_or_insert(LineError::new(ErrorKind::CompatChar, p));
+    }
+}
+
+/// The character-by-character twin of [`scan_line`]'s warnings (the warning pass before it):
+/// the warnings of [`warn_chars`] and of the host's label dots over a whole line, without
 /// splitting it into components, when no character needs the components; returns `false`
 /// (and leaves `o` as it was) otherwise. Every non-ASCII character of a line that passed the
 /// grammar lies in a component, except the host's label dots (RFC 3490 §3.1), whose
@@ -843,41 +1240,59 @@ pub(crate) fn is_compat_naive(c: char) -> bool {
 /// (RFC 5892 Appendix A context), and so does a combining mark right after an ASCII byte, a
 /// label dot or the line start (the only places a component can start: all other
 /// delimiters are ASCII); a combining mark after any other character cannot start one.
-// Kept out of `Checker::convert_into`: inlined, it cost the ASCII lines of
-// real_files_and_shortener 0.4 % more instructions (callgrind), and it runs only on
-// non-ASCII lines.
-#[inline(never)]
-fn warn_line_fast(s: &str, o: &mut Outcome) -> bool {
-    let b = s.as_bytes();
+#[cfg(any(test, feature = "twins"))]
+fn warn_line_chars(s: &str, o: &mut Outcome) -> bool {
     let mut count = 0;
     let mut first = None;
     let mut after_delimiter = true;
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] < 0x80 {
+    for (i, c) in s.char_indices() {
+        if c.is_ascii() {
             after_delimiter = true;
-            i += ascii_prefix_len(&b[i..]);
             continue;
         }
-        let (c, len) = char_at(b, i);
         if matches!(c, joiner::ZWNJ | joiner::ZWJ)
             || (after_delimiter && unicode_normalization::char::is_combining_mark(c))
         {
             return false;
         }
-        if is_compat(c) {
+        if is_compat_naive(c) {
             count += 1;
             first.get_or_insert(i);
         }
         after_delimiter = crate::host::is_label_dot(c);
-        i += len;
     }
-    o.warnings += count;
-    if let Some(p) = first {
-        o.first_warning
-            .get_or_insert(LineError::new(ErrorKind::CompatChar, p));
-    }
+    add_warnings(o, (count, first));
     true
+}
+
+/// Panics unless [`scan_line`] agrees with its twins on the UTF-8 line `s`: the warnings of
+/// [`warn_line_chars`] when it finishes (and it stops where that one gives up), and the
+/// answer of the right-to-left prefilter's naive twin. For the tests that run it on every
+/// data set line; not part of the API.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn scan_twin_check(s: &str) {
+    let got = scan_line(s);
+    let mut o = Outcome::default();
+    let done = warn_line_chars(s, &mut o);
+    let mut w = Outcome::default();
+    if let Some(x) = got.warn {
+        add_warnings(&mut w, x);
+    }
+    assert_eq!(got.warn.is_some(), done, "scan_line stops: {s:?}");
+    assert_eq!(got.rtl.is_some(), done, "scan_line rtl known: {s:?}");
+    if done {
+        assert_eq!(
+            (w.warnings, w.first_warning),
+            (o.warnings, o.first_warning),
+            "scan_line warnings: {s:?}"
+        );
+        assert_eq!(
+            got.rtl,
+            Some(crate::simd::rtl::may_contain_rtl_naive(s.as_bytes())),
+            "scan_line rtl: {s:?}"
+        );
+    }
 }
 
 /// The length of the ASCII prefix of `b`, eight bytes at a time (a byte is ASCII iff its top
@@ -989,6 +1404,166 @@ mod tests {
             n += 1;
         }
         assert!(n > 1_000_000, "{n}");
+    }
+
+    /// The one walk of `scan_line` against its twins (the character-by-character warning pass
+    /// and the right-to-left prefilter's naive twin) for every scalar value in the places
+    /// where the walk decides differently: first in the line, first of a run after ASCII,
+    /// inside a run (after `é`, and after `ж` of another block), after a label dot (plain
+    /// and compatibility), before a combining mark and before a right-to-left letter.
+    #[test]
+    fn scan_line_matches_twins_on_every_code_point() {
+        let (mut stopped, mut warned, mut rtl) = (0u32, 0u32, 0u32);
+        for c in (0x80..=0x10FFFFu32).filter_map(char::from_u32) {
+            for s in [
+                format!("{c}a"),
+                format!("a/{c}"),
+                format!("/é{c}b"),
+                format!("/ж{c}\u{3002}{c}"),
+                format!("h\u{FF0E}{c}\u{301}"),
+                format!("ü{c}\u{5D0}"),
+            ] {
+                scan_twin_check(&s);
+            }
+            let one = scan_line(&format!("/é{c}"));
+            stopped += one.warn.is_none() as u32;
+            warned += one.warn.is_some_and(|(n, _)| n > 0) as u32;
+            rtl += (one.rtl == Some(true)) as u32;
+        }
+        // Thousands of compatibility and right-to-left characters, and the two joiners (a
+        // combining mark inside a run does not stop the walk).
+        assert!(
+            warned > 5_000 && rtl > 2_000 && stopped == 2,
+            "{warned} {rtl} {stopped}"
+        );
+    }
+
+    /// The shortcut of `idna_for_fast` against `host::idna_for` on every case spelling of
+    /// the special schemes and of schemes near them, in every host mode.
+    #[test]
+    fn idna_for_fast_matches_twin() {
+        let modes = [
+            HostMode::Auto,
+            HostMode::Uts46,
+            HostMode::IDNA2003,
+            HostMode::Percent,
+        ];
+        let mut net = 0;
+        for name in [
+            "http", "https", "ws", "wss", "ftp", "file", "httpx", "htt", "w", "ftps", "mailto",
+            "sftp", "wsx", "urn",
+        ] {
+            let n = name.len();
+            for case in 0..1u32 << n {
+                let spelled: Vec<u8> = name
+                    .bytes()
+                    .enumerate()
+                    .map(|(i, b)| {
+                        if case >> i & 1 == 1 {
+                            b.to_ascii_uppercase()
+                        } else {
+                            b
+                        }
+                    })
+                    .collect();
+                for mode in modes {
+                    let sch = Some(spelled.as_slice());
+                    assert_eq!(
+                        idna_for_fast(mode, sch),
+                        host::idna_for(mode, sch),
+                        "{mode:?} {spelled:?}"
+                    );
+                }
+                net += (components::scheme_class(&spelled) == SchemeClass::NetSpecial) as u32;
+            }
+        }
+        // http 16 + https 32 + ws 4 + wss 8 + ftp 8 spellings take the shortcut.
+        assert_eq!(net, 68);
+        for mode in modes {
+            assert_eq!(idna_for_fast(mode, None), host::idna_for(mode, None));
+        }
+    }
+
+    /// `host_scan` (the DNS automaton with the host facts) and `ends_in_number`'s filter
+    /// against their twins on every string of up to 5 bytes over the bytes they decide on,
+    /// and on long labels and names around 63 and 253 octets.
+    #[test]
+    fn host_scan_matches_twins() {
+        let alphabet: [&[u8]; 10] = [
+            b"x",
+            b"N",
+            b"0",
+            b"-",
+            b".",
+            b"%",
+            b"\xC3\xA9",
+            b"_",
+            b"a",
+            b"F",
+        ];
+        let mut all = vec![Vec::new()];
+        let mut dns = 0;
+        for _ in 0..5 {
+            let next: Vec<Vec<u8>> = all
+                .iter()
+                .flat_map(|p| alphabet.iter().map(move |a| [p.as_slice(), a].concat()))
+                .collect();
+            for h in &next {
+                let s = std::str::from_utf8(h).expect("UTF-8");
+                let (facts, d) = host_scan(h);
+                assert_eq!(facts, HostFacts::of_naive(h), "{s:?}");
+                assert_eq!(d, is_dns_name_naive(s), "{s:?}");
+                assert_eq!(
+                    ends_in_number(h),
+                    crate::convert::integrity::ends_in_number(h),
+                    "{s:?}"
+                );
+                dns += d as u32;
+            }
+            all = next;
+        }
+        assert!(dns > 10_000, "{dns}");
+        for len in [62, 63, 64] {
+            for name in [
+                "a".repeat(len),
+                format!("{}.b", "a".repeat(len)),
+                format!("b.{}", "a".repeat(len)),
+                format!("b.{}.", "a".repeat(len)),
+                format!("b-{}.", "a".repeat(len)),
+            ] {
+                let (facts, d) = host_scan(name.as_bytes());
+                assert_eq!(d, is_dns_name_naive(&name), "{name}");
+                assert_eq!(facts, HostFacts::of_naive(name.as_bytes()), "{name}");
+            }
+        }
+        for len in 250..=256 {
+            let name: String = (0..len)
+                .map(|i| if i % 4 == 3 { '.' } else { 'x' })
+                .collect();
+            for n in [name.clone(), format!("{name}."), format!("{name}x")] {
+                assert_eq!(host_scan(n.as_bytes()).1, is_dns_name_naive(&n), "{n}");
+            }
+        }
+    }
+
+    /// `HostFacts::of` against its twin on every string of up to 5 bytes over the bytes it
+    /// decides on (the letters of `xn--` in both cases, `-`, `%`, a non-ASCII byte, `.`).
+    #[test]
+    fn host_facts_match_twin() {
+        let alphabet: [&[u8]; 9] = [b"x", b"X", b"n", b"N", b"-", b"%", b"\xC3", b".", b"a"];
+        let mut all = vec![Vec::new()];
+        for _ in 0..5 {
+            let next: Vec<Vec<u8>> = all
+                .iter()
+                .flat_map(|p| alphabet.iter().map(move |a| [p.as_slice(), a].concat()))
+                .collect();
+            for h in &next {
+                assert_eq!(HostFacts::of(h), HostFacts::of_naive(h), "{h:?}");
+            }
+            all = next;
+        }
+        assert!(HostFacts::of(b"a.Xn--b").ace && !HostFacts::of(b"xn-a").ace);
+        assert_eq!(HostFacts::of(b""), HostFacts::default());
     }
 
     /// The one-pass DNS-name test against its twin on every string of up to 4 bytes over an

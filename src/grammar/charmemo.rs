@@ -35,7 +35,17 @@ impl CharMemo {
     #[inline]
     pub fn get(&self, c: char) -> bool {
         let u = c as u32;
-        let page = self.pages[(u >> PAGE_BITS) as usize].get_or_init(|| {
+        self.word(u) >> (u & 63) & 1 != 0
+    }
+
+    /// The answers for the 128 code points of the page holding `u` (`u >> 7`): bit `k % 64`
+    /// of word `k / 64` is `pred` of code point `(u & !127) + k` (0 for a surrogate). In
+    /// UTF-8 a page is the characters that share every byte but the last and the lowest bit
+    /// of the one before it (RFC 3629 §3), so a caller can find the page and the bit without
+    /// decoding. Filled on first use, like [`CharMemo::get`], which reads one bit of it.
+    #[inline]
+    pub fn page(&self, u: u32) -> &[u64; 2] {
+        self.pages[(u >> PAGE_BITS) as usize].get_or_init(|| {
             let base = u & !((1 << PAGE_BITS) - 1);
             let mut bits = [0u64; 2];
             for k in 0..1u32 << PAGE_BITS {
@@ -44,8 +54,14 @@ impl CharMemo {
                 }
             }
             bits
-        });
-        page[((u >> 6) & 1) as usize] >> (u & 63) & 1 != 0
+        })
+    }
+
+    /// The 64 answers of [`CharMemo::page`] for the half page holding `u`: bit `k` is `pred`
+    /// of code point `(u & !63) + k`.
+    #[inline]
+    pub fn word(&self, u: u32) -> u64 {
+        self.page(u)[((u >> 6) & 1) as usize]
     }
 }
 
@@ -122,6 +138,23 @@ mod tests {
         for u in (0..=0x10FFFFu32).rev().step_by(5).chain(0..=0x10FFFF) {
             if let Some(c) = char::from_u32(u) {
                 assert_eq!(M.get(c), odd_or_cjk(c), "U+{u:04X}");
+            }
+        }
+        // `page` and `word` are the bits of `get` around each code point (surrogates read
+        // as 0).
+        static W: CharMemo = CharMemo::new(odd_or_cjk);
+        for u in (0..=0x10FFFFu32).step_by(61) {
+            let (p, w) = (W.page(u), W.word(u));
+            for k in 0..128 {
+                let want = char::from_u32((u & !127) + k).is_some_and(odd_or_cjk);
+                assert_eq!(
+                    p[(k / 64) as usize] >> (k % 64) & 1 != 0,
+                    want,
+                    "U+{u:04X} {k}"
+                );
+                if (k / 64) == (u >> 6) & 1 {
+                    assert_eq!(w >> (k % 64) & 1 != 0, want, "U+{u:04X} bit {k}");
+                }
             }
         }
         // Every page but the 16 of the surrogates (no `char` there).
