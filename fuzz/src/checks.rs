@@ -470,9 +470,43 @@ pub fn host_integrity(data: &[u8]) {
     integrity::fuzz_one(data, integrity::OPEN_CAUSES);
 }
 
+/// The one-pass head scanner of the Guard and to-uri (`components::scan_head`, the 16-byte
+/// compare blocks behind `LineHead::of`), check's one walk over a line's characters
+/// (`check::scan_line`) and its host automaton (`HostFacts::of`, `is_dns_name`) against their twins on the raw
+/// bytes. These are safe code, but each is a fast path shared by both sides of the engine
+/// twin, so only this comparison catches a wrong answer.
+fn head_twins(data: &[u8]) {
+    use iribulk::convert::integrity::LineHead;
+    use iribulk::grammar::components::{scan_head, scan_head_naive};
+    assert_eq!(
+        scan_head::<true>(data),
+        scan_head_naive::<true>(data),
+        "scan_head"
+    );
+    assert_eq!(
+        scan_head::<false>(data),
+        scan_head_naive::<false>(data),
+        "scan_head"
+    );
+    assert_eq!(LineHead::of(data), LineHead::naive(data), "LineHead");
+    assert_eq!(
+        iribulk::convert::check::HostFacts::of(data),
+        iribulk::convert::check::HostFacts::of_naive(data),
+        "HostFacts"
+    );
+    if let Ok(s) = std::str::from_utf8(data) {
+        iribulk::convert::check::scan_twin_check(s);
+        assert_eq!(
+            iribulk::convert::check::is_dns_name(s),
+            iribulk::convert::check::is_dns_name_naive(s),
+            "is_dns_name"
+        );
+    }
+}
+
 /// Target `simd_twin` (issue 11): the percent-encoding kernel at every level this CPU has,
 /// the right-to-left prefilter of `check` and the triplet decoder of to-iri against their
-/// scalar twins on the raw bytes;
+/// scalar twins on the raw bytes, and [`head_twins`];
 /// then the per-line converters with their block kernels against their naive twins
 /// (`ToUri::new_naive`, `ToIri::new_naive`, `Checker::new_naive`): the same output, outcome
 /// and error, with options from the first byte.
@@ -480,6 +514,7 @@ pub fn simd_twin(data: &[u8]) {
     iribulk::simd::pct_twin_check(data);
     iribulk::simd::rtl_twin_check(data);
     iribulk::simd::hex_twin_check(data);
+    head_twins(data);
     let Some((&b, line)) = data.split_first() else {
         return;
     };
