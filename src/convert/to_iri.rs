@@ -206,6 +206,10 @@ pub struct ToIri {
     /// Ranges of the current component's output produced by percent-decoding (display
     /// safety, [`ToIri::reencode_lookalikes`]).
     decoded: Vec<std::ops::Range<usize>>,
+    /// A character that [`emit_octets`] decoded into the current component has a delimiter
+    /// in its skeleton ([`host::display::skeleton_has_delimiter`]): only then can
+    /// [`ToIri::reencode_lookalikes`] find something to re-encode (fast path).
+    lookalike: bool,
     /// Display forms of hosts (3987bis §4.2 step 7), one cache per converter.
     cache: HostCache,
     /// Run the scalar reference path only (the naive twin, for tests).
@@ -219,6 +223,7 @@ impl ToIri {
             opts,
             octets: Vec::new(),
             decoded: Vec::new(),
+            lookalike: false,
             cache: HostCache::default(),
             naive: false,
         }
@@ -375,6 +380,7 @@ impl ToIri {
     ) -> Result<(), LineError> {
         let mark = out.len();
         self.decoded.clear();
+        self.lookalike = false;
         if self.naive {
             self.decode_naive(line, r, comp, out, o)?;
         } else {
@@ -391,14 +397,18 @@ impl ToIri {
     fn reencode_lookalikes(&mut self, out: &mut Vec<u8>, mark: usize, o: &mut Outcome) {
         let decoded = std::mem::take(&mut self.decoded);
         // The fast path leaves early when no decoded character looks like a delimiter (no
-        // allocation, no UTF-8 pass over the component); the naive twin runs the full pass.
+        // allocation, no UTF-8 pass over the component): [`emit_octets`] noted it while it
+        // wrote them (`self.lookalike`). The non-ASCII characters in the decoded ranges are
+        // exactly the displayable characters it copied, so this is the exit
+        // [`host::display::reencode_lookalikes_in_ranges`] would take. The naive twin runs
+        // the full pass.
         let reencoded = !decoded.is_empty()
             && if self.naive {
                 host::display::reencode_lookalikes_in(out, mark, |at| {
                     decoded.iter().any(|r| r.contains(&at))
                 })
             } else {
-                host::display::reencode_lookalikes_in_ranges(out, mark, &decoded)
+                self.lookalike && host::display::reencode_lookalikes_in_ranges(out, mark, &decoded)
             };
         if reencoded {
             o.written = Written::Wrote;
@@ -433,7 +443,7 @@ impl ToIri {
                 return Err(LineError::new(ErrorKind::BadPercent, r.start + j));
             }
             let at = out.len() - mark;
-            emit_octets(&s[i..j], &self.octets, comp, out, o);
+            self.lookalike |= emit_octets(&s[i..j], &self.octets, comp, out, o);
             self.decoded.push(at..out.len() - mark);
             i = j;
             run = j;
@@ -544,9 +554,18 @@ fn keep_ascii_labels(host: &str, u: String) -> String {
 
 /// Writes the decoded form of a run of `%HH` triplets (`text`, whose octets are `octets`),
 /// RFC 3987 §3.2 steps 2–4: runs of displayable characters are copied as octets (one copy
-/// per run, not per character), the rest stays encoded with uppercase hex.
-fn emit_octets(text: &[u8], octets: &[u8], comp: Component, out: &mut Vec<u8>, o: &mut Outcome) {
+/// per run, not per character), the rest stays encoded with uppercase hex. Returns whether a
+/// non-ASCII character it copied has a delimiter in its UTS #39 skeleton
+/// ([`host::display::skeleton_has_delimiter`], for [`ToIri::reencode_lookalikes`]).
+fn emit_octets(
+    text: &[u8],
+    octets: &[u8],
+    comp: Component,
+    out: &mut Vec<u8>,
+    o: &mut Outcome,
+) -> bool {
     let in_query = comp == Component::Query;
+    let mut lookalike = false;
     let mut k = 0;
     // Start of the pending run of octets written as they are.
     let mut span = 0;
@@ -567,6 +586,7 @@ fn emit_octets(text: &[u8], octets: &[u8], comp: Component, out: &mut Vec<u8>, o
         match decode_utf8(&octets[k..]) {
             Some((c, len)) if is_displayable(c, in_query) => {
                 o.written = Written::Wrote;
+                lookalike |= host::display::skeleton_has_delimiter(c);
                 k += len;
             }
             Some((_, len)) => {
@@ -584,6 +604,7 @@ fn emit_octets(text: &[u8], octets: &[u8], comp: Component, out: &mut Vec<u8>, o
         }
     }
     out.extend_from_slice(&octets[span..]);
+    lookalike
 }
 
 /// The naive twin of [`emit_octets`] (decodes and re-encodes each character, full NFKC).
@@ -687,6 +708,45 @@ fn find_c1(line: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The flag [`emit_octets`] returns is the exit [`host::display::reencode_lookalikes_in_ranges`]
+    /// takes: on every code point, percent-encoded alone and between letters, in the path and
+    /// in the query, the fast converter writes what its naive twin writes, and the flag is set
+    /// exactly when the decoded output holds a look-alike of a delimiter.
+    #[test]
+    fn lookalike_flag_matches_twin_on_every_code_point() {
+        let (mut fast, mut naive) = (
+            ToIri::new(ToIriOptions::default()),
+            ToIri::new_naive(ToIriOptions::default()),
+        );
+        let mut flagged = 0u32;
+        let (mut a, mut b, mut line) = (Vec::new(), Vec::new(), Vec::new());
+        for u in 0x80..=0x10FFFFu32 {
+            let Some(c) = char::from_u32(u) else { continue };
+            let mut pct = String::new();
+            for x in c.encode_utf8(&mut [0u8; 4]).bytes() {
+                pct.push_str(&format!("%{x:02X}"));
+            }
+            for shape in ["http://h/{}", "http://h/x{}y?q{}", "http://h/a?{}b{}%41"] {
+                line.clear();
+                line.extend_from_slice(shape.replace("{}", &pct).as_bytes());
+                a.clear();
+                b.clear();
+                let rf = fast.convert_into(&line, &mut a);
+                let flag = fast.lookalike;
+                assert_eq!(rf, naive.convert_into(&line, &mut b), "U+{u:04X} {shape}");
+                assert_eq!(a, b, "U+{u:04X} {shape}");
+                // The flag is that of the last component decoded: the query, except in the
+                // first shape.
+                let in_query = shape.contains('?');
+                let want = is_displayable(c, in_query) && host::display::skeleton_has_delimiter(c);
+                assert_eq!(flag, want, "U+{u:04X} {shape}");
+                flagged += flag as u32;
+            }
+        }
+        // U+2215, U+FF0F, U+30CE ... are displayable look-alikes of delimiters.
+        assert!(flagged > 100, "{flagged}");
+    }
 
     /// Where the UTS #46 fast ToUnicode answers, the display decision without the ToASCII
     /// round trip is the decision with it: on hosts whose labels are shown, kept in xn-- form
