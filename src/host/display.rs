@@ -592,7 +592,32 @@ pub fn check_host(host: &str) -> Result<(), (usize, Unsafe)> {
 /// labels, separated by `.`): each label in Unicode where [`check_label`] allows it, else in
 /// its `xn--` form (issue 16; what Chromium and Firefox do label by label). `None` when the two
 /// forms do not have the same number of labels.
+///
+/// Written label by label into one `String` (no vectors of labels: issue #11, tenth pass);
+/// the test `display_host_matches_twin` compares it with [`display_host_naive`].
 pub fn display_host(ace: &str, unicode: &str) -> Option<String> {
+    let dots = |s: &str| s.bytes().filter(|&b| b == b'.').count();
+    if dots(ace) != dots(unicode) {
+        return None;
+    }
+    let tld = unicode
+        .trim_end_matches('.')
+        .rsplit('.')
+        .next()
+        .unwrap_or_default();
+    let mut shown = String::with_capacity(unicode.len().max(ace.len()));
+    for (i, (al, ul)) in ace.split('.').zip(unicode.split('.')).enumerate() {
+        if i > 0 {
+            shown.push('.');
+        }
+        shown.push_str(if check_label(ul, tld).is_ok() { ul } else { al });
+    }
+    Some(shown)
+}
+
+/// The twin of [`display_host`]: the labels collected, paired, chosen and joined.
+#[cfg(any(test, feature = "twins"))]
+pub fn display_host_naive(ace: &str, unicode: &str) -> Option<String> {
     let (a, u): (Vec<&str>, Vec<&str>) = (ace.split('.').collect(), unicode.split('.').collect());
     if a.len() != u.len() {
         return None;
@@ -830,6 +855,47 @@ mod tests {
             .chain(std::iter::repeat_n('\u{660}', EXEMPT_WALK + 1))
             .collect();
         assert_eq!(delimiter_lookalikes(&far).len(), 1);
+    }
+
+    #[test]
+    fn display_host_matches_twin() {
+        let labels = [
+            "",
+            "a",
+            "xn--p1ai",
+            "рф",
+            "bücher",
+            "аррӏе",
+            "paypal",
+            "раураl",
+            "例え",
+            "テスト",
+            "ภาษาไทย",
+            "\u{2215}x",
+            "com",
+            "x.y",
+        ];
+        let mut n = 0;
+        for a in labels {
+            for b in labels {
+                for c in labels {
+                    for (ace, uni) in [
+                        (format!("{a}.{b}"), format!("{b}.{c}")),
+                        (format!("{a}.{b}.{c}"), format!("{c}.{b}.{a}.")),
+                        (a.to_owned(), format!("{b}{c}")),
+                        (format!("{a}.{c}."), format!("{b}.{c}.")),
+                    ] {
+                        assert_eq!(
+                            display_host(&ace, &uni),
+                            display_host_naive(&ace, &uni),
+                            "{ace} {uni}"
+                        );
+                        n += 1;
+                    }
+                }
+            }
+        }
+        assert!(n > 10_000, "{n}");
     }
 
     #[test]
