@@ -815,7 +815,8 @@ mod tests {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
         match std::fs::read_dir(&dir) {
             Ok(rd) => {
-                let mut to_uri = crate::ToUri::new(crate::ToUriOptions::default());
+                let mut to_uri =
+                    crate::convert::to_uri::ToUri::new(crate::config::ToUriOptions::default());
                 let mut uri = Vec::new();
                 for e in rd.flatten() {
                     if e.path().extension().is_none_or(|x| x != "txt") {
