@@ -19,6 +19,7 @@
 //! case of hex digits and decoded unreserved characters (RFC 3987 §3.2).
 
 use crate::config::HostMode;
+use crate::convert::integrity::LineHead;
 use crate::convert::Component;
 use crate::convert::{Outcome, Written};
 use crate::error::{ErrorKind, LineError};
@@ -54,34 +55,39 @@ impl Default for ToIriOptions {
 pub fn is_displayable(c: char, in_query: bool) -> bool {
     let u = c as u32;
     if u < 0x10000 {
-        // One bit per BMP code point, computed at first use from the rules below.
-        let map = &displayable_bmp()[in_query as usize];
+        // One bit per BMP code point, computed by the compiler from the rules below.
+        let map = &DISPLAYABLE_BMP[in_query as usize];
         return map[(u >> 6) as usize] >> (u & 63) & 1 != 0;
     }
     displayable_by_rules(c, in_query)
 }
 
 /// [`is_displayable`] evaluated rule by rule.
-fn displayable_by_rules(c: char, in_query: bool) -> bool {
+const fn displayable_by_rules(c: char, in_query: bool) -> bool {
     displayable_without_nfkc(c, in_query) && !nfkc_has_delimiter(c)
 }
 
 /// [`displayable_by_rules`] for every BMP code point, as bitmaps (outside the query, in the
-/// query); surrogates are not displayable. 16 KiB, built once per process (~65,536 rule
-/// evaluations) on the first call.
-fn displayable_bmp() -> &'static [[u64; 1024]; 2] {
-    static MAP: std::sync::OnceLock<Box<[[u64; 1024]; 2]>> = std::sync::OnceLock::new();
-    MAP.get_or_init(|| {
-        let mut m = Box::new([[0u64; 1024]; 2]);
-        for (q, map) in m.iter_mut().enumerate() {
-            for u in 0..0x10000u32 {
-                if char::from_u32(u).is_some_and(|c| displayable_by_rules(c, q == 1)) {
-                    map[(u >> 6) as usize] |= 1 << (u & 63);
-                }
+/// query); surrogates are not displayable. 16 KiB, evaluated by the compiler: no warm-up of
+/// 131,072 rule evaluations per process (issue #11, tenth pass; it was ~12 M instructions).
+/// The test `displayable_bitmap_matches_rules_on_every_code_point` compares it with the rules.
+/// (~130,000 rule evaluations: a second or two of compile time, hence the `allow`.)
+#[allow(long_running_const_eval)]
+static DISPLAYABLE_BMP: [[u64; 1024]; 2] = [displayable_bmp(false), displayable_bmp(true)];
+
+/// One bitmap of [`DISPLAYABLE_BMP`].
+const fn displayable_bmp(in_query: bool) -> [u64; 1024] {
+    let mut m = [0u64; 1024];
+    let mut u = 0u32;
+    while u < 0x10000 {
+        if let Some(c) = char::from_u32(u) {
+            if displayable_by_rules(c, in_query) {
+                m[(u >> 6) as usize] |= 1 << (u & 63);
             }
         }
-        m
-    })
+        u += 1;
+    }
+    m
 }
 
 /// The naive twin of [`is_displayable`] (full NFKC per character).
@@ -91,7 +97,7 @@ fn is_displayable_naive(c: char, in_query: bool) -> bool {
 
 /// Every rule of [`is_displayable`] except the NFKC one.
 #[inline]
-fn displayable_without_nfkc(c: char, in_query: bool) -> bool {
+const fn displayable_without_nfkc(c: char, in_query: bool) -> bool {
     if is_c1(c) || is_bidi_format(c) || is_invisible_or_space(c) {
         return false;
     }
@@ -101,7 +107,7 @@ fn displayable_without_nfkc(c: char, in_query: bool) -> bool {
 /// White space and characters that render invisibly (Unicode White_Space and
 /// Default_Ignorable_Code_Point, minus the variation selectors, which only modify the character
 /// before them, e.g. in emoji sequences).
-fn is_invisible_or_space(c: char) -> bool {
+const fn is_invisible_or_space(c: char) -> bool {
     matches!(c as u32,
         0x00A0 | 0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x1680 | 0x17B4 | 0x17B5
         | 0x180E | 0x2000..=0x200F | 0x2028..=0x202F | 0x205F..=0x206F | 0x3000 | 0x3164
@@ -167,15 +173,23 @@ static NFKC_DELIMITER: [(u32, u32); 49] = [
 ];
 
 /// Whether NFKC of `c` holds a URI delimiter, a space or a control (RFC 3987 §6.1 b):
-/// a lookup in [`NFKC_DELIMITER`], with the large gaps of the table answered first.
+/// a lookup in [`NFKC_DELIMITER`], with the large gaps of the table answered first (a
+/// `const fn`, for [`DISPLAYABLE_BMP`]).
 #[inline]
-fn nfkc_has_delimiter(c: char) -> bool {
+const fn nfkc_has_delimiter(c: char) -> bool {
     let u = c as u32;
     if matches!(u, 0..=0x9F | 0x0386..=0x1FBC | 0x309D..=0xFC5D | 0xFFE4..) {
         return false;
     }
-    let i = NFKC_DELIMITER.partition_point(|&(_, hi)| hi < u);
-    NFKC_DELIMITER.get(i).is_some_and(|&(lo, _)| lo <= u)
+    let mut i = 0;
+    while i < NFKC_DELIMITER.len() {
+        let (lo, hi) = NFKC_DELIMITER[i];
+        if u <= hi {
+            return lo <= u;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// The naive twin of [`nfkc_has_delimiter`]: full NFKC of the character.
@@ -206,6 +220,10 @@ pub struct ToIri {
     /// Ranges of the current component's output produced by percent-decoding (display
     /// safety, [`ToIri::reencode_lookalikes`]).
     decoded: Vec<std::ops::Range<usize>>,
+    /// A character that [`emit_octets`] decoded into the current component has a delimiter
+    /// in its skeleton ([`host::display::skeleton_has_delimiter`]): only then can
+    /// [`ToIri::reencode_lookalikes`] find something to re-encode (fast path).
+    lookalike: bool,
     /// Display forms of hosts (3987bis §4.2 step 7), one cache per converter.
     cache: HostCache,
     /// Run the scalar reference path only (the naive twin, for tests).
@@ -219,6 +237,7 @@ impl ToIri {
             opts,
             octets: Vec::new(),
             decoded: Vec::new(),
+            lookalike: false,
             cache: HostCache::default(),
             naive: false,
         }
@@ -256,8 +275,32 @@ impl ToIri {
     /// the line itself, nothing is appended ([`Written::Passthrough`], [`crate::convert`]'s
     /// contract). On error nothing is appended.
     pub fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+        self.convert_head(line, None, out)
+    }
+
+    /// [`ToIri::convert_into`] of a line whose head the caller (the Guard) has found
+    /// ([`LineHead::of`], RFC 3986 Appendix B): the same result, without splitting the head
+    /// again nor looking for `\` in a line the head saw none in (issue #11, tenth pass; the
+    /// tests `convert_with_head_equals_convert_into_*`). The naive twin does not use the head.
+    pub fn convert_with_head(
+        &mut self,
+        line: &[u8],
+        head: &LineHead,
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
+        let head = if self.naive { None } else { Some(head) };
+        self.convert_head(line, head, out)
+    }
+
+    /// [`ToIri::convert_into`], with the head when the caller found it.
+    fn convert_head(
+        &mut self,
+        line: &[u8],
+        head: Option<&LineHead>,
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
         let mark = out.len();
-        let r = self.convert_inner(line, out);
+        let r = self.convert_inner(line, head, out);
         // The conversion writes as it goes: an unchanged line is taken back (passthrough),
         // as is everything on error.
         if !matches!(
@@ -272,9 +315,19 @@ impl ToIri {
         r
     }
 
-    fn convert_inner(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
-        // Host confusion (WHATWG URL §4.4 against RFC 3986 §3.2): never passed on.
-        if let Some(p) = components::backslash_in_special_authority(line) {
+    fn convert_inner(
+        &mut self,
+        line: &[u8],
+        head: Option<&LineHead>,
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
+        // Host confusion (WHATWG URL §4.4 against RFC 3986 §3.2): never passed on. A head
+        // that saw no `\` in the line (nor TAB, CR, LF) proves there is none.
+        let backslash = match head {
+            Some(h) if !h.tab_newline_or_backslash => None,
+            _ => components::backslash_in_special_authority(line),
+        };
+        if let Some(p) = backslash {
             return Err(LineError::new(ErrorKind::BackslashAuthority, p));
         }
         let valid = if self.naive {
@@ -301,12 +354,36 @@ impl ToIri {
         if let Some(p) = control {
             return Err(LineError::new(ErrorKind::ControlChar, p));
         }
+        // The line is UTF-8 (checked above): a piece of it is a `str` when it starts and ends
+        // on character boundaries, which is when `std::str::from_utf8` of it succeeds.
+        // SAFETY: `line` passed the UTF-8 validation above (both validators implement
+        // RFC 3629 §4 exactly; the naive twin's is `simdutf8::compat::from_utf8`); a
+        // `from_utf8` of the host alone cost ~130 instructions per line (issue #11).
+        let text = unsafe { std::str::from_utf8_unchecked(line) };
         let mut o = Outcome::default();
-        let c = components::split(line);
+        // RFC 3986 Appendix B: the head from the caller (the same split, the test
+        // `line_head_checks_match_twins`), then path, query and fragment.
+        let c = match head {
+            Some(h) => components::split_tail_memchr(
+                line,
+                components::Components {
+                    scheme: h.scheme_len.map(|l| 0..l),
+                    authority: h.authority.clone(),
+                    path: h.path_start..line.len(),
+                    query: None,
+                    fragment: None,
+                },
+            ),
+            None => components::split(line),
+        };
         let mut pos = 0;
         if let Some(ar) = c.authority.clone() {
+            let a = match head.and_then(|h| h.split_authority(line)) {
+                Some(a) => a,
+                None => components::split_authority(line, ar.clone()),
+            };
             // A malformed authority is left as it is (to-iri reports only what it must).
-            if let Ok(a) = components::split_authority(line, ar.clone()) {
+            if let Ok(a) = a {
                 if let Some(ui) = a.userinfo.clone() {
                     out.extend_from_slice(&line[pos..ui.start]);
                     self.decode(line, ui.clone(), Component::Userinfo, out, &mut o)?;
@@ -318,8 +395,8 @@ impl ToIri {
                 if line.get(h.start) != Some(&b'[') {
                     let scheme = c.scheme.clone().map(|r| &line[r]);
                     // The host lies between ASCII delimiters of a valid UTF-8 line.
-                    match (self.idna_for(scheme), std::str::from_utf8(&line[h.clone()])) {
-                        (Some(idna), Ok(host)) => self.host_to_unicode(host, idna, out, &mut o),
+                    match (self.idna_for(scheme), text.get(h.clone())) {
+                        (Some(idna), Some(host)) => self.host_to_unicode(host, idna, out, &mut o),
                         _ => self.decode(line, h.clone(), Component::Host, out, &mut o)?,
                     }
                     pos = h.end;
@@ -375,6 +452,7 @@ impl ToIri {
     ) -> Result<(), LineError> {
         let mark = out.len();
         self.decoded.clear();
+        self.lookalike = false;
         if self.naive {
             self.decode_naive(line, r, comp, out, o)?;
         } else {
@@ -391,14 +469,18 @@ impl ToIri {
     fn reencode_lookalikes(&mut self, out: &mut Vec<u8>, mark: usize, o: &mut Outcome) {
         let decoded = std::mem::take(&mut self.decoded);
         // The fast path leaves early when no decoded character looks like a delimiter (no
-        // allocation, no UTF-8 pass over the component); the naive twin runs the full pass.
+        // allocation, no UTF-8 pass over the component): [`emit_octets`] noted it while it
+        // wrote them (`self.lookalike`). The non-ASCII characters in the decoded ranges are
+        // exactly the displayable characters it copied, so this is the exit
+        // [`host::display::reencode_lookalikes_in_ranges`] would take. The naive twin runs
+        // the full pass.
         let reencoded = !decoded.is_empty()
             && if self.naive {
                 host::display::reencode_lookalikes_in(out, mark, |at| {
                     decoded.iter().any(|r| r.contains(&at))
                 })
             } else {
-                host::display::reencode_lookalikes_in_ranges(out, mark, &decoded)
+                self.lookalike && host::display::reencode_lookalikes_in_ranges(out, mark, &decoded)
             };
         if reencoded {
             o.written = Written::Wrote;
@@ -433,7 +515,7 @@ impl ToIri {
                 return Err(LineError::new(ErrorKind::BadPercent, r.start + j));
             }
             let at = out.len() - mark;
-            emit_octets(&s[i..j], &self.octets, comp, out, o);
+            self.lookalike |= emit_octets(&s[i..j], &self.octets, comp, out, o);
             self.decoded.push(at..out.len() - mark);
             i = j;
             run = j;
@@ -513,7 +595,16 @@ fn present_host(
     } else {
         is_displayable
     };
-    let u = host::display::display_host(host, &keep_ascii_labels(host, u))?;
+    // When the fast ToUnicode answered, every label it did not decode is the host's own
+    // (it takes lower-case `[a-z0-9-]` labels as they are, and its decoded labels hold no
+    // dot), so [`keep_ascii_labels`] would give `u` back (the test
+    // `fast_answers_keep_their_ascii_labels`).
+    let u = if round_trips {
+        u
+    } else {
+        keep_ascii_labels(host, u)
+    };
+    let u = host::display::display_host(host, &u)?;
     let displayable = u.chars().all(|c| c.is_ascii() || shown(c, false));
     let mut back = String::new();
     (displayable
@@ -544,9 +635,18 @@ fn keep_ascii_labels(host: &str, u: String) -> String {
 
 /// Writes the decoded form of a run of `%HH` triplets (`text`, whose octets are `octets`),
 /// RFC 3987 §3.2 steps 2–4: runs of displayable characters are copied as octets (one copy
-/// per run, not per character), the rest stays encoded with uppercase hex.
-fn emit_octets(text: &[u8], octets: &[u8], comp: Component, out: &mut Vec<u8>, o: &mut Outcome) {
+/// per run, not per character), the rest stays encoded with uppercase hex. Returns whether a
+/// non-ASCII character it copied has a delimiter in its UTS #39 skeleton
+/// ([`host::display::skeleton_has_delimiter`], for [`ToIri::reencode_lookalikes`]).
+fn emit_octets(
+    text: &[u8],
+    octets: &[u8],
+    comp: Component,
+    out: &mut Vec<u8>,
+    o: &mut Outcome,
+) -> bool {
     let in_query = comp == Component::Query;
+    let mut lookalike = false;
     let mut k = 0;
     // Start of the pending run of octets written as they are.
     let mut span = 0;
@@ -567,6 +667,7 @@ fn emit_octets(text: &[u8], octets: &[u8], comp: Component, out: &mut Vec<u8>, o
         match decode_utf8(&octets[k..]) {
             Some((c, len)) if is_displayable(c, in_query) => {
                 o.written = Written::Wrote;
+                lookalike |= host::display::skeleton_has_delimiter(c);
                 k += len;
             }
             Some((_, len)) => {
@@ -584,6 +685,7 @@ fn emit_octets(text: &[u8], octets: &[u8], comp: Component, out: &mut Vec<u8>, o
         }
     }
     out.extend_from_slice(&octets[span..]);
+    lookalike
 }
 
 /// The naive twin of [`emit_octets`] (decodes and re-encodes each character, full NFKC).
@@ -687,6 +789,113 @@ fn find_c1(line: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Where the UTS #46 fast ToUnicode answers, [`keep_ascii_labels`] gives its answer back
+    /// ([`present_host`] skips it then): on made hosts with ASCII labels around A-labels and a
+    /// root dot, and on the host of every line of the shared data sets in its to-uri form.
+    #[test]
+    fn fast_answers_keep_their_ascii_labels() {
+        let mut hosts: Vec<String> = Vec::new();
+        for u in [
+            "bücher",
+            "пример",
+            "例え",
+            "ภาษาไทย",
+            "a-b",
+            "x1",
+            "xn--p1ai",
+        ] {
+            for shape in ["{}", "www.{}.de", "{}.{}", "a.{}.b-c.", "{}.com."] {
+                let mut h = String::new();
+                if host::to_ascii(&shape.replace("{}", u), Idna::Uts46, &mut h).is_ok() {
+                    hosts.push(h);
+                }
+            }
+        }
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
+        match std::fs::read_dir(&dir) {
+            Ok(rd) => {
+                let mut to_uri =
+                    crate::convert::to_uri::ToUri::new(crate::config::ToUriOptions::default());
+                let mut uri = Vec::new();
+                for e in rd.flatten() {
+                    if e.path().extension().is_none_or(|x| x != "txt") {
+                        continue;
+                    }
+                    let bytes = std::fs::read(e.path()).expect("dataset");
+                    for line in bytes.split(|&b| b == b'\n') {
+                        uri.clear();
+                        if to_uri.convert_into(line, &mut uri).is_err() {
+                            continue;
+                        }
+                        let l = if uri.is_empty() { line } else { &uri };
+                        let Some(ar) = components::split(l).authority else {
+                            continue;
+                        };
+                        if let Ok(a) = components::split_authority(l, ar) {
+                            if let Ok(h) = std::str::from_utf8(&l[a.host]) {
+                                hosts.push(h.to_owned());
+                            }
+                        }
+                    }
+                }
+            }
+            Err(e) if std::env::var_os("CI").is_none() => {
+                eprintln!(
+                    "SKIPPED the data sets ({}: {e}): made hosts only",
+                    dir.display()
+                );
+            }
+            Err(e) => panic!("{}: {e}", dir.display()),
+        }
+        let mut fast = 0;
+        for h in &hosts {
+            if let Some((u, true)) = host::to_unicode_traced(h, Idna::Uts46) {
+                assert_eq!(keep_ascii_labels(h, u.clone()), u, "{h}");
+                fast += 1;
+            }
+        }
+        assert!(fast >= 20, "{fast}");
+    }
+
+    /// The flag [`emit_octets`] returns is the exit [`host::display::reencode_lookalikes_in_ranges`]
+    /// takes: on every code point, percent-encoded alone and between letters, in the path and
+    /// in the query, the fast converter writes what its naive twin writes, and the flag is set
+    /// exactly when the decoded output holds a look-alike of a delimiter.
+    #[test]
+    fn lookalike_flag_matches_twin_on_every_code_point() {
+        let (mut fast, mut naive) = (
+            ToIri::new(ToIriOptions::default()),
+            ToIri::new_naive(ToIriOptions::default()),
+        );
+        let mut flagged = 0u32;
+        let (mut a, mut b, mut line) = (Vec::new(), Vec::new(), Vec::new());
+        for u in 0x80..=0x10FFFFu32 {
+            let Some(c) = char::from_u32(u) else { continue };
+            let mut pct = String::new();
+            for x in c.encode_utf8(&mut [0u8; 4]).bytes() {
+                pct.push_str(&format!("%{x:02X}"));
+            }
+            for shape in ["http://h/{}", "http://h/x{}y?q{}", "http://h/a?{}b{}%41"] {
+                line.clear();
+                line.extend_from_slice(shape.replace("{}", &pct).as_bytes());
+                a.clear();
+                b.clear();
+                let rf = fast.convert_into(&line, &mut a);
+                let flag = fast.lookalike;
+                assert_eq!(rf, naive.convert_into(&line, &mut b), "U+{u:04X} {shape}");
+                assert_eq!(a, b, "U+{u:04X} {shape}");
+                // The flag is that of the last component decoded: the query, except in the
+                // first shape.
+                let in_query = shape.contains('?');
+                let want = is_displayable(c, in_query) && host::display::skeleton_has_delimiter(c);
+                assert_eq!(flag, want, "U+{u:04X} {shape}");
+                flagged += flag as u32;
+            }
+        }
+        // U+2215, U+FF0F, U+30CE ... are displayable look-alikes of delimiters.
+        assert!(flagged > 100, "{flagged}");
+    }
 
     /// Where the UTS #46 fast ToUnicode answers, the display decision without the ToASCII
     /// round trip is the decision with it: on hosts whose labels are shown, kept in xn-- form

@@ -99,6 +99,7 @@ impl Converter for Op {
     ) -> Result<Outcome, LineError> {
         match self {
             Op::ToUri(c) => c.convert_with_head(line, head, out),
+            Op::ToIri(c) => c.convert_with_head(line, head, out),
             _ => self.convert_into(line, out),
         }
     }

@@ -139,7 +139,7 @@ pub fn hex_value(b: u8) -> Option<u8> {
 /// RLE, PDF, LRO, RLO; and those added in Unicode 6.3: the isolates LRI, RLI, FSI, PDI and
 /// U+061C ARABIC LETTER MARK, which acts like RLM for Arabic text).
 #[inline]
-pub fn is_bidi_format(c: char) -> bool {
+pub const fn is_bidi_format(c: char) -> bool {
     matches!(
         c,
         '\u{61C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
@@ -148,7 +148,7 @@ pub fn is_bidi_format(c: char) -> bool {
 
 /// `iprivate = %xE000-F8FF / %xF0000-FFFFD / %x100000-10FFFD` (RFC 3987 §2.2).
 #[inline]
-pub fn is_iprivate(c: char) -> bool {
+pub const fn is_iprivate(c: char) -> bool {
     matches!(c, '\u{E000}'..='\u{F8FF}' | '\u{F0000}'..='\u{FFFFD}' | '\u{100000}'..='\u{10FFFD}')
 }
 
@@ -156,7 +156,7 @@ pub fn is_iprivate(c: char) -> bool {
 /// / %xD0000-DFFFD / %xE1000-EFFFD`: every plane's last two code points, the noncharacters
 /// U+FDD0–FDEF, the specials U+FFF0–FFFF, the tags U+E0000–E0FFF and private use are excluded.
 #[inline]
-pub fn is_ucschar(c: char) -> bool {
+pub const fn is_ucschar(c: char) -> bool {
     let u = c as u32;
     match u {
         0xA0..=0xD7FF | 0xF900..=0xFDCF | 0xFDF0..=0xFFEF => true,
@@ -168,7 +168,7 @@ pub fn is_ucschar(c: char) -> bool {
 
 /// C1 controls U+0080–U+009F (RFC 3987 §2.2 allows none; 3987bis §6.3).
 #[inline]
-pub fn is_c1(c: char) -> bool {
+pub const fn is_c1(c: char) -> bool {
     matches!(c, '\u{80}'..='\u{9F}')
 }
 

@@ -83,13 +83,155 @@ impl std::fmt::Display for Unsafe {
 }
 
 /// True when the UTS #39 §4 skeleton of `c` holds one of [`DELIMITERS`] (so also for the
-/// ASCII delimiters themselves). Answered by a [`CharMemo`] of
-/// [`skeleton_has_delimiter_naive`]: to-iri asks it about every decoded character, and the
-/// skeleton (an NFD, a confusables lookup, an NFD again) cost ~40 % of to-iri's instructions.
+/// ASCII delimiters themselves). to-iri asks it about every decoded character, and the
+/// skeleton (an NFD, a confusables lookup, an NFD again) cost ~40 % of to-iri's instructions:
+/// answered from [`SKELETON_DELIMITER`], for the BMP by a bitmap built at compile time (one
+/// load, no warm-up per process: issue #11, tenth pass), above it by a binary search.
+/// The test `skeleton_memo_matches_twin_on_every_code_point` compares it with
+/// [`skeleton_has_delimiter_naive`] on every code point.
 #[inline]
 pub fn skeleton_has_delimiter(c: char) -> bool {
-    static MEMO: CharMemo = CharMemo::new(skeleton_has_delimiter_naive);
-    MEMO.get(c)
+    let u = c as u32;
+    if u < 0x10000 {
+        return SKELETON_DELIMITER_BMP[(u >> 6) as usize] >> (u & 63) & 1 != 0;
+    }
+    let i = SKELETON_DELIMITER.partition_point(|&(_, hi)| hi < u);
+    SKELETON_DELIMITER.get(i).is_some_and(|&(lo, _)| lo <= u)
+}
+
+/// The code points whose UTS #39 skeleton holds one of [`DELIMITERS`], as inclusive ranges
+/// in ascending order: [`skeleton_has_delimiter_naive`] over every code point, for the
+/// confusables data of unicode-security 0.1.3 (the test
+/// `skeleton_memo_matches_twin_on_every_code_point` recomputes it; a new version of the
+/// crate that changes it fails that test, and the table is regenerated from the twin).
+static SKELETON_DELIMITER: [(u32, u32); 107] = [
+    (0x0023, 0x0023),
+    (0x0025, 0x0025),
+    (0x002E, 0x002F),
+    (0x003A, 0x003A),
+    (0x003F, 0x0040),
+    (0x005C, 0x005C),
+    (0x00BC, 0x00BE),
+    (0x0241, 0x0241),
+    (0x0294, 0x0294),
+    (0x02D0, 0x02D0),
+    (0x02F8, 0x02F8),
+    (0x0589, 0x0589),
+    (0x05C3, 0x05C3),
+    (0x0609, 0x060A),
+    (0x0660, 0x0660),
+    (0x066A, 0x066A),
+    (0x06F0, 0x06F0),
+    (0x0701, 0x0704),
+    (0x0831, 0x0831),
+    (0x0903, 0x0903),
+    (0x097D, 0x097D),
+    (0x0A83, 0x0A83),
+    (0x1361, 0x1361),
+    (0x1393, 0x1393),
+    (0x13AE, 0x13AE),
+    (0x16EC, 0x16EC),
+    (0x1735, 0x1735),
+    (0x1803, 0x1803),
+    (0x1809, 0x1809),
+    (0x2024, 0x2026),
+    (0x2030, 0x2031),
+    (0x2041, 0x2041),
+    (0x2044, 0x2044),
+    (0x2047, 0x2049),
+    (0x2052, 0x2052),
+    (0x205A, 0x205A),
+    (0x2100, 0x2101),
+    (0x2105, 0x2106),
+    (0x2153, 0x215F),
+    (0x2215, 0x2216),
+    (0x2236, 0x2237),
+    (0x2254, 0x2255),
+    (0x244A, 0x244A),
+    (0x2488, 0x249B),
+    (0x2571, 0x2572),
+    (0x27C8, 0x27C9),
+    (0x27CB, 0x27CB),
+    (0x27CD, 0x27CD),
+    (0x29F4, 0x29F6),
+    (0x29F8, 0x29F9),
+    (0x2A74, 0x2A74),
+    (0x2AFB, 0x2AFB),
+    (0x2AFD, 0x2AFD),
+    (0x2CC6, 0x2CC7),
+    (0x2CF9, 0x2CF9),
+    (0x2E2C, 0x2E2C),
+    (0x2F02, 0x2F03),
+    (0x3033, 0x3033),
+    (0x30CE, 0x30CE),
+    (0x31D2, 0x31D4),
+    (0x33A7, 0x33A7),
+    (0x33AE, 0x33AE),
+    (0x33C2, 0x33C2),
+    (0x33C6, 0x33C7),
+    (0x33D8, 0x33D8),
+    (0x33DE, 0x33DF),
+    (0x4E36, 0x4E36),
+    (0x4E3F, 0x4E3F),
+    (0xA4F8, 0xA4F8),
+    (0xA4FA, 0xA4FB),
+    (0xA4FD, 0xA4FE),
+    (0xA60E, 0xA60E),
+    (0xA6EB, 0xA6EB),
+    (0xA789, 0xA789),
+    (0xABEC, 0xABEC),
+    (0xFE13, 0xFE13),
+    (0xFE16, 0xFE16),
+    (0xFE30, 0xFE30),
+    (0xFE52, 0xFE52),
+    (0xFE55, 0xFE56),
+    (0xFE5F, 0xFE5F),
+    (0xFE68, 0xFE68),
+    (0xFE6A, 0xFE6B),
+    (0xFF03, 0xFF03),
+    (0xFF05, 0xFF05),
+    (0xFF0E, 0xFF0F),
+    (0xFF1A, 0xFF1A),
+    (0xFF1F, 0xFF20),
+    (0xFF3C, 0xFF3C),
+    (0xFF89, 0xFF89),
+    (0x1015B, 0x1015B),
+    (0x10A50, 0x10A50),
+    (0x10AF5, 0x10AF5),
+    (0x11002, 0x11002),
+    (0x11082, 0x11082),
+    (0x11182, 0x11182),
+    (0x1123A, 0x1123A),
+    (0x115BE, 0x115BE),
+    (0x116AC, 0x116AC),
+    (0x11838, 0x11838),
+    (0x11DD9, 0x11DD9),
+    (0x1D108, 0x1D108),
+    (0x1D16D, 0x1D16D),
+    (0x1D20F, 0x1D20F),
+    (0x1D23A, 0x1D23B),
+    (0x1ECAE, 0x1ECAE),
+    (0x1F100, 0x1F100),
+];
+
+/// [`SKELETON_DELIMITER`] below U+10000 as a bitmap (one bit per code point, 8 KiB),
+/// evaluated by the compiler.
+static SKELETON_DELIMITER_BMP: [u64; 1024] = bmp_bitmap(&SKELETON_DELIMITER);
+
+/// The BMP part of a table of inclusive ranges, as a bitmap.
+const fn bmp_bitmap(ranges: &[(u32, u32)]) -> [u64; 1024] {
+    let mut m = [0u64; 1024];
+    let mut i = 0;
+    while i < ranges.len() {
+        let (lo, hi) = ranges[i];
+        let mut u = lo;
+        while u <= hi && u < 0x10000 {
+            m[(u >> 6) as usize] |= 1 << (u & 63);
+            u += 1;
+        }
+        i += 1;
+    }
+    m
 }
 
 /// The twin of [`skeleton_has_delimiter`]: the skeleton computed for `c`.
@@ -450,7 +592,32 @@ pub fn check_host(host: &str) -> Result<(), (usize, Unsafe)> {
 /// labels, separated by `.`): each label in Unicode where [`check_label`] allows it, else in
 /// its `xn--` form (issue 16; what Chromium and Firefox do label by label). `None` when the two
 /// forms do not have the same number of labels.
+///
+/// Written label by label into one `String` (no vectors of labels: issue #11, tenth pass);
+/// the test `display_host_matches_twin` compares it with [`display_host_naive`].
 pub fn display_host(ace: &str, unicode: &str) -> Option<String> {
+    let dots = |s: &str| s.bytes().filter(|&b| b == b'.').count();
+    if dots(ace) != dots(unicode) {
+        return None;
+    }
+    let tld = unicode
+        .trim_end_matches('.')
+        .rsplit('.')
+        .next()
+        .unwrap_or_default();
+    let mut shown = String::with_capacity(unicode.len().max(ace.len()));
+    for (i, (al, ul)) in ace.split('.').zip(unicode.split('.')).enumerate() {
+        if i > 0 {
+            shown.push('.');
+        }
+        shown.push_str(if check_label(ul, tld).is_ok() { ul } else { al });
+    }
+    Some(shown)
+}
+
+/// The twin of [`display_host`]: the labels collected, paired, chosen and joined.
+#[cfg(any(test, feature = "twins"))]
+pub fn display_host_naive(ace: &str, unicode: &str) -> Option<String> {
     let (a, u): (Vec<&str>, Vec<&str>) = (ace.split('.').collect(), unicode.split('.').collect());
     if a.len() != u.len() {
         return None;
@@ -688,6 +855,47 @@ mod tests {
             .chain(std::iter::repeat_n('\u{660}', EXEMPT_WALK + 1))
             .collect();
         assert_eq!(delimiter_lookalikes(&far).len(), 1);
+    }
+
+    #[test]
+    fn display_host_matches_twin() {
+        let labels = [
+            "",
+            "a",
+            "xn--p1ai",
+            "рф",
+            "bücher",
+            "аррӏе",
+            "paypal",
+            "раураl",
+            "例え",
+            "テスト",
+            "ภาษาไทย",
+            "\u{2215}x",
+            "com",
+            "x.y",
+        ];
+        let mut n = 0;
+        for a in labels {
+            for b in labels {
+                for c in labels {
+                    for (ace, uni) in [
+                        (format!("{a}.{b}"), format!("{b}.{c}")),
+                        (format!("{a}.{b}.{c}"), format!("{c}.{b}.{a}.")),
+                        (a.to_owned(), format!("{b}{c}")),
+                        (format!("{a}.{c}."), format!("{b}.{c}.")),
+                    ] {
+                        assert_eq!(
+                            display_host(&ace, &uni),
+                            display_host_naive(&ace, &uni),
+                            "{ace} {uni}"
+                        );
+                        n += 1;
+                    }
+                }
+            }
+        }
+        assert!(n > 10_000, "{n}");
     }
 
     #[test]

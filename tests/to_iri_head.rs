@@ -1,0 +1,153 @@
+//! `ToIri::convert_with_head` (issue 11, tenth pass): to-iri takes the Guard's `LineHead` of
+//! the line instead of splitting the head again and looking for `\` in every line. It must
+//! answer exactly as `ToIri::convert_into` and as the naive twin `ToIri::new_naive` (the same
+//! bytes, outcome and error) in every host mode: on every line of every data set and on its
+//! to-uri form, on made lines for each branch, and on random lines.
+
+mod common;
+
+use iribulk::config::HostMode;
+use iribulk::convert::integrity::LineHead;
+use iribulk::convert::to_iri::{ToIri, ToIriOptions};
+use iribulk::{ToUri, ToUriOptions};
+use proptest::prelude::*;
+
+/// The host modes to-iri reads.
+fn option_sets() -> Vec<ToIriOptions> {
+    [
+        HostMode::Auto,
+        HostMode::Uts46,
+        HostMode::IDNA2003,
+        HostMode::Percent,
+    ]
+    .into_iter()
+    .map(|host| ToIriOptions { host })
+    .collect()
+}
+
+/// The converters of one option set: with the head, without, and the naive twin.
+struct Three(ToIri, ToIri, ToIri);
+
+impl Three {
+    fn new(o: ToIriOptions) -> Self {
+        Three(ToIri::new(o), ToIri::new(o), ToIri::new_naive(o))
+    }
+}
+
+/// Converts `line` the three ways and compares.
+fn same(t: &mut Three, line: &[u8]) {
+    let (mut x, mut y, mut z) = (b"keep".to_vec(), b"keep".to_vec(), b"keep".to_vec());
+    let head = LineHead::of(line);
+    let rx = t.0.convert_with_head(line, &head, &mut x);
+    let ry = t.1.convert_into(line, &mut y);
+    let rz = t.2.convert_into(line, &mut z);
+    let show = || format!("{:?}", String::from_utf8_lossy(line));
+    assert_eq!((&rx, &x), (&ry, &y), "with head / into: {}", show());
+    assert_eq!((&ry, &y), (&rz, &z), "into / naive: {}", show());
+}
+
+const MADE: &[&str] = &[
+    "",
+    "http://xn--bcher-kva.de/stra%C3%9Fe?q=%C3%BC#%C3%A9",
+    "http://u%C3%BC:p@xn--bcher-kva.de:80/x",
+    "http://xn--bcher-kva.de:8x/x",
+    "http://[::1]:80/%C3%A9",
+    "http://[::1/%C3%A9",
+    "http://a@b@c/%C3%A9",
+    "https://good.com\\@evil.com/%C3%A9",
+    "https://good.com/\\%C3%A9",
+    "foo://g\\h/%C3%A9",
+    "file://h\\x/%C3%A9",
+    "//xn--bcher-kva.de/x",
+    "http:xn--bcher-kva",
+    "1http://%C3%A9",
+    ":%C3%A9",
+    "http://%C3%A9\t/x",
+    "http://h\r/x\\y",
+    "http://%C3%BC.de/%E2%88%95",
+    "HTTP://XN--BCHER-KVA.DE/",
+    "mailto:b%C3%BCcher@example.org",
+    "http://xn--bcher-kva.de#a#b",
+    "http://h/%zz",
+    "http://h/%C3%A9%",
+    "http://h/%E2%88%95x?%EF%BC%8F#%E3%83%8E",
+    "http://h%41:80/%C3%A9",
+    "http://h x:8/%C3%A9",
+    "http://h\u{1}/%C3%A9",
+    "http://u%41@h%2e:9#%C3%A9#",
+    "http://h:/%C3%A9",
+    "http://h:80",
+    "//h%41:80/%C3%A9",
+    "http://h]/%C3%A9",
+    "http://\u{E9}.xn--p1ai/\u{E9}%C3%A9",
+    "http://h?%EE%80%80#%EE%80%80",
+];
+
+#[test]
+fn convert_with_head_equals_convert_into_and_naive_on_made_lines() {
+    for o in option_sets() {
+        let mut t = Three::new(o);
+        for l in MADE {
+            same(&mut t, l.as_bytes());
+        }
+        for l in [
+            &b"http://b\xFCcher.de/x"[..],
+            b"http://u\xFF@h/x",
+            b"ht\xFFtp://h/",
+            b"http://h/\xC3",
+        ] {
+            same(&mut t, l);
+        }
+    }
+}
+
+#[test]
+fn convert_with_head_equals_convert_into_and_naive_on_datasets() {
+    let Some(shared) = common::shared_dir() else {
+        return;
+    };
+    let mut lines = 0;
+    let mut to_uri = ToUri::new(ToUriOptions::default());
+    let mut uri = Vec::new();
+    for f in common::dataset_files(&shared) {
+        let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        // Every host mode on a stride of the lines, the default on every line; each line as
+        // it is and in its to-uri form (what to-iri is for).
+        for (k, o) in option_sets().into_iter().enumerate() {
+            let mut t = Three::new(o);
+            let stride = if k == 0 { 1 } else { 7 };
+            for line in bytes
+                .split(|&b| b == b'\n')
+                .skip(k % stride)
+                .step_by(stride)
+            {
+                same(&mut t, line);
+                uri.clear();
+                match to_uri.convert_into(line, &mut uri) {
+                    Ok(_) if !uri.is_empty() => same(&mut t, &uri),
+                    _ => {}
+                }
+                lines += 1;
+            }
+        }
+    }
+    // ~466,000 lines in the shared data sets (each also in its to-uri form).
+    assert!(lines > 400_000, "{lines}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(5_000))]
+    #[test]
+    fn convert_with_head_equals_convert_into_and_naive_on_random_lines(
+        line in common::iri_strategy(),
+        o in prop::sample::select(option_sets()),
+    ) {
+        let mut t = Three::new(o);
+        same(&mut t, &line);
+        let mut uri = Vec::new();
+        let converted = ToUri::new(ToUriOptions::default()).convert_into(&line, &mut uri);
+        if converted.is_ok() && !uri.is_empty() {
+            same(&mut t, &uri);
+        }
+    }
+}
