@@ -7,7 +7,6 @@
 mod common;
 
 use iribulk::config::HostMode;
-use iribulk::convert::integrity::LineHead;
 use iribulk::convert::to_iri::{ToIri, ToIriOptions};
 use iribulk::{ToUri, ToUriOptions};
 use proptest::prelude::*;
@@ -26,24 +25,13 @@ fn option_sets() -> Vec<ToIriOptions> {
 }
 
 /// The converters of one option set: with the head, without, and the naive twin.
-struct Three(ToIri, ToIri, ToIri);
-
-impl Three {
-    fn new(o: ToIriOptions) -> Self {
-        Three(ToIri::new(o), ToIri::new(o), ToIri::new_naive(o))
+fn three(o: ToIriOptions) -> common::HeadTwins<ToIri> {
+    common::HeadTwins {
+        with_head: ToIri::new(o),
+        into: ToIri::new(o),
+        naive: ToIri::new_naive(o),
+        ctx: format!("{o:?}"),
     }
-}
-
-/// Converts `line` the three ways and compares.
-fn same(t: &mut Three, line: &[u8]) {
-    let (mut x, mut y, mut z) = (b"keep".to_vec(), b"keep".to_vec(), b"keep".to_vec());
-    let head = LineHead::of(line);
-    let rx = t.0.convert_with_head(line, &head, &mut x);
-    let ry = t.1.convert_into(line, &mut y);
-    let rz = t.2.convert_into(line, &mut z);
-    let show = || format!("{:?}", String::from_utf8_lossy(line));
-    assert_eq!((&rx, &x), (&ry, &y), "with head / into: {}", show());
-    assert_eq!((&ry, &y), (&rz, &z), "into / naive: {}", show());
 }
 
 const MADE: &[&str] = &[
@@ -86,9 +74,9 @@ const MADE: &[&str] = &[
 #[test]
 fn convert_with_head_equals_convert_into_and_naive_on_made_lines() {
     for o in option_sets() {
-        let mut t = Three::new(o);
+        let mut t = three(o);
         for l in MADE {
-            same(&mut t, l.as_bytes());
+            t.same(l.as_bytes());
         }
         for l in [
             &b"http://b\xFCcher.de/x"[..],
@@ -96,7 +84,7 @@ fn convert_with_head_equals_convert_into_and_naive_on_made_lines() {
             b"ht\xFFtp://h/",
             b"http://h/\xC3",
         ] {
-            same(&mut t, l);
+            t.same(l);
         }
     }
 }
@@ -114,17 +102,17 @@ fn convert_with_head_equals_convert_into_and_naive_on_datasets() {
         // Every host mode on a stride of the lines, the default on every line; each line as
         // it is and in its to-uri form (what to-iri is for).
         for (k, o) in option_sets().into_iter().enumerate() {
-            let mut t = Three::new(o);
+            let mut t = three(o);
             let stride = if k == 0 { 1 } else { 7 };
             for line in bytes
                 .split(|&b| b == b'\n')
                 .skip(k % stride)
                 .step_by(stride)
             {
-                same(&mut t, line);
+                t.same(line);
                 uri.clear();
                 match to_uri.convert_into(line, &mut uri) {
-                    Ok(_) if !uri.is_empty() => same(&mut t, &uri),
+                    Ok(_) if !uri.is_empty() => t.same(&uri),
                     _ => {}
                 }
                 lines += 1;
@@ -142,12 +130,12 @@ proptest! {
         line in common::iri_strategy(),
         o in prop::sample::select(option_sets()),
     ) {
-        let mut t = Three::new(o);
-        same(&mut t, &line);
+        let mut t = three(o);
+        t.same(&line);
         let mut uri = Vec::new();
         let converted = ToUri::new(ToUriOptions::default()).convert_into(&line, &mut uri);
         if converted.is_ok() && !uri.is_empty() {
-            same(&mut t, &uri);
+            t.same(&uri);
         }
     }
 }

@@ -183,12 +183,36 @@ macro_rules! impl_converter {
     )*};
 }
 
-impl_converter!(
-    to_iri::ToIri,
-    check::Checker,
-    leiri::LeiriToIri,
-    normalize::Normalizer
-);
+impl_converter!(check::Checker, leiri::LeiriToIri, normalize::Normalizer);
+
+/// [`Converter`] for the converters that take the caller's [`integrity::LineHead`]: their own
+/// `convert_with_head` (the Guard calls it through the trait), `convert_into` its twin.
+macro_rules! impl_converter_with_head {
+    ($($t:ty),*) => {$(
+        impl Converter for $t {
+            #[inline]
+            fn convert_into(
+                &mut self,
+                line: &[u8],
+                out: &mut Vec<u8>,
+            ) -> Result<Outcome, LineError> {
+                <$t>::convert_into(self, line, out)
+            }
+
+            #[inline]
+            fn convert_with_head(
+                &mut self,
+                line: &[u8],
+                head: &integrity::LineHead,
+                out: &mut Vec<u8>,
+            ) -> Result<Outcome, LineError> {
+                <$t>::convert_with_head(self, line, head, out)
+            }
+        }
+    )*};
+}
+
+impl_converter_with_head!(to_uri::ToUri, to_iri::ToIri);
 
 #[cfg(test)]
 mod tests {

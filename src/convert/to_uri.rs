@@ -17,7 +17,7 @@
 use crate::config::{InvalidUtf8, ToUriOptions};
 use crate::convert::integrity::LineHead;
 use crate::convert::repair::Repairer;
-use crate::convert::{Component, Converter, Written};
+use crate::convert::{Component, Written};
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::classes::{
     self, is_bidi_format, is_c1, is_iprivate, is_ucschar, CONTROL, DISALLOWED_ASCII,
@@ -772,23 +772,6 @@ impl ToUri {
             o.first_warning.get_or_insert(e);
         }
         Ok(())
-    }
-}
-
-impl Converter for ToUri {
-    #[inline]
-    fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
-        ToUri::convert_into(self, line, out)
-    }
-
-    #[inline]
-    fn convert_with_head(
-        &mut self,
-        line: &[u8],
-        head: &LineHead,
-        out: &mut Vec<u8>,
-    ) -> Result<Outcome, LineError> {
-        ToUri::convert_with_head(self, line, head, out)
     }
 }
 

@@ -396,3 +396,28 @@ pub fn gen_dataset(out: &std::path::Path, non_ascii: &str, bad: &str, seed: &str
         }
     }
 }
+
+/// One converter three ways, for the tests of `Converter::convert_with_head` (issue 11:
+/// to-uri and to-iri take the Guard's `LineHead` instead of splitting the head again): with
+/// the head, without it (`convert_into`, its twin), and the naive twin; `ctx` (the options)
+/// is named in a failure.
+pub struct HeadTwins<C> {
+    pub with_head: C,
+    pub into: C,
+    pub naive: C,
+    pub ctx: String,
+}
+
+impl<C: iribulk::Converter> HeadTwins<C> {
+    /// Converts `line` the three ways and asserts the same bytes, outcome and error.
+    pub fn same(&mut self, line: &[u8]) {
+        let (mut x, mut y, mut z) = (b"keep".to_vec(), b"keep".to_vec(), b"keep".to_vec());
+        let head = iribulk::convert::integrity::LineHead::of(line);
+        let rx = self.with_head.convert_with_head(line, &head, &mut x);
+        let ry = self.into.convert_into(line, &mut y);
+        let rz = self.naive.convert_into(line, &mut z);
+        let show = || format!("{:?} {}", String::from_utf8_lossy(line), self.ctx);
+        assert_eq!((&rx, &x), (&ry, &y), "with head / into: {}", show());
+        assert_eq!((&ry, &y), (&rz, &z), "into / naive: {}", show());
+    }
+}
