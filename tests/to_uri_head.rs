@@ -99,19 +99,7 @@ const MADE: &[&str] = &[
 #[test]
 fn convert_with_head_equals_convert_into_and_naive_on_made_lines() {
     for o in option_sets() {
-        let mut t = three(o);
-        for l in MADE {
-            t.same(l.as_bytes());
-        }
-        // Invalid UTF-8 in each place of the head.
-        for l in [
-            &b"http://b\xFCcher.de/x"[..],
-            b"http://u\xFF@h/x",
-            b"ht\xFFtp://h/",
-            b"http://h/\xC3",
-        ] {
-            t.same(l);
-        }
+        three(o).same_on_made(MADE);
     }
 }
 
@@ -125,16 +113,7 @@ fn convert_with_head_equals_convert_into_and_naive_on_datasets() {
         let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         // Every option set on a stride of the lines, the default options on every line.
         for (k, o) in option_sets().into_iter().enumerate() {
-            let mut t = three(o);
-            let stride = if k == 0 { 1 } else { 7 };
-            for line in bytes
-                .split(|&b| b == b'\n')
-                .skip(k % stride)
-                .step_by(stride)
-            {
-                t.same(line);
-                lines += 1;
-            }
+            lines += three(o).same_on_dataset(&bytes, k, |_| None);
         }
     }
     assert!(lines > 1_000_000, "{lines}");

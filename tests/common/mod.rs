@@ -420,4 +420,41 @@ impl<C: iribulk::Converter> HeadTwins<C> {
         assert_eq!((&rx, &x), (&ry, &y), "with head / into: {}", show());
         assert_eq!((&ry, &y), (&rz, &z), "into / naive: {}", show());
     }
+
+    /// [`Self::same`] on each of `made`, then on lines with invalid UTF-8 in each place of
+    /// the head (scheme, userinfo, host, path).
+    pub fn same_on_made(&mut self, made: &[&str]) {
+        for l in made {
+            self.same(l.as_bytes());
+        }
+        for l in [
+            &b"http://b\xFCcher.de/x"[..],
+            b"http://u\xFF@h/x",
+            b"ht\xFFtp://h/",
+            b"http://h/\xC3",
+        ] {
+            self.same(l);
+        }
+    }
+
+    /// [`Self::same`] on the lines of `data` (a data set): every line for the first option set
+    /// (`k == 0`), every seventh for the others (starting at `k % 7`); `also` gives a second
+    /// line to compare for a line (to-iri: its to-uri form). Returns the lines compared.
+    pub fn same_on_dataset(
+        &mut self,
+        data: &[u8],
+        k: usize,
+        mut also: impl FnMut(&[u8]) -> Option<Vec<u8>>,
+    ) -> usize {
+        let stride = if k == 0 { 1 } else { 7 };
+        let mut n = 0;
+        for line in data.split(|&b| b == b'\n').skip(k % stride).step_by(stride) {
+            self.same(line);
+            if let Some(other) = also(line) {
+                self.same(&other);
+            }
+            n += 1;
+        }
+        n
+    }
 }
