@@ -168,36 +168,19 @@ pub trait Converter {
     }
 }
 
+/// [`Converter`] from the converters' own methods: `convert_into`, and for those listed after
+/// `head:` (they take the caller's [`integrity::LineHead`]) their own `convert_with_head`, which
+/// the Guard calls through the trait; `convert_into` is its twin.
 macro_rules! impl_converter {
-    ($($t:ty),*) => {$(
-        impl Converter for $t {
-            #[inline]
-            fn convert_into(
-                &mut self,
-                line: &[u8],
-                out: &mut Vec<u8>,
-            ) -> Result<Outcome, LineError> {
-                <$t>::convert_into(self, line, out)
-            }
+    (@into $t:ty) => {
+        #[inline]
+        fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+            <$t>::convert_into(self, line, out)
         }
-    )*};
-}
-
-impl_converter!(check::Checker, leiri::LeiriToIri, normalize::Normalizer);
-
-/// [`Converter`] for the converters that take the caller's [`integrity::LineHead`]: their own
-/// `convert_with_head` (the Guard calls it through the trait), `convert_into` its twin.
-macro_rules! impl_converter_with_head {
-    ($($t:ty),*) => {$(
+    };
+    (head: $($t:ty),*) => {$(
         impl Converter for $t {
-            #[inline]
-            fn convert_into(
-                &mut self,
-                line: &[u8],
-                out: &mut Vec<u8>,
-            ) -> Result<Outcome, LineError> {
-                <$t>::convert_into(self, line, out)
-            }
+            impl_converter!(@into $t);
 
             #[inline]
             fn convert_with_head(
@@ -210,9 +193,15 @@ macro_rules! impl_converter_with_head {
             }
         }
     )*};
+    ($($t:ty),*) => {$(
+        impl Converter for $t {
+            impl_converter!(@into $t);
+        }
+    )*};
 }
 
-impl_converter_with_head!(to_uri::ToUri, to_iri::ToIri);
+impl_converter!(check::Checker, leiri::LeiriToIri, normalize::Normalizer);
+impl_converter!(head: to_uri::ToUri, to_iri::ToIri);
 
 #[cfg(test)]
 mod tests {
