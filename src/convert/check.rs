@@ -343,12 +343,7 @@ impl Checker {
             return Ok(());
         }
         let t = &self.opts.to_uri;
-        let idna = if self.naive {
-            host::idna_for(t.host, scheme)
-        } else {
-            idna_for_fast(t.host, scheme)
-        };
-        let Some(idna) = idna else {
+        let Some(idna) = host::idna_for(t.host, scheme) else {
             return Ok(());
         };
         let err = |reason| LineError::new(ErrorKind::Idna(reason), r.start);
@@ -534,20 +529,6 @@ static HOST_FACT: [u8; 256] = {
 const FACT_PCT: u8 = 1;
 const FACT_HIGH: u8 = 2;
 const FACT_HYPHEN: u8 = 4;
-
-/// [`host::idna_for`] without its search of the DNS scheme list for the schemes of
-/// [`SchemeClass::NetSpecial`] (`http https ws wss ftp`, any case: DNS schemes, so UTS #46 in
-/// [`HostMode::Auto`]), nearly every line's. The test `idna_for_fast_matches_twin` compares
-/// them on every case spelling of those schemes and of others.
-#[inline]
-fn idna_for_fast(mode: HostMode, scheme: Option<&[u8]>) -> Option<host::Idna> {
-    if mode == HostMode::Auto
-        && scheme.is_some_and(|s| components::scheme_class(s) == SchemeClass::NetSpecial)
-    {
-        return Some(host::Idna::Uts46);
-    }
-    host::idna_for(mode, scheme)
-}
 
 /// What browsers refuse in the authority of a special scheme (WHATWG URL §4.1) that RFC 3986
 /// allows: a port above 65535 (`bad-port`; RFC 3986 §3.2.3 has no bound, WHATWG URL §4.4 port
@@ -1438,10 +1419,17 @@ mod tests {
         );
     }
 
-    /// The shortcut of `idna_for_fast` against `host::idna_for` on every case spelling of
-    /// the special schemes and of schemes near them, in every host mode.
+    /// The shortcut of `config::is_dns_scheme` (through `host::idna_for`) against the list
+    /// search on every case spelling of the special schemes and of schemes near them, in
+    /// every host mode.
     #[test]
-    fn idna_for_fast_matches_twin() {
+    fn dns_scheme_shortcut_matches_twin() {
+        let naive = |mode: HostMode, sch: Option<&[u8]>| match mode {
+            HostMode::Auto => sch
+                .filter(|s| crate::config::is_dns_scheme_naive(s))
+                .map(|_| host::Idna::Uts46),
+            _ => host::idna_for(mode, sch),
+        };
         let modes = [
             HostMode::Auto,
             HostMode::Uts46,
@@ -1469,8 +1457,8 @@ mod tests {
                 for mode in modes {
                     let sch = Some(spelled.as_slice());
                     assert_eq!(
-                        idna_for_fast(mode, sch),
                         host::idna_for(mode, sch),
+                        naive(mode, sch),
                         "{mode:?} {spelled:?}"
                     );
                 }
@@ -1480,7 +1468,7 @@ mod tests {
         // http 16 + https 32 + ws 4 + wss 8 + ftp 8 spellings take the shortcut.
         assert_eq!(net, 68);
         for mode in modes {
-            assert_eq!(idna_for_fast(mode, None), host::idna_for(mode, None));
+            assert_eq!(host::idna_for(mode, None), naive(mode, None));
         }
     }
 
