@@ -97,10 +97,13 @@ impl Converter for Op {
         head: &integrity::LineHead,
         out: &mut Vec<u8>,
     ) -> Result<Outcome, LineError> {
+        // Each converter decides whether it uses the head (the trait's default does not).
         match self {
             Op::ToUri(c) => c.convert_with_head(line, head, out),
             Op::ToIri(c) => c.convert_with_head(line, head, out),
-            _ => self.convert_into(line, out),
+            Op::Check(c, _) => c.convert_with_head(line, head, out),
+            Op::Leiri(c) => c.convert_with_head(line, head, out),
+            Op::Normalize(c) => c.convert_with_head(line, head, out),
         }
     }
 }
