@@ -209,20 +209,8 @@ impl Idna2003Flags {
     };
 }
 
-/// True if `scheme` is in [`DNS_SCHEMES`] (ASCII case-insensitive). The special schemes of
-/// [`crate::grammar::components::SchemeClass::NetSpecial`] (`http https ws wss ftp`, nearly
-/// every line's) are answered by their byte test without a search of the list (issue 11: the
-/// search cost to-iri and check several instructions per byte); [`is_dns_scheme_naive`] is its
-/// twin (the test `dns_scheme_shortcut_matches_twin` in `convert::check`).
-#[inline]
+/// True if `scheme` is in [`DNS_SCHEMES`] (ASCII case-insensitive).
 pub fn is_dns_scheme(scheme: &[u8]) -> bool {
-    crate::grammar::components::scheme_class(scheme)
-        == crate::grammar::components::SchemeClass::NetSpecial
-        || is_dns_scheme_naive(scheme)
-}
-
-/// The twin of [`is_dns_scheme`]: the search of [`DNS_SCHEMES`].
-pub fn is_dns_scheme_naive(scheme: &[u8]) -> bool {
     DNS_SCHEMES
         .iter()
         .any(|s| s.as_bytes().eq_ignore_ascii_case(scheme))

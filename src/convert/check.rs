@@ -1419,14 +1419,13 @@ mod tests {
         );
     }
 
-    /// The shortcut of `config::is_dns_scheme` (through `host::idna_for`) against the list
-    /// search on every case spelling of the special schemes and of schemes near them, in
+    /// The shortcut of `host::idna_for` against the list search (`config::is_dns_scheme`) on every case spelling of the special schemes and of schemes near them, in
     /// every host mode.
     #[test]
     fn dns_scheme_shortcut_matches_twin() {
         let naive = |mode: HostMode, sch: Option<&[u8]>| match mode {
             HostMode::Auto => sch
-                .filter(|s| crate::config::is_dns_scheme_naive(s))
+                .filter(|s| crate::config::is_dns_scheme(s))
                 .map(|_| host::Idna::Uts46),
             _ => host::idna_for(mode, sch),
         };

@@ -55,13 +55,20 @@ pub enum Idna {
 /// The IDNA that maps a host of `scheme` in `mode`, or `None` for percent-encoding: an explicit
 /// IDNA mode applies whatever the scheme (contract item 1), [`HostMode::Auto`] uses UTS #46 for
 /// the DNS schemes ([`crate::config::DNS_SCHEMES`]) only (RFC 3987 §3.1, 3987bis §3.4).
+/// The special schemes of [`SchemeClass::NetSpecial`] (`http https ws wss ftp`, nearly every
+/// line's; all DNS schemes) are answered by their byte test without the search of the list
+/// (issue 11); the test `dns_scheme_shortcut_matches_twin` in `convert::check` compares with
+/// the search alone.
 pub fn idna_for(mode: HostMode, scheme: Option<&[u8]>) -> Option<Idna> {
+    use crate::grammar::components::{scheme_class, SchemeClass};
     match mode {
         HostMode::Percent => None,
         HostMode::Uts46 => Some(Idna::Uts46),
         HostMode::Idna2003(flags) => Some(Idna::Idna2003(flags)),
         HostMode::Auto => scheme
-            .filter(|s| crate::config::is_dns_scheme(s))
+            .filter(|s| {
+                scheme_class(s) == SchemeClass::NetSpecial || crate::config::is_dns_scheme(s)
+            })
             .map(|_| Idna::Uts46),
     }
 }
