@@ -941,7 +941,6 @@ mod tests {
                 }
             }
         }
-        drop(count);
         assert!(
             accepted > 0 && accepted < checked,
             "{accepted} of {checked}"
@@ -981,7 +980,7 @@ mod tests {
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);
                 line.push(alphabet[(y >> 59) as usize % alphabet.len()]);
-                if (y >> 33) % 3 == 0 {
+                if (y >> 33).is_multiple_of(3) {
                     line.push(b"abc.-_~0"[(y >> 20) as usize % 8]);
                 }
             }
