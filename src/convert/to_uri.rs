@@ -788,8 +788,8 @@ pub fn is_clean_unflagged(line: &[u8]) -> bool {
     plain_quick(line) || (integrity::quick_ok(line) && crate::grammar::validate::is_plain(line))
 }
 
-/// The one-pass shortcut of [`is_clean_unflagged`]: true only for a line of at least 16 bytes
-/// whose last byte is above the space (`quick_ok`'s ends: WHATWG URL §4.4 step 1) and that
+/// The one-pass shortcut of [`is_clean_unflagged`]: true only for a line of the shape of
+/// [`crawl_head`](crate::grammar::validate::crawl_head) that
 ///
 /// * starts with `https://` or `http://` and has an authority (up to the first `/ ? #`,
 ///   RFC 3986 §3.2) that is not empty and holds neither `:` (a port, §3.2.3, whose digits
@@ -806,35 +806,16 @@ pub fn is_clean_unflagged(line: &[u8]) -> bool {
 #[inline(always)]
 fn plain_quick(line: &[u8]) -> bool {
     use crate::simd::delims::eq_masks16;
-    let n = line.len();
-    if n < 16 || line[n - 1] <= b' ' {
-        return false;
-    }
-    let head = u64::from_le_bytes(line[..8].try_into().expect("8 bytes"));
-    const SEVEN: u64 = (1 << 56) - 1;
-    let (a0, file) = if head == u64::from_le_bytes(*b"https://") {
-        (8, false)
-    } else if head & SEVEN == u64::from_le_bytes(*b"http://\0") {
-        (7, false)
-    } else if head & SEVEN == u64::from_le_bytes(*b"file://\0") {
-        (7, true)
-    } else {
+    let Some((a0, file)) = crate::grammar::validate::crawl_head(line) else {
         return false;
     };
+    let n = line.len();
     // Blocks of 16 bytes from `i`; the last one is the line's last 16 bytes, whose bits
     // before `i` (`fresh` clears them) were seen in the block before.
     let block = |at: usize| -> &[u8; 16] { line[at..at + 16].try_into().expect("16 bytes") };
     let mut i = a0;
     if file {
-        while i < n {
-            let at = i.min(n - 16);
-            let [colon, bar] = eq_masks16(block(at), [b':', b'|']);
-            if (colon | bar) & (!0u32 << (i - at)) != 0 {
-                return false;
-            }
-            i = at + 16;
-        }
-        return true;
+        return crate::grammar::validate::no_colon_or_bar_from(line, a0);
     }
     loop {
         let at = i.min(n - 16);
@@ -889,9 +870,8 @@ mod tests {
 
     /// `plain_quick` against `quick_ok && is_plain` (its twin): never true where they are
     /// false, on any bytes; the same answer as its definition (`quick_shape`) everywhere; and
-    /// `is_clean_unflagged` equal to the twin. On lines made of the bytes it looks at (every
-    /// length up to 48, two of them at every position, after each head), on every line of the
-    /// data sets, and on random bytes.
+    /// `is_clean_unflagged` equal to the twin, on the lines of
+    /// `grammar::validate::shortcut_test_lines` (made, random, every data-set line).
     #[test]
     fn plain_quick_implies_the_predicates_and_accepts_the_common_shapes() {
         use crate::convert::integrity::quick_ok;
@@ -915,77 +895,21 @@ mod tests {
             );
             quick
         }
-        let (mut checked, mut accepted) = (0usize, 0usize);
-        let mut count = |line: &[u8]| {
-            checked += 1;
-            accepted += usize::from(check(line));
-        };
-        let alphabet: &[u8] = b"/?#:@|a0 \r\x00\x80";
-        for prefix in [
-            "https://", "http://", "file://", "file:///", "ftp://", "HTTP://",
-        ] {
-            for len in prefix.len()..=48 {
-                for pos in prefix.len()..len {
-                    for &x in alphabet {
-                        for &y in alphabet {
-                            let mut line = prefix.as_bytes().to_vec();
-                            line.resize(len, b'a');
-                            line[pos] = x;
-                            line[(pos + 1).min(len - 1)] = y;
-                            count(&line);
-                            let k = prefix.len() + (pos * 7 + 3) % (len - prefix.len());
-                            line[k] = b'/';
-                            count(&line);
-                        }
-                    }
-                }
-            }
-        }
-        assert!(
-            accepted > 0 && accepted < checked,
-            "{accepted} of {checked}"
+        let (mut made, mut accepted) = (0usize, 0usize);
+        let (mut lines, mut real) = (0usize, 0usize);
+        let read = crate::grammar::validate::shortcut_test_lines(
+            |line| {
+                made += 1;
+                accepted += usize::from(check(line));
+            },
+            |line| {
+                lines += 1;
+                real += usize::from(check(line));
+            },
         );
-        let made = accepted;
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
-        match std::fs::read_dir(&dir) {
-            Ok(rd) => {
-                for e in rd.flatten() {
-                    if e.path().extension().is_some_and(|x| x == "txt") {
-                        let bytes = std::fs::read(e.path()).expect("dataset");
-                        for line in bytes.split(|&b| b == b'\n') {
-                            accepted += usize::from(check(line));
-                        }
-                    }
-                }
-                // Most lines of the real data set have the shape.
-                assert!(accepted - made > 80_000, "{}", accepted - made);
-            }
-            Err(e) if std::env::var_os("CI").is_none() => {
-                eprintln!("SKIPPED the data sets ({}: {e})", dir.display());
-            }
-            Err(e) => panic!("{}: {e}", dir.display()),
-        }
-        // Random lines after each head (a small xorshift: reproducible).
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..200_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let prefix: &[u8] = [b"https://".as_slice(), b"http://", b"file://"][(x % 3) as usize];
-            let len = (x >> 8) as usize % 70;
-            let mut line = prefix.to_vec();
-            let mut y = x;
-            for _ in 0..len {
-                y = y
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                line.push(alphabet[(y >> 59) as usize % alphabet.len()]);
-                if (y >> 33).is_multiple_of(3) {
-                    line.push(b"abc.-_~0"[(y >> 20) as usize % 8]);
-                }
-            }
-            check(&line);
-        }
+        assert!(accepted > 0 && accepted < made, "{accepted} of {made}");
+        // Most lines of the data sets have the shape (the real one is mostly such lines).
+        assert!(!read || real > 80_000, "{real} of {lines}");
     }
 
     /// The kernel skips the per-character check for every character it does not stop at (its
