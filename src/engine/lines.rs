@@ -102,6 +102,26 @@ fn iri_quick(line: &[u8]) -> bool {
     !file || no_colon_or_bar_from(line, a0)
 }
 
+/// Panics unless the engine's one-pass clean-line shortcuts give their twins' answers on
+/// `line`: to-uri's [`is_clean_unflagged`](crate::convert::to_uri::is_clean_unflagged) and
+/// [`is_clean_to_iri`] against `quick_ok && is_plain` and `quick_ok && !has_ace_host`. For the
+/// fuzz target `simd_twin` and the tests; not part of the API.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn clean_line_twin_check(line: &[u8]) {
+    let ok = integrity::quick_ok(line);
+    assert_eq!(
+        crate::convert::to_uri::is_clean_unflagged(line),
+        ok && crate::grammar::validate::is_plain(line),
+        "to-uri clean line {line:02X?}"
+    );
+    assert_eq!(
+        is_clean_to_iri(line),
+        ok && !has_ace_host(line),
+        "to-iri clean line {line:02X?}"
+    );
+}
+
 /// True if the host of `line` may hold an `xn--` label (ASCII case-insensitive), which
 /// to-iri decodes. `false` is exact; `true` may be a false alarm (e.g. in the userinfo).
 #[inline]
