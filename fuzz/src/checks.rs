@@ -472,8 +472,9 @@ pub fn host_integrity(data: &[u8]) {
 
 /// The one-pass head scanner of the Guard and to-uri (`components::scan_head`, the 16-byte
 /// compare blocks behind `LineHead::of`), check's one walk over a line's characters
-/// (`check::scan_line`) and its host automaton (`HostFacts::of`, `is_dns_name`) against their twins on the raw
-/// bytes. These are safe code, but each is a fast path shared by both sides of the engine
+/// (`check::scan_line`), its host automaton (`HostFacts::of`, `is_dns_name`) and the engine's
+/// one-pass clean-line shortcuts of to-uri and to-iri (`clean_line_twin_check`) against their
+/// twins on the raw bytes. These are safe code, but each is a fast path shared by both sides of the engine
 /// twin, so only this comparison catches a wrong answer.
 fn head_twins(data: &[u8]) {
     use iribulk::convert::integrity::LineHead;
@@ -489,6 +490,7 @@ fn head_twins(data: &[u8]) {
         "scan_head"
     );
     assert_eq!(LineHead::of(data), LineHead::naive(data), "LineHead");
+    iribulk::engine::lines::clean_line_twin_check(data);
     assert_eq!(
         iribulk::convert::check::HostFacts::of(data),
         iribulk::convert::check::HostFacts::of_naive(data),

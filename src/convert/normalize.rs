@@ -504,9 +504,9 @@ pub fn is_normal_unflagged(line: &[u8], opts: &NormalizeOptions) -> bool {
 }
 
 /// The one-pass shortcut of [`is_normal_unflagged`] (same preconditions as
-/// [`is_normal_plain`]): true only for a line of at least 16 bytes that starts with
-/// `https://`, `http://` or `file://` (lower case: RFC 3986 §3.1, §6.2.2.1), has no `:` in its
-/// authority (no port, RFC 3986 §3.2.3) and, for http and https, a host that is not empty (so
+/// [`is_normal_plain`]): true only for a line of the shape of [`validate::crawl_head`] (at
+/// least 16 bytes that start with `https://`, `http://` or `file://`, lower case: RFC 3986
+/// §3.1, §6.2.2.1) that has no `:` in its authority (no port, RFC 3986 §3.2.3) and, for http and https, a host that is not empty (so
 /// `quick_ok`'s host rule and step 5 hold; `file:///` has an empty host, RFC 8089 §2), and
 /// meets [`is_normal_plain`]'s rules for such a line:
 ///
@@ -524,21 +524,10 @@ pub fn is_normal_unflagged(line: &[u8], opts: &NormalizeOptions) -> bool {
 /// line shorter than 16 bytes, or of another shape, answers false ("ask the predicates").
 #[inline(always)]
 fn normal_quick(line: &[u8], opts: &NormalizeOptions) -> bool {
-    let n = line.len();
-    if n < 16 || line[n - 1] <= b' ' {
-        return false;
-    }
-    let head = u64::from_le_bytes(line[..8].try_into().expect("8 bytes"));
-    const SEVEN: u64 = (1 << 56) - 1;
-    let (a0, file) = if head == u64::from_le_bytes(*b"https://") {
-        (8, false)
-    } else if head & SEVEN == u64::from_le_bytes(*b"http://\0") {
-        (7, false)
-    } else if head & SEVEN == u64::from_le_bytes(*b"file://\0") {
-        (7, true)
-    } else {
+    let Some((a0, file)) = validate::crawl_head(line) else {
         return false;
     };
+    let n = line.len();
     let rungs = opts.rungs;
     // http and https are DNS schemes, file is not.
     let idn = !file && (opts.as_uri || rungs.idn.is_some());

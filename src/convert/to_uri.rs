@@ -15,7 +15,7 @@
 //! The mapping is the identity on valid URIs and idempotent (RFC 3987 §3.1).
 
 use crate::config::{InvalidUtf8, ToUriOptions};
-use crate::convert::integrity::LineHead;
+use crate::convert::integrity::{self, LineHead};
 use crate::convert::repair::Repairer;
 use crate::convert::{Component, Written};
 use crate::error::{ErrorKind, LineError};
@@ -775,10 +775,142 @@ impl ToUri {
     }
 }
 
+/// [`integrity::quick_ok`] `&&` [`is_plain`](crate::grammar::validate::is_plain), the engine's
+/// question for a line without a to-uri flagged byte (`Op::is_clean`): the same answer, for
+/// less. [`plain_quick`] answers the common shapes of crawls (`https://`, `http://` and
+/// `file://` without a port) in one pass of 16-byte compares; it is true only where both are,
+/// and every other line asks them. The test
+/// `plain_quick_implies_the_predicates_and_accepts_the_common_shapes` holds it to them on
+/// every input, and `tests/engine.rs` compares the engine with its naive twin on every data
+/// set.
+#[inline]
+pub fn is_clean_unflagged(line: &[u8]) -> bool {
+    plain_quick(line) || (integrity::quick_ok(line) && crate::grammar::validate::is_plain(line))
+}
+
+/// The one-pass shortcut of [`is_clean_unflagged`]: true only for a line of the shape of
+/// [`crawl_head`](crate::grammar::validate::crawl_head) that
+///
+/// * starts with `https://` or `http://` and has an authority (up to the first `/ ? #`,
+///   RFC 3986 §3.2) that is not empty and holds neither `:` (a port, §3.2.3, whose digits
+///   `is_plain` would read) nor `@` (userinfo, §3.2.1: `quick_ok` looks closer at such a
+///   host); the host is then not empty (RFC 9110 §4.2.1: `missing_host` has nothing to find);
+///   or
+/// * starts with `file://` and has no `:` or `|` after its scheme (no port and no drive
+///   letter, RFC 8089 §2 and Appendix E.2: `quick_ok`'s `file` rule, and `is_plain` has no
+///   port to read).
+///
+/// Each 16-byte block gives the masks of the bytes it reads at once
+/// ([`eq_masks16`](crate::simd::delims::eq_masks16)); every other line answers false ("ask
+/// the predicates").
+#[inline(always)]
+fn plain_quick(line: &[u8]) -> bool {
+    use crate::simd::delims::eq_masks16;
+    let Some((a0, file)) = crate::grammar::validate::crawl_head(line) else {
+        return false;
+    };
+    let n = line.len();
+    // Blocks of 16 bytes from `i`; the last one is the line's last 16 bytes, whose bits
+    // before `i` (`fresh` clears them) were seen in the block before.
+    let block = |at: usize| -> &[u8; 16] { line[at..at + 16].try_into().expect("16 bytes") };
+    let mut i = a0;
+    if file {
+        return crate::grammar::validate::no_colon_or_bar_from(line, a0);
+    }
+    loop {
+        let at = i.min(n - 16);
+        let [slash, question, hash, colon, at_sign] =
+            eq_masks16(block(at), [b'/', b'?', b'#', b':', b'@']);
+        let fresh = !0u32 << (i - at);
+        let term = (slash | question | hash) & fresh;
+        // The authority's bytes in this block: from `i` up to the first terminator.
+        let auth = fresh & (term & term.wrapping_neg()).wrapping_sub(1);
+        if (colon | at_sign) & auth != 0 {
+            return false;
+        }
+        if term != 0 {
+            return at + term.trailing_zeros() as usize > a0;
+        }
+        if at + 16 >= n {
+            return true; // the authority runs to the end: n >= 16 > a0 bytes, not empty
+        }
+        i = at + 16;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::simd::pct::kernel_stops_at;
+
+    /// The lines [`plain_quick`] answers itself, by their definition (see its doc).
+    fn quick_shape(line: &[u8]) -> bool {
+        let (a0, file) = if line.starts_with(b"https://") {
+            (8, false)
+        } else if line.starts_with(b"http://") {
+            (7, false)
+        } else if line.starts_with(b"file://") {
+            (7, true)
+        } else {
+            return false;
+        };
+        if line.len() < 16 || line[line.len() - 1] <= b' ' {
+            return false;
+        }
+        let rest = &line[a0..];
+        if file {
+            return !rest.iter().any(|&b| b == b':' || b == b'|');
+        }
+        let auth = &rest[..rest
+            .iter()
+            .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+            .unwrap_or(rest.len())];
+        !auth.is_empty() && !auth.iter().any(|&b| b == b':' || b == b'@')
+    }
+
+    /// `plain_quick` against `quick_ok && is_plain` (its twin): never true where they are
+    /// false, on any bytes; the same answer as its definition (`quick_shape`) everywhere; and
+    /// `is_clean_unflagged` equal to the twin, on the lines of
+    /// `grammar::validate::shortcut_test_lines` (made, random, every data-set line).
+    #[test]
+    fn plain_quick_implies_the_predicates_and_accepts_the_common_shapes() {
+        use crate::convert::integrity::quick_ok;
+        use crate::grammar::validate::is_plain;
+        // Whether `plain_quick` accepted `line`, after the assertions.
+        fn check(line: &[u8]) -> bool {
+            let quick = plain_quick(line);
+            let twin = quick_ok(line) && is_plain(line);
+            assert!(!quick || twin, "{:?}", String::from_utf8_lossy(line));
+            assert_eq!(
+                quick,
+                quick_shape(line),
+                "{:?}",
+                String::from_utf8_lossy(line)
+            );
+            assert_eq!(
+                is_clean_unflagged(line),
+                twin,
+                "{:?}",
+                String::from_utf8_lossy(line)
+            );
+            quick
+        }
+        let (mut made, mut accepted) = (0usize, 0usize);
+        let (mut lines, mut real) = (0usize, 0usize);
+        let read = crate::grammar::validate::shortcut_test_lines(
+            |line| {
+                made += 1;
+                accepted += usize::from(check(line));
+            },
+            |line| {
+                lines += 1;
+                real += usize::from(check(line));
+            },
+        );
+        assert!(accepted > 0 && accepted < made, "{accepted} of {made}");
+        // Most lines of the data sets have the shape (the real one is mostly such lines).
+        assert!(!read || real > 80_000, "{real} of {lines}");
+    }
 
     /// The kernel skips the per-character check for every character it does not stop at (its
     /// lead byte is not a stop byte, and it is not a loud byte pair): prove, over every code point, every component and every option that the

@@ -12,11 +12,9 @@ use crate::convert::to_uri::ToUri;
 use crate::convert::Converter;
 use crate::convert::{Outcome, Written};
 use crate::engine::chunk::{ChunkOut, LineIssue, Piece};
-use crate::engine::lines::{
-    field_range, has_ace_host, LEIRI_FLAGGED, TO_IRI_FLAGGED, TO_URI_FLAGGED,
-};
+use crate::engine::lines::{field_range, LEIRI_FLAGGED, TO_IRI_FLAGGED, TO_URI_FLAGGED};
 use crate::error::{ErrorKind, LineError};
-use crate::grammar::validate::{is_plain, is_valid_ascii_uri};
+use crate::grammar::validate::is_valid_ascii_uri;
 use crate::simd::{ByteSet, Classifier};
 use std::ops::Range;
 
@@ -115,8 +113,10 @@ impl Op {
         // Host integrity (issue 16): lines `quick_ok` refuses (its checks could fail) take the
         // slow path.
         match self {
-            Op::ToUri(_) => integrity::quick_ok(line) && is_plain(line),
-            Op::ToIri(_) => integrity::quick_ok(line) && !has_ace_host(line),
+            // `quick_ok && is_plain`, in one pass for the common lines.
+            Op::ToUri(_) => crate::convert::to_uri::is_clean_unflagged(line),
+            // `quick_ok && !has_ace_host`, in one pass for the common lines.
+            Op::ToIri(_) => crate::engine::lines::is_clean_to_iri(line),
             // check: its quick pass proves what `quick_ok` does itself, in the same walk.
             // Called only on lines without a flagged byte (`flagged_set`: LEIRI_FLAGGED).
             Op::Check(c, quick) => *quick && c.quick_valid_unflagged(line),

@@ -32,6 +32,124 @@ pub fn is_plain(line: &[u8]) -> bool {
     }
 }
 
+/// The shape that the engine's one-pass clean-line shortcuts answer themselves (to-uri's
+/// `plain_quick`, to-iri's `iri_quick`, normalize's `normal_quick`): a line of at least 16
+/// bytes, whose last byte is above the space (none of the C0 controls and spaces that browsers
+/// trim, WHATWG URL §4.4 step 1: `quick_ok`'s first test), that starts with `https://`,
+/// `http://` or `file://` in lower case (RFC 3986 §3.1, §3.2). `Some((a0, file))`: where the
+/// authority starts (8 or 7), and whether the scheme is `file`.
+#[inline(always)]
+pub(crate) fn crawl_head(line: &[u8]) -> Option<(usize, bool)> {
+    let n = line.len();
+    if n < 16 || line[n - 1] <= b' ' {
+        return None;
+    }
+    let head = u64::from_le_bytes(line[..8].try_into().expect("8 bytes"));
+    const SEVEN: u64 = (1 << 56) - 1;
+    if head == u64::from_le_bytes(*b"https://") {
+        Some((8, false))
+    } else if head & SEVEN == u64::from_le_bytes(*b"http://\0") {
+        Some((7, false))
+    } else if head & SEVEN == u64::from_le_bytes(*b"file://\0") {
+        Some((7, true))
+    } else {
+        None
+    }
+}
+
+/// True when `line[i..]` holds no `:` and no `|`: in a `file` URL after its `//`, neither a
+/// port (RFC 3986 §3.2.3) nor a drive letter (RFC 8089 Appendix E.2) — `quick_ok`'s `file`
+/// rule. 16-byte compares ([`eq_masks16`](crate::simd::delims::eq_masks16)); the last block
+/// is the line's last 16 bytes (`line` has at least 16, [`crawl_head`]'s shape).
+#[inline(always)]
+pub(crate) fn no_colon_or_bar_from(line: &[u8], mut i: usize) -> bool {
+    let n = line.len();
+    debug_assert!(n >= 16);
+    while i < n {
+        let at = i.min(n - 16);
+        let block: &[u8; 16] = line[at..at + 16].try_into().expect("16 bytes");
+        let [colon, bar] = crate::simd::delims::eq_masks16(block, [b':', b'|']);
+        // Bits below `i - at` are bytes the block before has seen.
+        if (colon | bar) & (!0u32 << (i - at)) != 0 {
+            return false;
+        }
+        i = at + 16;
+    }
+    true
+}
+
+/// Lines for the tests of the one-pass shortcuts of [`crawl_head`]'s shape, given to `made`
+/// and then to `data`: lines made of the bytes they look at (each head; every length up to
+/// 48; two of `/ ? # : @ | - a 0`, a space, CR, NUL or 0x80 at every position, with and
+/// without a `/` further on; `--` pairs at every position), 200,000 reproducible random
+/// lines after a head, and then every line of every `../shared/datasets/*.txt` (`data`;
+/// skipped with a message outside CI when the folder is missing: returns false then).
+#[cfg(test)]
+pub(crate) fn shortcut_test_lines(
+    mut made: impl FnMut(&[u8]),
+    mut data: impl FnMut(&[u8]),
+) -> bool {
+    let alphabet: &[u8] = b"/?#:@|-a0 \r\x00\x80";
+    for prefix in [
+        "https://", "http://", "file://", "file:///", "ftp://", "HTTP://",
+    ] {
+        for len in prefix.len()..=48 {
+            for pos in prefix.len()..len {
+                for &x in alphabet {
+                    for &y in alphabet {
+                        let mut line = prefix.as_bytes().to_vec();
+                        line.resize(len, b'a');
+                        line[pos] = x;
+                        line[(pos + 1).min(len - 1)] = y;
+                        made(&line);
+                        let k = prefix.len() + (pos * 7 + 3) % (len - prefix.len());
+                        line[k] = b'/';
+                        made(&line);
+                    }
+                }
+            }
+        }
+    }
+    // Random lines after each head (xorshift and an LCG: reproducible).
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..200_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let prefix: &[u8] = [b"https://".as_slice(), b"http://", b"file://"][(x % 3) as usize];
+        let len = (x >> 8) as usize % 70;
+        let mut line = prefix.to_vec();
+        let mut y = x;
+        for _ in 0..len {
+            y = y
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            line.push(alphabet[(y >> 59) as usize % alphabet.len()]);
+            if (y >> 33).is_multiple_of(3) {
+                line.push(b"abc.-_~0xn"[(y >> 20) as usize % 10]);
+            }
+        }
+        made(&line);
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
+    match std::fs::read_dir(&dir) {
+        Ok(rd) => {
+            for e in rd.flatten() {
+                if e.path().extension().is_some_and(|x| x == "txt") {
+                    let bytes = std::fs::read(e.path()).expect("dataset");
+                    bytes.split(|&b| b == b'\n').for_each(&mut data);
+                }
+            }
+            true
+        }
+        Err(e) if std::env::var_os("CI").is_none() => {
+            eprintln!("SKIPPED the data sets ({}: {e})", dir.display());
+            false
+        }
+        Err(e) => panic!("{}: {e}", dir.display()),
+    }
+}
+
 /// The head of a line that [`is_plain`] accepts, as its split finds it (RFC 3986 Appendix B on
 /// a line with no `#`, `@`, `[`, `]`, `%` and no byte outside the URI characters): for the
 /// normalize shortcut, which needs the scheme, the authority and the port.
