@@ -838,10 +838,155 @@ fn plain_quick(line: &[u8]) -> bool {
     }
 }
 
+/// Whether the engine may pass an ASCII line with a to-uri flagged byte (`%`, `#`, `@`, `[`,
+/// `]`, or one not allowed in a URI) through unchanged: it is a valid URI reference that the
+/// converter would give back as it is
+/// ([`is_valid_ascii_uri`](crate::grammar::validate::is_valid_ascii_uri)) and the
+/// host-integrity checks have nothing to say ([`integrity::quick_ok`]). [`flagged_quick`]
+/// answers the common shapes of crawls in one pass of 16-byte compares; it is true only where
+/// the two are, and every other line asks them (the test
+/// `flagged_quick_implies_the_predicates_and_accepts_the_common_shapes`).
+#[inline]
+pub fn is_valid_flagged(line: &[u8]) -> bool {
+    flagged_quick(line)
+        || (line.is_ascii()
+            && crate::grammar::validate::is_valid_ascii_uri(line)
+            && integrity::quick_ok(line))
+}
+
+/// The one-pass shortcut of [`is_valid_flagged`]: true only for a line of the shape of
+/// [`crawl_head`](crate::grammar::validate::crawl_head) whose every byte is allowed in a URI
+/// (RFC 3986 §2), with no `[` or `]`
+/// (IP literals, §3.2.2, ask the predicates), every `%` starting a `pct-encoded` triplet
+/// (§2.1), at most one `#` (§3.5), and an authority (up to the first `/ ? #`, §3.2) without `:`
+/// (a port), `@` (userinfo) or `%` (a percent-encoded host, 3987bis §3.4.2) that is not empty
+/// for `https://` and `http://` (RFC 9110 §4.2.1); a `file://` line has no `:` after its
+/// scheme (no port, no drive letter: RFC 8089 Appendix E.2; `|` is no URI character).
+/// Such a line is a `scheme "://" reg-name path-abempty [ "?" query ] [ "#" fragment ]` of
+/// RFC 3986 §3 and passes `quick_ok` (WHATWG URL §4.4 step 1: its last byte is above the
+/// space). [`path_masks16`](crate::simd::delims::path_masks16) finds the bytes not allowed.
+#[inline(always)]
+fn flagged_quick(line: &[u8]) -> bool {
+    use crate::simd::delims::{eq_masks16, path_masks16};
+    let Some((a0, file)) = crate::grammar::validate::crawl_head(line) else {
+        return false;
+    };
+    let n = line.len();
+    if !file && matches!(line[a0], b'/' | b'?' | b'#') {
+        return false; // an empty host
+    }
+    let block = |at: usize| -> &[u8; 16] { line[at..at + 16].try_into().expect("16 bytes") };
+    // Blocks of 16 bytes from `i`; the last one is the line's last 16 bytes, whose bits below
+    // `i - at` (`fresh` clears them) were seen in the block before. The authority first.
+    let mut i = a0;
+    let (mut bad, mut hashes) = (0u32, 0u32);
+    // Whether every `%` of the block at `at` (the bits of `p`) starts a triplet.
+    let triplets = |mut p: u32, at: usize| -> bool {
+        while p != 0 {
+            if !crate::grammar::pct::is_pct_triplet(line, at + p.trailing_zeros() as usize) {
+                return false;
+            }
+            p &= p - 1;
+        }
+        true
+    };
+    loop {
+        let at = i.min(n - 16);
+        let b = block(at);
+        let fresh = !0u32 << (i - at);
+        let (x, percent, hash) = path_masks16(b);
+        let [slash, question, colon, at_sign] = eq_masks16(b, [b'/', b'?', b':', b'@']);
+        let term = (slash | question | hash) & fresh;
+        let auth = fresh & (term & term.wrapping_neg()).wrapping_sub(1);
+        if (colon | at_sign | percent) & auth != 0 || (file && colon & fresh != 0) {
+            return false;
+        }
+        bad |= x & fresh;
+        hashes += (hash & fresh).count_ones();
+        if !triplets(percent & fresh, at) {
+            return false;
+        }
+        i = at + 16;
+        if term != 0 || i >= n {
+            break;
+        }
+    }
+    // The rest of the line: only the bytes not allowed, `%`, `#` (and a file line's `:`).
+    while i < n {
+        let at = i.min(n - 16);
+        let b = block(at);
+        let fresh = !0u32 << (i - at);
+        let (x, percent, hash) = path_masks16(b);
+        let colon = if file { eq_masks16(b, [b':'])[0] } else { 0 };
+        bad |= (x | colon) & fresh;
+        hashes += (hash & fresh).count_ones();
+        if !triplets(percent & fresh, at) {
+            return false;
+        }
+        i = at + 16;
+    }
+    bad == 0 && hashes <= 1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::simd::pct::kernel_stops_at;
+
+    /// The lines [`flagged_quick`] answers itself, by its definition (see its doc).
+    fn flagged_shape(line: &[u8]) -> bool {
+        use crate::grammar::{classes::is_uri_char, pct::is_pct_triplet};
+        let Some((a0, file)) = crate::grammar::validate::crawl_head(line) else {
+            return false;
+        };
+        let rest = &line[a0..];
+        let auth = &rest[..rest
+            .iter()
+            .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+            .unwrap_or(rest.len())];
+        rest.iter()
+            .all(|&b| is_uri_char(b) && b != b'[' && b != b']')
+            && (a0..line.len()).all(|k| line[k] != b'%' || is_pct_triplet(line, k))
+            && rest.iter().filter(|&&b| b == b'#').count() <= 1
+            && !auth.iter().any(|&b| matches!(b, b':' | b'@' | b'%'))
+            && (file || !auth.is_empty())
+            && !(file && rest.contains(&b':'))
+    }
+
+    /// `flagged_quick` against `is_ascii && is_valid_ascii_uri && quick_ok` (its twin): never
+    /// true where that is false, on any bytes; the same answer as its definition
+    /// (`flagged_shape`) everywhere; and `is_valid_flagged` equal to the twin, on the lines of
+    /// `grammar::validate::shortcut_test_lines` (made, random, every data-set line).
+    #[test]
+    fn flagged_quick_implies_the_predicates_and_accepts_the_common_shapes() {
+        use crate::convert::integrity::quick_ok;
+        use crate::grammar::validate::is_valid_ascii_uri;
+        // Whether `flagged_quick` accepted `line`, after the assertions.
+        fn check(line: &[u8]) -> bool {
+            let quick = flagged_quick(line);
+            let twin = line.is_ascii() && is_valid_ascii_uri(line) && quick_ok(line);
+            let show = String::from_utf8_lossy(line);
+            assert!(!quick || twin, "{show:?}");
+            assert_eq!(quick, flagged_shape(line), "{show:?}");
+            assert_eq!(is_valid_flagged(line), twin, "{show:?}");
+            quick
+        }
+        let (mut made, mut accepted) = (0usize, 0usize);
+        let (mut lines, mut real) = (0usize, 0usize);
+        let read = crate::grammar::validate::shortcut_test_lines(
+            |line| {
+                made += 1;
+                accepted += usize::from(check(line));
+            },
+            |line| {
+                lines += 1;
+                real += usize::from(check(line));
+            },
+        );
+        assert!(accepted > 0 && accepted < made, "{accepted} of {made}");
+        // Most lines of the data sets have the shape (the real one is mostly such lines).
+        assert!(!read || real > 80_000, "{real} of {lines}");
+    }
 
     /// The lines [`plain_quick`] answers itself, by their definition (see its doc).
     fn quick_shape(line: &[u8]) -> bool {

@@ -103,8 +103,10 @@ fn iri_quick(line: &[u8]) -> bool {
 }
 
 /// Panics unless the engine's one-pass clean-line shortcuts give their twins' answers on
-/// `line`: to-uri's [`is_clean_unflagged`](crate::convert::to_uri::is_clean_unflagged) and
-/// [`is_clean_to_iri`] against `quick_ok && is_plain` and `quick_ok && !has_ace_host`. For the
+/// `line`: to-uri's [`is_clean_unflagged`](crate::convert::to_uri::is_clean_unflagged),
+/// [`is_clean_to_iri`] and to-uri's
+/// [`is_valid_flagged`](crate::convert::to_uri::is_valid_flagged) against `quick_ok &&
+/// is_plain`, `quick_ok && !has_ace_host` and `is_ascii && is_valid_ascii_uri && quick_ok`. For the
 /// fuzz target `simd_twin` and the tests; not part of the API.
 #[cfg(any(test, feature = "twins"))]
 #[doc(hidden)]
@@ -119,6 +121,11 @@ pub fn clean_line_twin_check(line: &[u8]) {
         is_clean_to_iri(line),
         ok && !has_ace_host(line),
         "to-iri clean line {line:02X?}"
+    );
+    assert_eq!(
+        crate::convert::to_uri::is_valid_flagged(line),
+        line.is_ascii() && crate::grammar::validate::is_valid_ascii_uri(line) && ok,
+        "to-uri flagged line {line:02X?}"
     );
 }
 

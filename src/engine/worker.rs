@@ -14,7 +14,6 @@ use crate::convert::{Outcome, Written};
 use crate::engine::chunk::{ChunkOut, LineIssue, Piece};
 use crate::engine::lines::{field_range, LEIRI_FLAGGED, TO_IRI_FLAGGED, TO_URI_FLAGGED};
 use crate::error::{ErrorKind, LineError};
-use crate::grammar::validate::is_valid_ascii_uri;
 use crate::simd::{ByteSet, Classifier};
 use std::ops::Range;
 
@@ -407,14 +406,15 @@ impl Worker {
                 // line that is already a valid URI (`is_ascii`, a word at a time, first:
                 // non-ASCII lines need the converter anyway).
                 let passes = match seen {
-                    Seen::Clean => self.conv.inner().is_clean(f),
+                    Seen::Clean => self.conv.inner().is_clean(f) && integrity::quick_ok(f),
+                    // `is_ascii && is_valid_ascii_uri && quick_ok`, in one pass for the
+                    // common lines.
                     _ => {
                         matches!(self.conv.inner(), Op::ToUri(_))
-                            && f.is_ascii()
-                            && is_valid_ascii_uri(f)
+                            && crate::convert::to_uri::is_valid_flagged(f)
                     }
                 };
-                if passes && integrity::quick_ok(f) {
+                if passes {
                     return false;
                 }
             }

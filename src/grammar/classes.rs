@@ -176,6 +176,28 @@ pub const fn is_c1(c: char) -> bool {
 mod tests {
     use super::*;
 
+    /// `simd::delims::non_uri_mask16_naive` flags exactly the bytes that are no URI character,
+    /// at every position, and `path_masks16` (both levels) those and the brackets.
+    #[test]
+    fn non_uri_mask_is_the_complement_of_uri_chars() {
+        use crate::simd::delims::{non_uri_mask16_naive, path_masks16, path_masks16_naive};
+        for pos in 0..16 {
+            for x in 0..=255u8 {
+                let mut b = [b'a'; 16];
+                b[pos] = x;
+                let want = if is_uri_char(x) { 0 } else { 1 << pos };
+                assert_eq!(non_uri_mask16_naive(&b), want, "{x:#04X} at {pos}");
+                let bracket = if x == b'[' || x == b']' { 1 << pos } else { 0 };
+                assert_eq!(path_masks16(&b).0, want | bracket, "{x:#04X} at {pos}");
+                assert_eq!(
+                    path_masks16_naive(&b).0,
+                    want | bracket,
+                    "{x:#04X} at {pos}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn table_matches_rfc_lists() {
         let unreserved: Vec<u8> = (0..=255u8).filter(|&b| is(b, UNRESERVED)).collect();

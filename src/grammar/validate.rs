@@ -80,8 +80,8 @@ pub(crate) fn no_colon_or_bar_from(line: &[u8], mut i: usize) -> bool {
 
 /// Lines for the tests of the one-pass shortcuts of [`crawl_head`]'s shape, given to `made`
 /// and then to `data`: lines made of the bytes they look at (each head; every length up to
-/// 48; two of `/ ? # : @ | - a 0`, a space, CR, NUL or 0x80 at every position, with and
-/// without a `/` further on; `--` pairs at every position), 200,000 reproducible random
+/// 48; two of `/ ? # : @ | - % [ ] a F 0`, a space, CR, NUL or 0x80 at every position, with
+/// and without a `/` further on: `--` pairs, `%` triplets whole and cut), 200,000 reproducible random
 /// lines after a head, and then every line of every `../shared/datasets/*.txt` (`data`;
 /// skipped with a message outside CI when the folder is missing: returns false then).
 #[cfg(test)]
@@ -89,7 +89,7 @@ pub(crate) fn shortcut_test_lines(
     mut made: impl FnMut(&[u8]),
     mut data: impl FnMut(&[u8]),
 ) -> bool {
-    let alphabet: &[u8] = b"/?#:@|-a0 \r\x00\x80";
+    let alphabet: &[u8] = b"/?#:@|-%[]aF0 \r\x00\x80";
     for prefix in [
         "https://", "http://", "file://", "file:///", "ftp://", "HTTP://",
     ] {

@@ -116,6 +116,73 @@ pub fn upper_mask16_naive(b: &[u8; 16]) -> u32 {
         .fold(0, |m, (i, _)| m | 1 << i)
 }
 
+/// The mask (bit i = byte i of `b`) of the bytes that are not allowed as they are anywhere in
+/// a URI reference: outside `0x21..=0x7E`, or one of `" < > \\ ^ ` { | }` (RFC 3986 §2: the
+/// complement of unreserved, reserved and `%`), one byte at a time: part of
+/// [`path_masks16_naive`]. `grammar::classes`'s test
+/// `non_uri_mask_is_the_complement_of_uri_chars` holds it to `is_uri_char`.
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "sse2", not(test)),
+    allow(dead_code)
+)]
+pub fn non_uri_mask16_naive(b: &[u8; 16]) -> u32 {
+    b.iter()
+        .enumerate()
+        .filter(|(_, &x)| !(0x21..=0x7E).contains(&x) || b"\"<>\\^`{|}".contains(&x))
+        .fold(0, |m, (i, _)| m | 1 << i)
+}
+
+/// The masks (bit i = byte i of `b`) that to-uri's flagged-line shortcut reads past the
+/// authority, in one pass: `(bad, percent, hash)`, where `bad` holds the bytes of
+/// [`non_uri_mask16_naive`] and `[` `]` (allowed only around an IP literal, RFC 3986 §3.2.2).
+/// SSE2 where the target has it (ranges by signed compares, 9 compares in all), else
+/// [`path_masks16_naive`], its twin.
+#[inline(always)]
+pub fn path_masks16(b: &[u8; 16]) -> (u32, u32, u32) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: as in `eq_masks16`: SSE2 is enabled at compile time and the unaligned load
+        // reads exactly the 16 bytes of `b`.
+        unsafe {
+            let v = _mm_loadu_si128(b.as_ptr().cast::<__m128i>());
+            let eq = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
+            // Below 0x21, or at or above 0x80 (negative as signed bytes).
+            let low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x21));
+            // 0x7B..=0x7F: `{ | } ~` DEL minus `~`, which is unreserved.
+            let high = _mm_andnot_si128(eq(b'~'), _mm_cmpgt_epi8(v, _mm_set1_epi8(0x7A)));
+            // 0x5B..=0x5E: `[ \ ] ^`.
+            let d = _mm_sub_epi8(v, _mm_set1_epi8(0x5B));
+            let mid = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(3)), d);
+            let single = _mm_or_si128(
+                _mm_or_si128(eq(b'"'), eq(b'<')),
+                _mm_or_si128(eq(b'>'), eq(b'`')),
+            );
+            let bad = _mm_or_si128(_mm_or_si128(low, high), _mm_or_si128(mid, single));
+            let mask = |x: __m128i| _mm_movemask_epi8(x) as u16 as u32;
+            (mask(bad), mask(eq(b'%')), mask(eq(b'#')))
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        path_masks16_naive(b)
+    }
+}
+
+/// The twin of [`path_masks16`]: one byte at a time.
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "sse2", not(test)),
+    allow(dead_code)
+)]
+pub fn path_masks16_naive(b: &[u8; 16]) -> (u32, u32, u32) {
+    let bad = non_uri_mask16_naive(b)
+        | eq_masks16_naive(b, [b'[', b']'])
+            .iter()
+            .fold(0, |m, x| m | x);
+    let [pct, hash] = eq_masks16_naive(b, [b'%', b'#']);
+    (bad, pct, hash)
+}
+
 /// Bit masks (bit i = byte i) of the delimiters that split a reference (RFC 3986 Appendix B)
 /// in a 64-byte block.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -196,6 +263,7 @@ mod tests {
                     let set = [b'/', b'?', x, b':', b'|', b'.', b'-', fill];
                     assert_eq!(eq_masks16(&b, set), eq_masks16_naive(&b, set), "{b:?}");
                     assert_eq!(upper_mask16(&b), upper_mask16_naive(&b), "{b:?}");
+                    assert_eq!(path_masks16(&b), path_masks16_naive(&b), "{b:?}");
                     assert_ne!(eq_masks16(&b, [x])[0] & 1 << pos, 0);
                 }
             }
