@@ -51,6 +51,19 @@ fn edge_cases_answer_like_the_crate() {
         "a\u{305}\u{305}.de",
         "a\u{B7}b.de",
         "\u{1F600}.de",
+        // NFC_Quick_Check Maybe characters right after a starter they do not compose with
+        // (UAX #15: in NFC): Tamil, Bengali, Sinhala, Myanmar vowel signs, a Devanagari nukta
+        // (U+0958 is a composition exclusion), Turkish i with a dot above, a Hangul T jamo
+        // after a V jamo, an Arabic hamza above after a letter it does not compose with.
+        "இந்தியா.in",
+        "বাংলা.bd",
+        "\u{DC1}\u{DCA}\u{DBB}\u{DD3}.lk",
+        "ලංකා.lk",
+        "မြန်မာ.mm",
+        "\u{915}\u{93C}.in",
+        "i\u{307}stanbul.tr",
+        "x\u{1161}\u{11A8}.kr",
+        "\u{628}\u{654}.com",
         // Bidi domain names (RFC 5893): RTL labels of R/AL letters, AN and EN digits, NSM
         // points; ASCII labels around them that keep rules 1, 5, 6 (L first, L or EN last).
         "مثال.إختبار",
@@ -112,8 +125,18 @@ fn edge_cases_answer_like_the_crate() {
         "a\u{B7}.\u{628}",
         "\u{5D0}.\u{5B0}a.com",
         "\u{5D0}\u{200D}.com",
-        // U+0BBE TAMIL VOWEL SIGN AA composes with a preceding vowel sign: NFC_Quick_Check Maybe.
-        "இந்தியா.in",
+        // NFC_Quick_Check Maybe characters that compose with the starter before them (UAX #15:
+        // not NFC; ToASCII normalizes them, ToUnicode refuses their A-labels), or that follow
+        // a precomposed starter or a mark (perhaps NFC; declined), or begin a label.
+        "\u{BC6}\u{BBE}.in",
+        "\u{DD9}\u{DCF}.lk",
+        "\u{1025}\u{102E}.mm",
+        "\u{627}\u{653}.com",
+        "\u{915}\u{93C}\u{93C}.in",
+        "\u{AC00}\u{11A8}.kr",
+        "\u{E0}\u{323}.vn",
+        "a\u{305}\u{307}.de",
+        "\u{1161}a.kr",
         "ü\u{AD}.de",
         "ℌ.de",
         &l64,
@@ -374,14 +397,15 @@ fn every_dataset_host_answers_like_the_crate() {
             "{}: fast ToASCII answered {answered} of {idn} non-ASCII hosts",
             file.display()
         );
-        // intl_cldr.txt is real words of ~40 locales: the fast path takes 15,801 of its 16,845
+        // intl_cldr.txt is real words of ~40 locales: the fast path takes 16,734 of its 16,845
         // IDN hosts (a fast path that silently declined everything would pass every
         // comparison; 9,028 before it took combining marks and neutral characters, 12,192
-        // before it took right-to-left labels). Most of the others hold characters with
-        // NFC_Quick_Check Maybe (vowel signs that may compose, Vietnamese in NFD).
+        // before it took right-to-left labels, 15,801 before it took NFC_Quick_Check Maybe
+        // characters after a starter they do not compose with). The others hold characters
+        // UTS #46 maps (Armenian and Lao ligatures) or a Maybe character after a mark.
         if file.ends_with("intl_cldr.txt") {
             assert!(
-                idn > 10_000 && answered * 100 > idn * 90,
+                idn > 10_000 && answered * 100 > idn * 98,
                 "{answered} of {idn}"
             );
         }
