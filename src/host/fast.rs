@@ -2731,6 +2731,27 @@ mod tests {
             }
         }
 
+        /// The same on labels of few distinct code points, so that most repeat (the encoder
+        /// writes each occurrence of a code point in one pass over its sorted positions).
+        #[test]
+        fn punycode_encode_twin_repeats(
+            chars in proptest::collection::vec(
+                proptest::sample::select(
+                    &['a', '-', '1', '\u{80}', '\u{FC}', '\u{5D0}', '\u{E01}', '\u{4F8B}',
+                        '\u{FFFF}', '\u{1F600}', '\u{10FFFF}'][..],
+                ),
+                0..=PUNY_MAX,
+            ),
+        ) {
+            let s: String = chars.iter().collect();
+            let naive = idna::punycode::encode_str(&s).expect("no overflow at this length");
+            let mut buf = [0u8; PUNY_MAX];
+            match punycode_encode(&chars, &mut buf) {
+                Some(len) => proptest::prop_assert_eq!(&buf[..len], naive.as_bytes()),
+                None => proptest::prop_assert!(naive.len() > PUNY_MAX, "{}", naive),
+            }
+        }
+
         /// The stack decoder reads what `idna::punycode::decode_to_string` reads, on random
         /// digit strings and on encodings of random labels.
         #[test]
