@@ -848,10 +848,10 @@ fn plain_quick(line: &[u8]) -> bool {
 /// `flagged_quick_implies_the_predicates_and_accepts_the_common_shapes`).
 #[inline]
 pub fn is_valid_flagged(line: &[u8]) -> bool {
-    flagged_quick(line)
-        || (line.is_ascii()
-            && crate::grammar::validate::is_valid_ascii_uri(line)
-            && integrity::quick_ok(line))
+    // A word at a time first: non-ASCII lines need the converter anyway.
+    line.is_ascii()
+        && (flagged_quick(line)
+            || (crate::grammar::validate::is_valid_ascii_uri(line) && integrity::quick_ok(line)))
 }
 
 /// The one-pass shortcut of [`is_valid_flagged`]: true only for a line of the shape of
@@ -879,7 +879,7 @@ fn flagged_quick(line: &[u8]) -> bool {
     // Blocks of 16 bytes from `i`; the last one is the line's last 16 bytes, whose bits below
     // `i - at` (`fresh` clears them) were seen in the block before. The authority first.
     let mut i = a0;
-    let (mut bad, mut hashes) = (0u32, 0u32);
+    let mut hashes = 0u32;
     // Whether every `%` of the block at `at` (the bits of `p`) starts a triplet.
     let triplets = |mut p: u32, at: usize| -> bool {
         while p != 0 {
@@ -898,10 +898,11 @@ fn flagged_quick(line: &[u8]) -> bool {
         let [slash, question, colon, at_sign] = eq_masks16(b, [b'/', b'?', b':', b'@']);
         let term = (slash | question | hash) & fresh;
         let auth = fresh & (term & term.wrapping_neg()).wrapping_sub(1);
-        if (colon | at_sign | percent) & auth != 0 || (file && colon & fresh != 0) {
+        if (colon | at_sign | percent) & auth != 0
+            || (x | if file { colon } else { 0 }) & fresh != 0
+        {
             return false;
         }
-        bad |= x & fresh;
         hashes += (hash & fresh).count_ones();
         if !triplets(percent & fresh, at) {
             return false;
@@ -918,14 +919,16 @@ fn flagged_quick(line: &[u8]) -> bool {
         let fresh = !0u32 << (i - at);
         let (x, percent, hash) = path_masks16(b);
         let colon = if file { eq_masks16(b, [b':'])[0] } else { 0 };
-        bad |= (x | colon) & fresh;
+        if (x | colon) & fresh != 0 {
+            return false; // a byte not allowed (non-ASCII: the converter's), or a file `:`
+        }
         hashes += (hash & fresh).count_ones();
         if !triplets(percent & fresh, at) {
             return false;
         }
         i = at + 16;
     }
-    bad == 0 && hashes <= 1
+    hashes <= 1
 }
 
 #[cfg(test)]
