@@ -90,6 +90,116 @@ const fn displayable_bmp(in_query: bool) -> [u64; 1024] {
     m
 }
 
+/// The characters that [`emit_octets`] copies decoded without a decision, one bit per code
+/// point below U+10000 (outside the query, in the query): the unreserved ASCII characters
+/// (RFC 3987 §3.2 step 2; bits 0–127) and the displayable characters ([`is_displayable`],
+/// step 4) whose UTS #39 skeleton holds no delimiter
+/// ([`host::display::skeleton_has_delimiter`], issue 16). 16 KiB, evaluated by the compiler
+/// from [`DISPLAYABLE_BMP`] and the skeleton bitmap; the test
+/// `clean_prefix_matches_twin_on_every_code_point` compares it with the rules.
+static CLEAN_BMP: [[u64; 1024]; 2] = {
+    let mut m = [[0u64; 1024]; 2];
+    let mut q = 0;
+    while q < 2 {
+        let mut w = 0;
+        while w < 1024 {
+            m[q][w] = DISPLAYABLE_BMP[q][w] & !host::display::SKELETON_DELIMITER_BMP[w];
+            w += 1;
+        }
+        // unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~" (RFC 3986 §2.3).
+        let mut b = 0u8;
+        while b < 128 {
+            if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+                m[q][(b >> 6) as usize] |= 1 << (b & 63);
+            }
+            b += 1;
+        }
+        q += 1;
+    }
+    m
+};
+
+/// The length of the longest prefix of `octets` (decoded from `%HH` triplets) made of
+/// characters that [`emit_octets`] copies as they are with nothing else to note: unreserved
+/// ASCII, and strictly valid UTF-8 sequences of two or three octets (RFC 3629 §4: no
+/// overlong, no surrogate) of displayable characters without a delimiter in their skeleton
+/// ([`CLEAN_BMP`]). Everything else (reserved ASCII, four-octet sequences, invalid octets,
+/// characters to keep encoded or to flag) ends the prefix and gets its decision from
+/// [`emit_octets`]. A few instructions per octet (issue #11, thirteenth pass); the twin is
+/// [`clean_prefix_naive`].
+#[inline]
+fn clean_prefix(octets: &[u8], in_query: bool) -> usize {
+    let map = &CLEAN_BMP[in_query as usize];
+    let mut k = 0;
+    loop {
+        let (cp, len) = match *octets.get(k..).unwrap_or_default() {
+            [b0, ..] if b0 < 0x80 => (b0 as u32, 1),
+            [b0 @ 0xC2..=0xDF, b1, ..] if b1 & 0xC0 == 0x80 => {
+                ((b0 as u32 & 0x1F) << 6 | (b1 as u32 & 0x3F), 2)
+            }
+            [b0 @ 0xE0..=0xEF, b1, b2, ..] if b1 & 0xC0 == 0x80 && b2 & 0xC0 == 0x80 => {
+                let cp = (b0 as u32 & 0x0F) << 12 | (b1 as u32 & 0x3F) << 6 | (b2 as u32 & 0x3F);
+                // Overlong forms (below U+0800) are no characters; surrogates have no bit.
+                if cp < 0x800 {
+                    return k;
+                }
+                (cp, 3)
+            }
+            _ => return k,
+        };
+        if map[(cp >> 6) as usize] >> (cp & 63) & 1 == 0 {
+            return k;
+        }
+        k += len;
+    }
+}
+
+/// The twin of [`clean_prefix`], by the rules of [`emit_octets`]: [`decode_utf8`],
+/// [`is_displayable`] and [`host::display::skeleton_has_delimiter`] per character.
+#[cfg(any(test, feature = "twins"))]
+fn clean_prefix_naive(octets: &[u8], in_query: bool) -> usize {
+    let mut k = 0;
+    while k < octets.len() {
+        let b = octets[k];
+        if b < 0x80 {
+            if !classes::is(b, classes::UNRESERVED) {
+                break;
+            }
+            k += 1;
+            continue;
+        }
+        match decode_utf8(&octets[k..]) {
+            Some((c, len))
+                if len < 4
+                    && is_displayable(c, in_query)
+                    && !host::display::skeleton_has_delimiter(c) =>
+            {
+                k += len
+            }
+            _ => break,
+        }
+    }
+    k
+}
+
+/// Panics unless [`clean_prefix`] and its twin agree on `octets` and on each of its
+/// suffixes (every start, in and out of the query). For the fuzz target `simd_twin`; not
+/// part of the API.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn clean_prefix_twin_check(octets: &[u8]) {
+    for k in 0..=octets.len() {
+        for q in [false, true] {
+            let t = &octets[k..];
+            assert_eq!(
+                clean_prefix(t, q),
+                clean_prefix_naive(t, q),
+                "in query {q}: {t:02X?}"
+            );
+        }
+    }
+}
+
 /// The naive twin of [`is_displayable`] (full NFKC per character).
 fn is_displayable_naive(c: char, in_query: bool) -> bool {
     displayable_without_nfkc(c, in_query) && !nfkc_has_delimiter_naive(c)
@@ -489,8 +599,11 @@ impl ToIri {
         self.decoded.clear();
     }
 
-    /// The fast path of [`ToIri::decode`]: `%` found by `memchr`; each run of triplets' output
-    /// range is recorded for [`ToIri::reencode_lookalikes`].
+    /// The fast path of [`ToIri::decode`]: `%` found by `memchr`; each run of triplets is
+    /// decoded straight into `out` by the block kernel ([`crate::simd::hex::decode_triplets`]),
+    /// its characters that need no decision are left there ([`clean_prefix`]) and the rest
+    /// goes through [`emit_octets`]; each run's output range is recorded for
+    /// [`ToIri::reencode_lookalikes`].
     fn decode_fast(
         &mut self,
         line: &[u8],
@@ -507,16 +620,28 @@ impl ToIri {
         while let Some(p) = find_percent(&s[i..]) {
             i += p;
             out.extend_from_slice(&s[run..i]);
-            self.octets.clear();
-            // The run of triplets, five per 16-byte block (`simd::hex`); a '%' right after
-            // it starts no triplet.
-            let j = i + crate::simd::hex::decode_triplets(&s[i..], &mut self.octets);
+            let at = out.len();
+            // The run of triplets, decoded into `out` sixteen at a time (`simd::hex`); a '%'
+            // right after it starts no triplet.
+            let j = i + crate::simd::hex::decode_triplets(&s[i..], out);
             if j < n && s[j] == b'%' {
                 return Err(LineError::new(ErrorKind::BadPercent, r.start + j));
             }
-            let at = out.len() - mark;
-            self.lookalike |= emit_octets(&s[i..j], &self.octets, comp, out, o);
-            self.decoded.push(at..out.len() - mark);
+            // Mostly the whole run is characters copied as they are ([`clean_prefix`]):
+            // then the octets stay where they are. From the first character that needs a
+            // decision on, the octets go back to [`emit_octets`].
+            let clean = clean_prefix(&out[at..], comp == Component::Query);
+            if clean > 0 {
+                o.written = Written::Wrote;
+            }
+            if at + clean < out.len() {
+                self.octets.clear();
+                self.octets.extend_from_slice(&out[at + clean..]);
+                out.truncate(at + clean);
+                let text = &s[i + 3 * clean..j];
+                self.lookalike |= emit_octets(text, &self.octets, comp, out, o);
+            }
+            self.decoded.push(at - mark..out.len() - mark);
             i = j;
             run = j;
         }
@@ -651,6 +776,15 @@ fn emit_octets(
     // Start of the pending run of octets written as they are.
     let mut span = 0;
     while k < octets.len() {
+        // The characters that need no decision, at a few instructions per octet.
+        let clean = clean_prefix(&octets[k..], in_query);
+        if clean > 0 {
+            o.written = Written::Wrote;
+            k += clean;
+            if k == octets.len() {
+                break;
+            }
+        }
         let b = octets[k];
         if b < 0x80 {
             if classes::is(b, classes::UNRESERVED) {
@@ -789,6 +923,7 @@ fn find_c1(line: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Strategy;
 
     /// Where the UTS #46 fast ToUnicode answers, [`keep_ascii_labels`] gives its answer back
     /// ([`present_host`] skips it then): on made hosts with ASCII labels around A-labels and a
@@ -944,6 +1079,116 @@ mod tests {
             shown > 0 && ace_kept > 0,
             "{shown} shown, {ace_kept} with xn--"
         );
+    }
+
+    /// [`clean_prefix`] against its twin: every code point alone, twice, and between ASCII
+    /// (unreserved and not); every two-octet sequence with a lead byte of 0x80 or above; and
+    /// every three-octet one with a lead of 0xE0–0xEF and a sampled last octet (overlongs,
+    /// surrogates, truncations, bad continuations).
+    #[test]
+    fn clean_prefix_matches_twin_on_every_code_point() {
+        let mut clean = 0u32;
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let mut b = [0u8; 4];
+            let e = c.encode_utf8(&mut b).as_bytes();
+            for q in [false, true] {
+                let n = clean_prefix(e, q);
+                assert_eq!(n, clean_prefix_naive(e, q), "U+{:04X}", c as u32);
+                clean += (n > 0) as u32;
+            }
+            let mut v = e.to_vec();
+            v.extend_from_slice(e);
+            v.push(b'a');
+            v.push(b'/');
+            v.extend_from_slice(e);
+            clean_prefix_twin_check(&v);
+        }
+        // The ASCII unreserved, most of the BMP.
+        assert!(clean > 2 * 50_000, "{clean}");
+        for b0 in 0x80..=0xFFu8 {
+            for b1 in 0..=0xFFu8 {
+                clean_prefix_twin_check(&[b0, b1]);
+                if (0xE0..=0xEF).contains(&b0) {
+                    for b2 in [0x00u8, 0x41, 0x7F, 0x80, 0x95, 0xBF, 0xC0, 0xE0, 0xFF] {
+                        clean_prefix_twin_check(&[b0, b1, b2, b'~']);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Length × position for [`clean_prefix`]: each of a few characters (clean, kept
+    /// encoded, look-alike, reserved ASCII, four-octet, invalid octets) at every offset of
+    /// octet strings of 1–80 octets made of clean characters.
+    #[test]
+    fn clean_prefix_matches_twin_over_length_and_position() {
+        let fills = ["é日ßа", "~a-Z.", "가나다", "\u{FF21}\u{3042}"];
+        let odd: [&[u8]; 10] = [
+            "/".as_bytes(),
+            "\u{2215}".as_bytes(),
+            "\u{200F}".as_bytes(),
+            "\u{1F600}".as_bytes(),
+            "\u{E000}".as_bytes(),
+            "\u{85}".as_bytes(),
+            &[0xC3],
+            &[0xE0, 0x80, 0x80],
+            &[0xED, 0xA0, 0x80],
+            &[0xFF],
+        ];
+        for fill in fills {
+            let base: Vec<u8> = fill.bytes().cycle().take(80).collect();
+            for len in 1..=80 {
+                for at in 0..=len {
+                    for x in odd {
+                        let mut v = base[..at].to_vec();
+                        v.extend_from_slice(x);
+                        v.extend_from_slice(&base[at..len]);
+                        for q in [false, true] {
+                            assert_eq!(clean_prefix(&v, q), clean_prefix_naive(&v, q), "{v:02X?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn clean_prefix_matches_twin(v in proptest::collection::vec(proptest::prop_oneof![
+            4 => proptest::char::any().prop_map(|c| c.to_string().into_bytes()),
+            4 => proptest::char::range('\u{80}', '\u{FFFF}')
+                .prop_map(|c| c.to_string().into_bytes()),
+            1 => proptest::arbitrary::any::<u8>().prop_map(|b| vec![b]),
+        ], 0..40)) {
+            clean_prefix_twin_check(&v.concat());
+        }
+
+        /// The fast converter writes what the naive twin writes on runs of `%HH` triplets
+        /// of any characters, valid or not, in every component.
+        #[test]
+        fn decoded_runs_match_twin(
+            parts in proptest::collection::vec(proptest::prop_oneof![
+                6 => proptest::char::any().prop_map(|c| {
+                    let mut t = String::new();
+                    for x in c.to_string().bytes() {
+                        t.push_str(&format!("%{x:02x}"));
+                    }
+                    t
+                }),
+                1 => proptest::arbitrary::any::<u8>().prop_map(|b| format!("%{b:02X}")),
+                1 => proptest::sample::select(vec!["a", "/", "%", "%4", "é", "?", "#", "%zz"])
+                    .prop_map(str::to_owned),
+            ], 0..30),
+        ) {
+            let tail = parts.concat();
+            let line = format!("http://u%41@h/{tail}?{tail}#{tail}");
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let ra = ToIri::new(ToIriOptions::default()).convert_into(line.as_bytes(), &mut a);
+            let rb = ToIri::new_naive(ToIriOptions::default())
+                .convert_into(line.as_bytes(), &mut b);
+            proptest::prop_assert_eq!(ra, rb);
+            proptest::prop_assert_eq!(a, b);
+        }
     }
 
     #[test]
