@@ -259,12 +259,8 @@ mod ssse3 {
             let rest = &s[j..];
             let (n, oct) = match rest.first_chunk::<BLOCK>() {
                 Some(b) => block(b),
-                None => {
-                    // The end: zero bytes after it start no triplet.
-                    let mut b = [0u8; BLOCK];
-                    b[..rest.len()].copy_from_slice(rest);
-                    block(&b)
-                }
+                // The end: zero bytes after it start no triplet.
+                None => block(&crate::simd::padded::<BLOCK>(rest)),
             };
             // One 16-byte copy, then the octets past the last whole triplet dropped.
             let len = octets.len();
