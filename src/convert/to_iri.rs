@@ -130,7 +130,39 @@ static CLEAN_BMP: [[u64; 1024]; 2] = {
 #[inline]
 fn clean_prefix(octets: &[u8], in_query: bool) -> usize {
     let map = &CLEAN_BMP[in_query as usize];
+    // Bit `cp & 63` of word `cp >> 6` of the map (a shift by `bit` uses its low six bits).
+    let clean = |word: u32, bit: u32| map[word as usize] >> (bit & 63) & 1 != 0;
     let mut k = 0;
+    // Four octets readable: the character's octets from one little-endian word.
+    while let Some(w) = octets.get(k..).and_then(|r| r.first_chunk::<4>()) {
+        let w = u32::from_le_bytes(*w);
+        let len = if w & 0x80 == 0 {
+            // ASCII: word 0 or 1.
+            if !clean(w >> 6 & 1, w) {
+                return k;
+            }
+            1
+        } else if w & 0xC0E0 == 0x80C0 {
+            // 110xxxxx 10xxxxxx: the code point is (b0 & 0x1F) << 6 | (b1 & 0x3F); its
+            // word is b0 & 0x1F, below 2 (U+0000–U+007F) only for the overlong C0 and C1.
+            if w & 0x1E == 0 || !clean(w & 0x1F, w >> 8) {
+                return k;
+            }
+            2
+        } else if w & 0xC0_C0F0 == 0x80_80E0 {
+            // 1110xxxx 10xxxxxx 10xxxxxx: the word is (b0 & 0x0F) << 6 | (b1 & 0x3F), below
+            // 0x20 (U+0000–U+07FF) only for an overlong form; surrogates have no bit.
+            let word = (w & 0x0F) << 6 | (w >> 8) & 0x3F;
+            if word < 0x20 || !clean(word, w >> 16) {
+                return k;
+            }
+            3
+        } else {
+            return k;
+        };
+        k += len;
+    }
+    // Fewer than four octets left: the same rules by slice patterns.
     loop {
         let (cp, len) = match *octets.get(k..).unwrap_or_default() {
             [b0, ..] if b0 < 0x80 => (b0 as u32, 1),
@@ -147,7 +179,7 @@ fn clean_prefix(octets: &[u8], in_query: bool) -> usize {
             }
             _ => return k,
         };
-        if map[(cp >> 6) as usize] >> (cp & 63) & 1 == 0 {
+        if !clean(cp >> 6, cp) {
             return k;
         }
         k += len;
@@ -459,7 +491,7 @@ impl ToIri {
                     s.char_indices().find(|&(_, c)| is_c1(c)).map(|(p, _)| p)
                 })
         } else {
-            find_control(line).or_else(|| find_c1(line))
+            find_control_or_c1(line)
         };
         if let Some(p) = control {
             return Err(LineError::new(ErrorKind::ControlChar, p));
@@ -894,24 +926,16 @@ fn find_percent(s: &[u8]) -> Option<usize> {
     memchr::memchr(b'%', &s[head..]).map(|p| p + head)
 }
 
-/// Position of the first C0 control or DEL (`%x00-1F / %x7F`): 16 bytes per SSE2
-/// comparison, and eight bytes at a time for the rest (or everywhere without SSE2): a
+/// Position of the first C0 control or DEL (`%x00-1F / %x7F`), eight bytes at a time: a
 /// byte `x` of a word is below 0x20 iff `x - 0x20` borrows into its high bit while `x` has
-/// it clear, and is DEL iff `x ^ 0x7F` is zero (the same test against 1).
+/// it clear, and is DEL iff `x ^ 0x7F` is zero (the same test against 1). The scan of
+/// [`find_control_or_c1`] where SSE2 is missing (and a twin for the tests).
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 fn find_control(line: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    #[allow(unused_mut)]
+    let mut chunks = line.chunks_exact(8);
     let mut base = 0;
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    while let Some(b) = line[base..].first_chunk::<16>() {
-        let m = sse2::control_mask(b);
-        if m != 0 {
-            return Some(base + m.trailing_zeros() as usize);
-        }
-        base += 16;
-    }
-    let mut chunks = line[base..].chunks_exact(8);
     for c in &mut chunks {
         let x = u64::from_le_bytes(c.try_into().expect("8 bytes"));
         let below = x.wrapping_sub(0x20 * ONES) & !x;
@@ -932,7 +956,51 @@ fn find_control(line: &[u8]) -> Option<usize> {
         .map(|p| base + p)
 }
 
-/// The SSE2 comparisons of [`find_percent`] and [`find_control`] (SSE2 is the x86_64
+/// `find_control(line).or_else(|| find_c1(line))`, in one pass of SSE2 comparisons over
+/// 16-byte blocks (the last one zero-padded, [`crate::simd::padded`]) that also notes whether
+/// the line holds a `C2` byte at all: only then does [`find_c1`] look (URIs are ASCII, so it
+/// almost never does). The test `control_scans_match_twins` compares it with the twins.
+fn find_control_or_c1(line: &[u8]) -> Option<usize> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        let mut c2 = 0;
+        // 32 bytes per step, then the rest in zero-padded 16-byte blocks.
+        let mut chunks = line.chunks_exact(32);
+        let mut base = 0;
+        for c in &mut chunks {
+            let (a, b) = c.split_at(16);
+            let (ca, la) = sse2::control_and_c2_masks(a.try_into().expect("16 bytes"));
+            let (cb, lb) = sse2::control_and_c2_masks(b.try_into().expect("16 bytes"));
+            let control = ca | cb << 16;
+            if control != 0 {
+                return Some(base + control.trailing_zeros() as usize);
+            }
+            c2 |= la | lb;
+            base += 32;
+        }
+        for rest in chunks.remainder().chunks(16) {
+            let (control, lead) = sse2::control_and_c2_masks(&crate::simd::padded::<16>(rest));
+            // The zeros of the padding are C0 controls, and no C2.
+            let control = control & ((1u32 << rest.len()) - 1);
+            if control != 0 {
+                return Some(base + control.trailing_zeros() as usize);
+            }
+            c2 |= lead;
+            base += 16;
+        }
+        if c2 != 0 {
+            find_c1(line)
+        } else {
+            None
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        find_control(line).or_else(|| find_c1(line))
+    }
+}
+
+/// The SSE2 comparisons of [`find_percent`] and [`find_control_or_c1`] (SSE2 is the x86_64
 /// baseline: no run-time detection).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod sse2 {
@@ -949,15 +1017,20 @@ mod sse2 {
         }
     }
 
-    /// Bit i set iff `b[i]` is a C0 control (at most 0x1F, unsigned) or DEL.
+    /// Bit i of the first mask set iff `b[i]` is a C0 control (at most 0x1F, unsigned) or
+    /// DEL; of the second iff `b[i]` is 0xC2.
     #[inline(always)]
-    pub(super) fn control_mask(b: &[u8; 16]) -> u32 {
+    pub(super) fn control_and_c2_masks(b: &[u8; 16]) -> (u32, u32) {
         // SAFETY: as in `eq_mask`.
         unsafe {
             let v = _mm_loadu_si128(b.as_ptr().cast());
             let c0 = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
             let del = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F));
-            _mm_movemask_epi8(_mm_or_si128(c0, del)) as u32
+            let c2 = _mm_cmpeq_epi8(v, _mm_set1_epi8(0xC2u8 as i8));
+            (
+                _mm_movemask_epi8(_mm_or_si128(c0, del)) as u32,
+                _mm_movemask_epi8(c2) as u32,
+            )
         }
     }
 }
@@ -1308,6 +1381,11 @@ mod tests {
                         let mut v = base.clone();
                         v[p] = b;
                         assert_eq!(find_control(&v), naive_ctl(&v), "{v:02X?}");
+                        // The C1 search is for valid UTF-8 lines (checked before it).
+                        if std::str::from_utf8(&v).is_ok() {
+                            let want = naive_ctl(&v).or_else(|| naive_c1(&v));
+                            assert_eq!(find_control_or_c1(&v), want, "{v:02X?}");
+                        }
                     }
                     for ins in ['\u{80}', '\u{9F}', '\u{A0}', '\u{85}', 'é'] {
                         let mut v = base[..p].to_vec();
@@ -1317,6 +1395,12 @@ mod tests {
                             continue;
                         }
                         assert_eq!(find_c1(&v), naive_c1(&v), "{v:02X?}");
+                        let want = naive_ctl(&v).or_else(|| naive_c1(&v));
+                        assert_eq!(find_control_or_c1(&v), want, "{v:02X?}");
+                        // A control after the C1 control still comes first.
+                        v.push(0x1F);
+                        let want = naive_ctl(&v).or_else(|| naive_c1(&v));
+                        assert_eq!(find_control_or_c1(&v), want, "{v:02X?}");
                     }
                 }
             }
