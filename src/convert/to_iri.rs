@@ -132,24 +132,21 @@ fn clean_prefix(octets: &[u8], in_query: bool) -> usize {
     let map = &CLEAN_BMP[in_query as usize];
     // Bit `cp & 63` of word `cp >> 6` of the map (a shift by `bit` uses its low six bits).
     let clean = |word: u32, bit: u32| map[word as usize] >> (bit & 63) & 1 != 0;
+    let n = octets.len();
     let mut k = 0;
-    // Four octets readable: the character's octets from one little-endian word.
-    while let Some(w) = octets.get(k..).and_then(|r| r.first_chunk::<4>()) {
-        let w = u32::from_le_bytes(*w);
-        let len = if w & 0x80 == 0 {
-            // ASCII: word 0 or 1.
-            if !clean(w >> 6 & 1, w) {
-                return k;
-            }
-            1
-        } else if w & 0xC0E0 == 0x80C0 {
-            // 110xxxxx 10xxxxxx: the code point is (b0 & 0x1F) << 6 | (b1 & 0x3F); its
-            // word is b0 & 0x1F, below 2 (U+0000–U+007F) only for the overlong C0 and C1.
-            if w & 0x1E == 0 || !clean(w & 0x1F, w >> 8) {
-                return k;
-            }
-            2
-        } else if w & 0xC0_C0F0 == 0x80_80E0 {
+    while k < n {
+        // The character's octets from one little-endian word; past the end, zeros: a zero
+        // is no continuation octet, so a character cut by the end matches no pattern.
+        let w = match octets[k..].first_chunk::<4>() {
+            Some(w) => u32::from_le_bytes(*w),
+            None => octets[k..]
+                .iter()
+                .rev()
+                .fold(0, |w, &b| w << 8 | u32::from(b)),
+        };
+        // Three-octet characters first, then two-octet ones: the usual scripts of
+        // percent-encoded text.
+        k += if w & 0xC0_C0F0 == 0x80_80E0 {
             // 1110xxxx 10xxxxxx 10xxxxxx: the word is (b0 & 0x0F) << 6 | (b1 & 0x3F), below
             // 0x20 (U+0000–U+07FF) only for an overlong form; surrogates have no bit.
             let word = (w & 0x0F) << 6 | (w >> 8) & 0x3F;
@@ -157,33 +154,24 @@ fn clean_prefix(octets: &[u8], in_query: bool) -> usize {
                 return k;
             }
             3
+        } else if w & 0xC0E0 == 0x80C0 {
+            // 110xxxxx 10xxxxxx: the code point is (b0 & 0x1F) << 6 | (b1 & 0x3F); its
+            // word is b0 & 0x1F, below 2 (U+0000–U+007F) only for the overlong C0 and C1.
+            if w & 0x1E == 0 || !clean(w & 0x1F, w >> 8) {
+                return k;
+            }
+            2
+        } else if w & 0x80 == 0 {
+            // ASCII: word 0 or 1.
+            if !clean(w >> 6 & 1, w) {
+                return k;
+            }
+            1
         } else {
             return k;
         };
-        k += len;
     }
-    // Fewer than four octets left: the same rules by slice patterns.
-    loop {
-        let (cp, len) = match *octets.get(k..).unwrap_or_default() {
-            [b0, ..] if b0 < 0x80 => (b0 as u32, 1),
-            [b0 @ 0xC2..=0xDF, b1, ..] if b1 & 0xC0 == 0x80 => {
-                ((b0 as u32 & 0x1F) << 6 | (b1 as u32 & 0x3F), 2)
-            }
-            [b0 @ 0xE0..=0xEF, b1, b2, ..] if b1 & 0xC0 == 0x80 && b2 & 0xC0 == 0x80 => {
-                let cp = (b0 as u32 & 0x0F) << 12 | (b1 as u32 & 0x3F) << 6 | (b2 as u32 & 0x3F);
-                // Overlong forms (below U+0800) are no characters; surrogates have no bit.
-                if cp < 0x800 {
-                    return k;
-                }
-                (cp, 3)
-            }
-            _ => return k,
-        };
-        if !clean(cp >> 6, cp) {
-            return k;
-        }
-        k += len;
-    }
+    k
 }
 
 /// The twin of [`clean_prefix`], by the rules of [`emit_octets`]: [`decode_utf8`],
@@ -915,7 +903,10 @@ fn find_percent(s: &[u8]) -> Option<usize> {
     let head = s.len().min(16);
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     let first = {
-        let m = sse2::eq_mask(&crate::simd::padded::<16>(s), b'%');
+        let m = match s.first_chunk::<16>() {
+            Some(b) => sse2::eq_mask(b, b'%'),
+            None => sse2::eq_mask(&crate::simd::padded::<16>(s), b'%'),
+        };
         (m != 0).then(|| m.trailing_zeros() as usize)
     };
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
