@@ -895,26 +895,38 @@ fn push_upper(text: &[u8], out: &mut Vec<u8>, o: &mut Outcome) {
     }
 }
 
-/// The next `%`: percent-encoded runs are close together in encoded IRIs, so the first 16
-/// bytes are looked at in one SSE2 comparison (zero-padded when fewer are left,
+/// The next `%`: percent-encoded runs are close together in encoded IRIs, so the first 64
+/// bytes are looked at 16 at a time by SSE2 comparisons (the last block zero-padded,
 /// [`crate::simd::padded`]) before `memchr` (whose set-up costs more than that).
 #[inline]
 fn find_percent(s: &[u8]) -> Option<usize> {
-    let head = s.len().min(16);
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    let first = {
-        let m = match s.first_chunk::<16>() {
-            Some(b) => sse2::eq_mask(b, b'%'),
-            None => sse2::eq_mask(&crate::simd::padded::<16>(s), b'%'),
-        };
-        (m != 0).then(|| m.trailing_zeros() as usize)
-    };
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    let first = s[..head].iter().position(|&b| b == b'%');
-    if first.is_some() {
-        return first;
+    {
+        let mut base = 0;
+        while base < s.len() {
+            let rest = &s[base..];
+            if base == 64 {
+                return memchr::memchr(b'%', rest).map(|p| p + base);
+            }
+            let m = match rest.first_chunk::<16>() {
+                Some(b) => sse2::eq_mask(b, b'%'),
+                None => sse2::eq_mask(&crate::simd::padded::<16>(rest), b'%'),
+            };
+            if m != 0 {
+                return Some(base + m.trailing_zeros() as usize);
+            }
+            base += 16;
+        }
+        None
     }
-    memchr::memchr(b'%', &s[head..]).map(|p| p + head)
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        let head = s.len().min(16);
+        if let Some(p) = s[..head].iter().position(|&b| b == b'%') {
+            return Some(p);
+        }
+        memchr::memchr(b'%', &s[head..]).map(|p| p + head)
+    }
 }
 
 /// Position of the first C0 control or DEL (`%x00-1F / %x7F`), eight bytes at a time: a
