@@ -507,8 +507,9 @@ fn head_twins(data: &[u8]) {
 }
 
 /// Target `simd_twin` (issue 11): the percent-encoding kernel at every level this CPU has,
-/// the right-to-left prefilter of `check` and the triplet decoder of to-iri against their
-/// scalar twins on the raw bytes, and [`head_twins`];
+/// the right-to-left prefilter of `check`, the triplet decoder of to-iri (every kernel) and
+/// its scan of decoded octets (`clean_prefix`) against their scalar twins on the raw bytes,
+/// and [`head_twins`];
 /// then the per-line converters with their block kernels against their naive twins
 /// (`ToUri::new_naive`, `ToIri::new_naive`, `Checker::new_naive`): the same output, outcome
 /// and error, with options from the first byte.
@@ -516,6 +517,7 @@ pub fn simd_twin(data: &[u8]) {
     iribulk::simd::pct_twin_check(data);
     iribulk::simd::rtl_twin_check(data);
     iribulk::simd::hex_twin_check(data);
+    iribulk::convert::to_iri::clean_prefix_twin_check(data);
     head_twins(data);
     let Some((&b, line)) = data.split_first() else {
         return;

@@ -90,6 +90,136 @@ const fn displayable_bmp(in_query: bool) -> [u64; 1024] {
     m
 }
 
+/// The characters that [`emit_octets`] copies decoded without a decision, one bit per code
+/// point below U+10000 (outside the query, in the query): the unreserved ASCII characters
+/// (RFC 3987 §3.2 step 2; bits 0–127) and the displayable characters ([`is_displayable`],
+/// step 4) whose UTS #39 skeleton holds no delimiter
+/// ([`host::display::skeleton_has_delimiter`], issue 16). 16 KiB, evaluated by the compiler
+/// from [`DISPLAYABLE_BMP`] and the skeleton bitmap; the test
+/// `clean_prefix_matches_twin_on_every_code_point` compares it with the rules.
+static CLEAN_BMP: [[u64; 1024]; 2] = {
+    let mut m = [[0u64; 1024]; 2];
+    let mut q = 0;
+    while q < 2 {
+        let mut w = 0;
+        while w < 1024 {
+            m[q][w] = DISPLAYABLE_BMP[q][w] & !host::display::SKELETON_DELIMITER_BMP[w];
+            w += 1;
+        }
+        // unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~" (RFC 3986 §2.3).
+        let mut b = 0u8;
+        while b < 128 {
+            if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+                m[q][(b >> 6) as usize] |= 1 << (b & 63);
+            }
+            b += 1;
+        }
+        q += 1;
+    }
+    m
+};
+
+/// The length of the longest prefix of `octets` (decoded from `%HH` triplets) made of
+/// characters that [`emit_octets`] copies as they are with nothing else to note: unreserved
+/// ASCII, and strictly valid UTF-8 sequences of two or three octets (RFC 3629 §4: no
+/// overlong, no surrogate) of displayable characters without a delimiter in their skeleton
+/// ([`CLEAN_BMP`]). Everything else (reserved ASCII, four-octet sequences, invalid octets,
+/// characters to keep encoded or to flag) ends the prefix and gets its decision from
+/// [`emit_octets`]. A few instructions per octet (issue #11, thirteenth pass); the twin is
+/// [`clean_prefix_naive`].
+#[inline]
+fn clean_prefix(octets: &[u8], in_query: bool) -> usize {
+    let map = &CLEAN_BMP[in_query as usize];
+    // Bit `cp & 63` of word `cp >> 6` of the map (a shift by `bit` uses its low six bits).
+    let clean = |word: u32, bit: u32| map[word as usize] >> (bit & 63) & 1 != 0;
+    let n = octets.len();
+    let mut k = 0;
+    while k < n {
+        // The character's octets from one little-endian word; past the end, zeros: a zero
+        // is no continuation octet, so a character cut by the end matches no pattern.
+        let w = match octets[k..].first_chunk::<4>() {
+            Some(w) => u32::from_le_bytes(*w),
+            None => octets[k..]
+                .iter()
+                .rev()
+                .fold(0, |w, &b| w << 8 | u32::from(b)),
+        };
+        // Three-octet characters first, then two-octet ones: the usual scripts of
+        // percent-encoded text.
+        k += if w & 0xC0_C0F0 == 0x80_80E0 {
+            // 1110xxxx 10xxxxxx 10xxxxxx: the word is (b0 & 0x0F) << 6 | (b1 & 0x3F), below
+            // 0x20 (U+0000–U+07FF) only for an overlong form; surrogates have no bit.
+            let word = (w & 0x0F) << 6 | (w >> 8) & 0x3F;
+            if word < 0x20 || !clean(word, w >> 16) {
+                return k;
+            }
+            3
+        } else if w & 0xC0E0 == 0x80C0 {
+            // 110xxxxx 10xxxxxx: the code point is (b0 & 0x1F) << 6 | (b1 & 0x3F); its
+            // word is b0 & 0x1F, below 2 (U+0000–U+007F) only for the overlong C0 and C1.
+            if w & 0x1E == 0 || !clean(w & 0x1F, w >> 8) {
+                return k;
+            }
+            2
+        } else if w & 0x80 == 0 {
+            // ASCII: word 0 or 1.
+            if !clean(w >> 6 & 1, w) {
+                return k;
+            }
+            1
+        } else {
+            return k;
+        };
+    }
+    k
+}
+
+/// The twin of [`clean_prefix`], by the rules of [`emit_octets`]: [`decode_utf8`],
+/// [`is_displayable`] and [`host::display::skeleton_has_delimiter`] per character.
+#[cfg(any(test, feature = "twins"))]
+fn clean_prefix_naive(octets: &[u8], in_query: bool) -> usize {
+    let mut k = 0;
+    while k < octets.len() {
+        let b = octets[k];
+        if b < 0x80 {
+            if !classes::is(b, classes::UNRESERVED) {
+                break;
+            }
+            k += 1;
+            continue;
+        }
+        match decode_utf8(&octets[k..]) {
+            Some((c, len))
+                if len < 4
+                    && is_displayable(c, in_query)
+                    && !host::display::skeleton_has_delimiter(c) =>
+            {
+                k += len
+            }
+            _ => break,
+        }
+    }
+    k
+}
+
+/// Panics unless [`clean_prefix`] and its twin agree on `octets` and on each of its
+/// suffixes (every start, in and out of the query). For the fuzz target `simd_twin`; not
+/// part of the API.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn clean_prefix_twin_check(octets: &[u8]) {
+    for k in 0..=octets.len() {
+        for q in [false, true] {
+            let t = &octets[k..];
+            assert_eq!(
+                clean_prefix(t, q),
+                clean_prefix_naive(t, q),
+                "in query {q}: {t:02X?}"
+            );
+        }
+    }
+}
+
 /// The naive twin of [`is_displayable`] (full NFKC per character).
 fn is_displayable_naive(c: char, in_query: bool) -> bool {
     displayable_without_nfkc(c, in_query) && !nfkc_has_delimiter_naive(c)
@@ -349,7 +479,7 @@ impl ToIri {
                     s.char_indices().find(|&(_, c)| is_c1(c)).map(|(p, _)| p)
                 })
         } else {
-            find_control(line).or_else(|| find_c1(line))
+            find_control_or_c1(line)
         };
         if let Some(p) = control {
             return Err(LineError::new(ErrorKind::ControlChar, p));
@@ -489,8 +619,11 @@ impl ToIri {
         self.decoded.clear();
     }
 
-    /// The fast path of [`ToIri::decode`]: `%` found by `memchr`; each run of triplets' output
-    /// range is recorded for [`ToIri::reencode_lookalikes`].
+    /// The fast path of [`ToIri::decode`]: `%` found by `memchr`; each run of triplets is
+    /// decoded straight into `out` by the block kernel ([`crate::simd::hex::decode_triplets`]),
+    /// its characters that need no decision are left there ([`clean_prefix`]) and the rest
+    /// goes through [`emit_octets`]; each run's output range is recorded for
+    /// [`ToIri::reencode_lookalikes`].
     fn decode_fast(
         &mut self,
         line: &[u8],
@@ -507,16 +640,28 @@ impl ToIri {
         while let Some(p) = find_percent(&s[i..]) {
             i += p;
             out.extend_from_slice(&s[run..i]);
-            self.octets.clear();
-            // The run of triplets, five per 16-byte block (`simd::hex`); a '%' right after
-            // it starts no triplet.
-            let j = i + crate::simd::hex::decode_triplets(&s[i..], &mut self.octets);
+            let at = out.len();
+            // The run of triplets, decoded into `out` sixteen at a time (`simd::hex`); a '%'
+            // right after it starts no triplet.
+            let j = i + crate::simd::hex::decode_triplets(&s[i..], out);
             if j < n && s[j] == b'%' {
                 return Err(LineError::new(ErrorKind::BadPercent, r.start + j));
             }
-            let at = out.len() - mark;
-            self.lookalike |= emit_octets(&s[i..j], &self.octets, comp, out, o);
-            self.decoded.push(at..out.len() - mark);
+            // Mostly the whole run is characters copied as they are ([`clean_prefix`]):
+            // then the octets stay where they are. From the first character that needs a
+            // decision on, the octets go back to [`emit_octets`].
+            let clean = clean_prefix(&out[at..], comp == Component::Query);
+            if clean > 0 {
+                o.written = Written::Wrote;
+            }
+            if at + clean < out.len() {
+                self.octets.clear();
+                self.octets.extend_from_slice(&out[at + clean..]);
+                out.truncate(at + clean);
+                let text = &s[i + 3 * clean..j];
+                self.lookalike |= emit_octets(text, &self.octets, comp, out, o);
+            }
+            self.decoded.push(at - mark..out.len() - mark);
             i = j;
             run = j;
         }
@@ -651,6 +796,15 @@ fn emit_octets(
     // Start of the pending run of octets written as they are.
     let mut span = 0;
     while k < octets.len() {
+        // The characters that need no decision, at a few instructions per octet.
+        let clean = clean_prefix(&octets[k..], in_query);
+        if clean > 0 {
+            o.written = Written::Wrote;
+            k += clean;
+            if k == octets.len() {
+                break;
+            }
+        }
         let b = octets[k];
         if b < 0x80 {
             if classes::is(b, classes::UNRESERVED) {
@@ -741,20 +895,45 @@ fn push_upper(text: &[u8], out: &mut Vec<u8>, o: &mut Outcome) {
     }
 }
 
-/// The next `%`: percent-encoded runs are close together in encoded IRIs, so the first 16
-/// bytes are looked at one by one before `memchr` (whose set-up costs more than that).
+/// The next `%`: percent-encoded runs are close together in encoded IRIs, so the first 64
+/// bytes are looked at 16 at a time by SSE2 comparisons (the last block zero-padded,
+/// [`crate::simd::padded`]) before `memchr` (whose set-up costs more than that).
 #[inline]
 fn find_percent(s: &[u8]) -> Option<usize> {
-    let head = s.len().min(16);
-    if let Some(p) = s[..head].iter().position(|&b| b == b'%') {
-        return Some(p);
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        let mut base = 0;
+        while base < s.len() {
+            let rest = &s[base..];
+            if base == 64 {
+                return memchr::memchr(b'%', rest).map(|p| p + base);
+            }
+            let m = match rest.first_chunk::<16>() {
+                Some(b) => sse2::eq_mask(b, b'%'),
+                None => sse2::eq_mask(&crate::simd::padded::<16>(rest), b'%'),
+            };
+            if m != 0 {
+                return Some(base + m.trailing_zeros() as usize);
+            }
+            base += 16;
+        }
+        None
     }
-    memchr::memchr(b'%', &s[head..]).map(|p| p + head)
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        let head = s.len().min(16);
+        if let Some(p) = s[..head].iter().position(|&b| b == b'%') {
+            return Some(p);
+        }
+        memchr::memchr(b'%', &s[head..]).map(|p| p + head)
+    }
 }
 
 /// Position of the first C0 control or DEL (`%x00-1F / %x7F`), eight bytes at a time: a
 /// byte `x` of a word is below 0x20 iff `x - 0x20` borrows into its high bit while `x` has
-/// it clear, and is DEL iff `x ^ 0x7F` is zero (the same test against 1).
+/// it clear, and is DEL iff `x ^ 0x7F` is zero (the same test against 1). The scan of
+/// [`find_control_or_c1`] where SSE2 is missing (and a twin for the tests).
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 fn find_control(line: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -780,6 +959,85 @@ fn find_control(line: &[u8]) -> Option<usize> {
         .map(|p| base + p)
 }
 
+/// `find_control(line).or_else(|| find_c1(line))`, in one pass of SSE2 comparisons over
+/// 16-byte blocks (the last one zero-padded, [`crate::simd::padded`]) that also notes whether
+/// the line holds a `C2` byte at all: only then does [`find_c1`] look (URIs are ASCII, so it
+/// almost never does). The test `control_scans_match_twins` compares it with the twins.
+fn find_control_or_c1(line: &[u8]) -> Option<usize> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        let mut c2 = 0;
+        // 32 bytes per step, then the rest in zero-padded 16-byte blocks.
+        let mut chunks = line.chunks_exact(32);
+        let mut base = 0;
+        for c in &mut chunks {
+            let (a, b) = c.split_at(16);
+            let (ca, la) = sse2::control_and_c2_masks(a.try_into().expect("16 bytes"));
+            let (cb, lb) = sse2::control_and_c2_masks(b.try_into().expect("16 bytes"));
+            let control = ca | cb << 16;
+            if control != 0 {
+                return Some(base + control.trailing_zeros() as usize);
+            }
+            c2 |= la | lb;
+            base += 32;
+        }
+        for rest in chunks.remainder().chunks(16) {
+            let (control, lead) = sse2::control_and_c2_masks(&crate::simd::padded::<16>(rest));
+            // The zeros of the padding are C0 controls, and no C2.
+            let control = control & ((1u32 << rest.len()) - 1);
+            if control != 0 {
+                return Some(base + control.trailing_zeros() as usize);
+            }
+            c2 |= lead;
+            base += 16;
+        }
+        if c2 != 0 {
+            find_c1(line)
+        } else {
+            None
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        find_control(line).or_else(|| find_c1(line))
+    }
+}
+
+/// The SSE2 comparisons of [`find_percent`] and [`find_control_or_c1`] (SSE2 is the x86_64
+/// baseline: no run-time detection).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod sse2 {
+    use core::arch::x86_64::*;
+
+    /// Bit i set iff `b[i] == x`.
+    #[inline(always)]
+    pub(super) fn eq_mask(b: &[u8; 16], x: u8) -> u32 {
+        // SAFETY: SSE2 is enabled at compile time (the cfg of this module); `b` is 16
+        // readable bytes and `loadu` has no alignment requirement.
+        unsafe {
+            let v = _mm_loadu_si128(b.as_ptr().cast());
+            _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(x as i8))) as u32
+        }
+    }
+
+    /// Bit i of the first mask set iff `b[i]` is a C0 control (at most 0x1F, unsigned) or
+    /// DEL; of the second iff `b[i]` is 0xC2.
+    #[inline(always)]
+    pub(super) fn control_and_c2_masks(b: &[u8; 16]) -> (u32, u32) {
+        // SAFETY: as in `eq_mask`.
+        unsafe {
+            let v = _mm_loadu_si128(b.as_ptr().cast());
+            let c0 = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
+            let del = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F));
+            let c2 = _mm_cmpeq_epi8(v, _mm_set1_epi8(0xC2u8 as i8));
+            (
+                _mm_movemask_epi8(_mm_or_si128(c0, del)) as u32,
+                _mm_movemask_epi8(c2) as u32,
+            )
+        }
+    }
+}
+
 /// Position of the first C1 control (U+0080–U+009F, `C2 80`–`C2 9F` in UTF-8) of a valid
 /// UTF-8 line, where C2 is always a lead byte.
 fn find_c1(line: &[u8]) -> Option<usize> {
@@ -789,6 +1047,7 @@ fn find_c1(line: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Strategy;
 
     /// Where the UTS #46 fast ToUnicode answers, [`keep_ascii_labels`] gives its answer back
     /// ([`present_host`] skips it then): on made hosts with ASCII labels around A-labels and a
@@ -946,6 +1205,116 @@ mod tests {
         );
     }
 
+    /// [`clean_prefix`] against its twin: every code point alone, twice, and between ASCII
+    /// (unreserved and not); every two-octet sequence with a lead byte of 0x80 or above; and
+    /// every three-octet one with a lead of 0xE0–0xEF and a sampled last octet (overlongs,
+    /// surrogates, truncations, bad continuations).
+    #[test]
+    fn clean_prefix_matches_twin_on_every_code_point() {
+        let mut clean = 0u32;
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let mut b = [0u8; 4];
+            let e = c.encode_utf8(&mut b).as_bytes();
+            for q in [false, true] {
+                let n = clean_prefix(e, q);
+                assert_eq!(n, clean_prefix_naive(e, q), "U+{:04X}", c as u32);
+                clean += (n > 0) as u32;
+            }
+            let mut v = e.to_vec();
+            v.extend_from_slice(e);
+            v.push(b'a');
+            v.push(b'/');
+            v.extend_from_slice(e);
+            clean_prefix_twin_check(&v);
+        }
+        // The ASCII unreserved, most of the BMP.
+        assert!(clean > 2 * 50_000, "{clean}");
+        for b0 in 0x80..=0xFFu8 {
+            for b1 in 0..=0xFFu8 {
+                clean_prefix_twin_check(&[b0, b1]);
+                if (0xE0..=0xEF).contains(&b0) {
+                    for b2 in [0x00u8, 0x41, 0x7F, 0x80, 0x95, 0xBF, 0xC0, 0xE0, 0xFF] {
+                        clean_prefix_twin_check(&[b0, b1, b2, b'~']);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Length × position for [`clean_prefix`]: each of a few characters (clean, kept
+    /// encoded, look-alike, reserved ASCII, four-octet, invalid octets) at every offset of
+    /// octet strings of 1–80 octets made of clean characters.
+    #[test]
+    fn clean_prefix_matches_twin_over_length_and_position() {
+        let fills = ["é日ßа", "~a-Z.", "가나다", "\u{FF21}\u{3042}"];
+        let odd: [&[u8]; 10] = [
+            "/".as_bytes(),
+            "\u{2215}".as_bytes(),
+            "\u{200F}".as_bytes(),
+            "\u{1F600}".as_bytes(),
+            "\u{E000}".as_bytes(),
+            "\u{85}".as_bytes(),
+            &[0xC3],
+            &[0xE0, 0x80, 0x80],
+            &[0xED, 0xA0, 0x80],
+            &[0xFF],
+        ];
+        for fill in fills {
+            let base: Vec<u8> = fill.bytes().cycle().take(80).collect();
+            for len in 1..=80 {
+                for at in 0..=len {
+                    for x in odd {
+                        let mut v = base[..at].to_vec();
+                        v.extend_from_slice(x);
+                        v.extend_from_slice(&base[at..len]);
+                        for q in [false, true] {
+                            assert_eq!(clean_prefix(&v, q), clean_prefix_naive(&v, q), "{v:02X?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn clean_prefix_matches_twin(v in proptest::collection::vec(proptest::prop_oneof![
+            4 => proptest::char::any().prop_map(|c| c.to_string().into_bytes()),
+            4 => proptest::char::range('\u{80}', '\u{FFFF}')
+                .prop_map(|c| c.to_string().into_bytes()),
+            1 => proptest::arbitrary::any::<u8>().prop_map(|b| vec![b]),
+        ], 0..40)) {
+            clean_prefix_twin_check(&v.concat());
+        }
+
+        /// The fast converter writes what the naive twin writes on runs of `%HH` triplets
+        /// of any characters, valid or not, in every component.
+        #[test]
+        fn decoded_runs_match_twin(
+            parts in proptest::collection::vec(proptest::prop_oneof![
+                6 => proptest::char::any().prop_map(|c| {
+                    let mut t = String::new();
+                    for x in c.to_string().bytes() {
+                        t.push_str(&format!("%{x:02x}"));
+                    }
+                    t
+                }),
+                1 => proptest::arbitrary::any::<u8>().prop_map(|b| format!("%{b:02X}")),
+                1 => proptest::sample::select(vec!["a", "/", "%", "%4", "é", "?", "#", "%zz"])
+                    .prop_map(str::to_owned),
+            ], 0..30),
+        ) {
+            let tail = parts.concat();
+            let line = format!("http://u%41@h/{tail}?{tail}#{tail}");
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let ra = ToIri::new(ToIriOptions::default()).convert_into(line.as_bytes(), &mut a);
+            let rb = ToIri::new_naive(ToIriOptions::default())
+                .convert_into(line.as_bytes(), &mut b);
+            proptest::prop_assert_eq!(ra, rb);
+            proptest::prop_assert_eq!(a, b);
+        }
+    }
+
     #[test]
     fn nfkc_delimiter_table_matches_nfkc() {
         for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
@@ -967,11 +1336,15 @@ mod tests {
                 "{b:02X}"
             );
         }
-        for len in 0..40usize {
+        for len in 0..100usize {
             for p in 0..=len {
                 let mut v = vec![b'a'; len];
                 if p < len {
                     v[p] = b'%';
+                    // A second `%` after it is never the answer.
+                    if p + 5 < len {
+                        v[p + 5] = b'%';
+                    }
                 }
                 assert_eq!(find_percent(&v), v.iter().position(|&b| b == b'%'));
             }
@@ -1011,6 +1384,11 @@ mod tests {
                         let mut v = base.clone();
                         v[p] = b;
                         assert_eq!(find_control(&v), naive_ctl(&v), "{v:02X?}");
+                        // The C1 search is for valid UTF-8 lines (checked before it).
+                        if std::str::from_utf8(&v).is_ok() {
+                            let want = naive_ctl(&v).or_else(|| naive_c1(&v));
+                            assert_eq!(find_control_or_c1(&v), want, "{v:02X?}");
+                        }
                     }
                     for ins in ['\u{80}', '\u{9F}', '\u{A0}', '\u{85}', 'é'] {
                         let mut v = base[..p].to_vec();
@@ -1020,6 +1398,12 @@ mod tests {
                             continue;
                         }
                         assert_eq!(find_c1(&v), naive_c1(&v), "{v:02X?}");
+                        let want = naive_ctl(&v).or_else(|| naive_c1(&v));
+                        assert_eq!(find_control_or_c1(&v), want, "{v:02X?}");
+                        // A control after the C1 control still comes first.
+                        v.push(0x1F);
+                        let want = naive_ctl(&v).or_else(|| naive_c1(&v));
+                        assert_eq!(find_control_or_c1(&v), want, "{v:02X?}");
                     }
                 }
             }

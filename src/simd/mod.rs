@@ -361,6 +361,43 @@ pub fn scan_naive(set: &ByteSet, buf: &[u8]) -> Vec<BlockMasks> {
     buf.chunks(64).map(|b| classify_naive(set, b)).collect()
 }
 
+/// The first `N` (at most 64) bytes of `s` (all of it when shorter), zero-padded to `N` bytes: what a
+/// block kernel loads at the end of its input, where a full block would read past it. The
+/// copy is made of fixed-size moves (16, 8, 4 bytes, overlapping where the length is not a
+/// multiple), not a `memcpy` call, which costs more than the kernel on short tails (issue
+/// #11, thirteenth pass). The twin is `s[..n]` then zeros (the test
+/// `padded_is_the_prefix_then_zeros`).
+#[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) fn padded<const N: usize>(s: &[u8]) -> [u8; N] {
+    let mut b = [0u8; N];
+    let n = s.len().min(N);
+    let (s, d) = (&s[..n], &mut b[..n]);
+    const { assert!(N <= 64, "padded: at most 64 bytes") };
+    if n >= 16 {
+        // Unrolled: a loop here is turned back into a `memcpy` call by the compiler.
+        d[..16].copy_from_slice(&s[..16]);
+        if n >= 32 {
+            d[16..32].copy_from_slice(&s[16..32]);
+            if n >= 48 {
+                d[32..48].copy_from_slice(&s[32..48]);
+            }
+        }
+        d[n - 16..].copy_from_slice(&s[n - 16..]);
+    } else if n >= 8 {
+        d[..8].copy_from_slice(&s[..8]);
+        d[n - 8..].copy_from_slice(&s[n - 8..]);
+    } else if n >= 4 {
+        d[..4].copy_from_slice(&s[..4]);
+        d[n - 4..].copy_from_slice(&s[n - 4..]);
+    } else {
+        for (x, &y) in d.iter_mut().zip(s) {
+            *x = y;
+        }
+    }
+    b
+}
+
 #[cfg(test)]
 mod tests {
     //! Test budget (debug build, 2 cores): the SIMD code is not inlined at
@@ -546,6 +583,22 @@ mod tests {
                 let what = format!("{name}: random fill len {len} align {align}");
                 check(&cs, buf, &expected, align % 8 == 0, &what);
             }
+        }
+    }
+
+    #[test]
+    fn padded_is_the_prefix_then_zeros() {
+        fn check<const N: usize>(s: &[u8]) {
+            let n = s.len().min(N);
+            let mut want = [0u8; N];
+            want[..n].copy_from_slice(&s[..n]);
+            assert_eq!(padded::<N>(s), want, "{N} {s:?}");
+        }
+        let src: Vec<u8> = (1..=70).collect();
+        for len in 0..=70 {
+            check::<16>(&src[..len]);
+            check::<48>(&src[..len]);
+            check::<64>(&src[..len]);
         }
     }
 
