@@ -974,21 +974,7 @@ mod tests {
             assert_eq!(is_valid_flagged(line), twin, "{show:?}");
             quick
         }
-        let (mut made, mut accepted) = (0usize, 0usize);
-        let (mut lines, mut real) = (0usize, 0usize);
-        let read = crate::grammar::validate::shortcut_test_lines(
-            |line| {
-                made += 1;
-                accepted += usize::from(check(line));
-            },
-            |line| {
-                lines += 1;
-                real += usize::from(check(line));
-            },
-        );
-        assert!(accepted > 0 && accepted < made, "{accepted} of {made}");
-        // Most lines of the data sets have the shape (the real one is mostly such lines).
-        assert!(!read || real > 80_000, "{real} of {lines}");
+        crate::grammar::validate::assert_shortcut(check);
     }
 
     /// The lines [`plain_quick`] answers itself, by their definition (see its doc).
@@ -1043,21 +1029,7 @@ mod tests {
             );
             quick
         }
-        let (mut made, mut accepted) = (0usize, 0usize);
-        let (mut lines, mut real) = (0usize, 0usize);
-        let read = crate::grammar::validate::shortcut_test_lines(
-            |line| {
-                made += 1;
-                accepted += usize::from(check(line));
-            },
-            |line| {
-                lines += 1;
-                real += usize::from(check(line));
-            },
-        );
-        assert!(accepted > 0 && accepted < made, "{accepted} of {made}");
-        // Most lines of the data sets have the shape (the real one is mostly such lines).
-        assert!(!read || real > 80_000, "{real} of {lines}");
+        crate::grammar::validate::assert_shortcut(check);
     }
 
     /// The kernel skips the per-character check for every character it does not stop at (its
