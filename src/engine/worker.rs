@@ -107,7 +107,7 @@ impl Converter for Op {
 
 impl Op {
     /// True if a line without flagged bytes needs nothing in this mode.
-    #[inline]
+    #[inline(always)]
     fn is_clean(&self, line: &[u8]) -> bool {
         // Host integrity (issue 16): lines `quick_ok` refuses (its checks could fail) take the
         // slow path.
