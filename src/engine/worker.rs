@@ -402,13 +402,12 @@ impl Worker {
             && self.legacy.as_mut().is_none_or(|l| l.passes(content))
         {
             if let Some(f) = field.clone().map(|r| &content[r]) {
-                // A clean line that needs nothing in this mode; or, in to-uri, a flagged ASCII
-                // line that is already a valid URI (`is_ascii`, a word at a time, first:
-                // non-ASCII lines need the converter anyway).
+                // A clean line that needs nothing in this mode (`is_clean`, as in the walk's
+                // inline loop: every mode's test includes what `quick_ok` proves); or, in
+                // to-uri, a flagged ASCII line that is already a valid URI and passes
+                // `quick_ok` (`is_valid_flagged`).
                 let passes = match seen {
-                    Seen::Clean => self.conv.inner().is_clean(f) && integrity::quick_ok(f),
-                    // `is_ascii && is_valid_ascii_uri && quick_ok`, in one pass for the
-                    // common lines.
+                    Seen::Clean => self.conv.inner().is_clean(f),
                     _ => {
                         matches!(self.conv.inner(), Op::ToUri(_))
                             && crate::convert::to_uri::is_valid_flagged(f)
