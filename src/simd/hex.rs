@@ -191,14 +191,7 @@ mod ssse3 {
     #[inline]
     #[target_feature(enable = "ssse3")]
     fn digits(d: __m128i) -> (__m128i, __m128i) {
-        // Digits: d - '0' <= 9; letters: (d | 0x20) - 'a' <= 5 (unsigned).
-        let n = _mm_sub_epi8(d, _mm_set1_epi8(b'0' as i8));
-        let is_n = _mm_cmpeq_epi8(_mm_min_epu8(n, _mm_set1_epi8(9)), n);
-        let l = _mm_sub_epi8(
-            _mm_or_si128(d, _mm_set1_epi8(0x20)),
-            _mm_set1_epi8(b'a' as i8),
-        );
-        let is_l = _mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(5)), l);
+        let (is_n, _, is_l, _) = crate::simd::x86_64::hex_lanes(d);
         // '0'-'9' are 0x30-0x39, 'A'-'F' 0x41-0x46, 'a'-'f' 0x61-0x66: the low nibble, plus
         // 9 for letters (the bytes above '9').
         let value = _mm_add_epi8(
@@ -291,14 +284,7 @@ mod sse2 {
         let (pct, hex) = unsafe {
             let v = _mm_loadu_si128(b.as_ptr().cast::<__m128i>());
             let pct = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'%' as i8));
-            // Digits: v - '0' <= 9; letters: (v | 0x20) - 'a' <= 5 (unsigned).
-            let d = _mm_sub_epi8(v, _mm_set1_epi8(b'0' as i8));
-            let is_d = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
-            let l = _mm_sub_epi8(
-                _mm_or_si128(v, _mm_set1_epi8(0x20)),
-                _mm_set1_epi8(b'a' as i8),
-            );
-            let is_l = _mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(5)), l);
+            let (is_d, d, is_l, l) = crate::simd::x86_64::hex_lanes(v);
             let value = _mm_or_si128(
                 _mm_and_si128(is_d, d),
                 _mm_and_si128(is_l, _mm_add_epi8(l, _mm_set1_epi8(10))),

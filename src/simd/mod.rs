@@ -26,7 +26,7 @@ pub use rtl::rtl_twin_check;
 mod scalar;
 pub(crate) mod utf8;
 #[cfg(target_arch = "x86_64")]
-mod x86_64;
+pub(crate) mod x86_64;
 
 /// A set of bytes, 256 bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

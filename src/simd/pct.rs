@@ -476,13 +476,7 @@ mod x86 {
     #[target_feature(enable = "ssse3")]
     fn pct_hex16(v: __m128i) -> (u32, u32) {
         let pct = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'%' as i8))) as u32;
-        let d = _mm_sub_epi8(v, _mm_set1_epi8(b'0' as i8));
-        let digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
-        let a = _mm_sub_epi8(
-            _mm_or_si128(v, _mm_set1_epi8(0x20)),
-            _mm_set1_epi8(b'a' as i8),
-        );
-        let alpha = _mm_cmpeq_epi8(_mm_min_epu8(a, _mm_set1_epi8(5)), a);
+        let (digit, _, alpha, _) = crate::simd::x86_64::hex_lanes(v);
         (pct, _mm_movemask_epi8(_mm_or_si128(digit, alpha)) as u32)
     }
 

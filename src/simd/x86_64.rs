@@ -438,3 +438,22 @@ pub(crate) fn scan_into_avx2(t: &Avx2Tables, buf: &[u8], out: &mut Vec<BlockMask
         _ => scan_mode::<HIGH_MIXED>(&w, buf, out),
     }
 }
+
+/// Where the hex digits are among the 16 bytes of `v` (RFC 3986 §2.1, either case): the one
+/// test of the `%HH` kernels (`pct.rs`'s triplet masks, `hex.rs`'s decoders). Returns
+/// `(digit, d, letter, l)`: `digit` is 0xFF in the lanes of `0-9`, where `d = v - '0'` is the
+/// value; `letter` 0xFF in those of `A-F a-f`, where `l = (v | 0x20) - 'a'` is the value minus
+/// 10. Unsigned `x <= k` is `min(x, k) == x`. SSE2 only (the x86_64 baseline; the callers
+/// enable SSSE3, or SSE2, themselves, so it is inlined into them).
+#[inline]
+#[target_feature(enable = "sse2")]
+pub(crate) fn hex_lanes(v: __m128i) -> (__m128i, __m128i, __m128i, __m128i) {
+    let d = _mm_sub_epi8(v, _mm_set1_epi8(b'0' as i8));
+    let digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+    let l = _mm_sub_epi8(
+        _mm_or_si128(v, _mm_set1_epi8(0x20)),
+        _mm_set1_epi8(b'a' as i8),
+    );
+    let letter = _mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(5)), l);
+    (digit, d, letter, l)
+}
