@@ -902,6 +902,7 @@ fn push_upper(text: &[u8], out: &mut Vec<u8>, o: &mut Outcome) {
 fn find_percent(s: &[u8]) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
+        use crate::simd::delims::eq_masks16;
         let mut base = 0;
         while base < s.len() {
             let rest = &s[base..];
@@ -909,8 +910,8 @@ fn find_percent(s: &[u8]) -> Option<usize> {
                 return memchr::memchr(b'%', rest).map(|p| p + base);
             }
             let m = match rest.first_chunk::<16>() {
-                Some(b) => sse2::eq_mask(b, b'%'),
-                None => sse2::eq_mask(&crate::simd::padded::<16>(rest), b'%'),
+                Some(b) => eq_masks16(b, [b'%'])[0],
+                None => eq_masks16(&crate::simd::padded::<16>(rest), [b'%'])[0],
             };
             if m != 0 {
                 return Some(base + m.trailing_zeros() as usize);
@@ -1009,22 +1010,12 @@ fn find_control_or_c1(line: &[u8]) -> Option<usize> {
 mod sse2 {
     use core::arch::x86_64::*;
 
-    /// Bit i set iff `b[i] == x`.
-    #[inline(always)]
-    pub(super) fn eq_mask(b: &[u8; 16], x: u8) -> u32 {
-        // SAFETY: SSE2 is enabled at compile time (the cfg of this module); `b` is 16
-        // readable bytes and `loadu` has no alignment requirement.
-        unsafe {
-            let v = _mm_loadu_si128(b.as_ptr().cast());
-            _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(x as i8))) as u32
-        }
-    }
-
     /// Bit i of the first mask set iff `b[i]` is a C0 control (at most 0x1F, unsigned) or
     /// DEL; of the second iff `b[i]` is 0xC2.
     #[inline(always)]
     pub(super) fn control_and_c2_masks(b: &[u8; 16]) -> (u32, u32) {
-        // SAFETY: as in `eq_mask`.
+        // SAFETY: SSE2 is enabled at compile time (the cfg of this module); `b` is 16
+        // readable bytes and `loadu` has no alignment requirement.
         unsafe {
             let v = _mm_loadu_si128(b.as_ptr().cast());
             let c0 = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
