@@ -154,9 +154,7 @@ pub fn split_head(s: &[u8]) -> Components {
 fn split_short(s: &[u8]) -> Components {
     let n = s.len();
     debug_assert!(n <= 64);
-    let mut block = [0u8; 64];
-    block[..n].copy_from_slice(s);
-    let d = crate::simd::delims::delims64(&block);
+    let d = crate::simd::delims::delims64(&crate::simd::padded::<64>(s));
     // The first set bit of `m` at or after `k`, or `n` (no bit is set at or after `n`).
     let next = |m: u64, k: usize| -> usize {
         if k >= 64 {

@@ -135,8 +135,7 @@ impl BlockMasks {
 /// of the bits that refer to real bytes.
 #[inline]
 fn pad(bytes: &[u8]) -> ([u8; 64], u64) {
-    let mut block = [0u8; 64];
-    block[..bytes.len()].copy_from_slice(bytes);
+    let block = padded::<64>(bytes);
     let keep = if bytes.len() >= 64 {
         u64::MAX
     } else {
@@ -368,7 +367,6 @@ pub fn scan_naive(set: &ByteSet, buf: &[u8]) -> Vec<BlockMasks> {
 /// #11, thirteenth pass). The twin is `s[..n]` then zeros (the test
 /// `padded_is_the_prefix_then_zeros`).
 #[inline(always)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) fn padded<const N: usize>(s: &[u8]) -> [u8; N] {
     let mut b = [0u8; N];
     let n = s.len().min(N);

@@ -605,11 +605,7 @@ mod x86 {
                 let idx: &[u8; 16] = SHIFT[off..off + 16].try_into().expect("16 bytes");
                 _mm_shuffle_epi8(v16(last), v16(idx))
             }
-            None => {
-                let mut buf = [0u8; 16];
-                buf[..n].copy_from_slice(tail);
-                v16(&buf)
-            }
+            None => v16(&crate::simd::padded::<16>(tail)),
         };
         let stop = stops16(t, v, s, at) | (0xFFFF << n);
         let k = stop.trailing_zeros() as usize;
@@ -689,12 +685,11 @@ mod x86 {
                 let last: &[u8; 16] = s[at..].try_into().expect("16 bytes");
                 (at, stops16(t, v16(last), s, at))
             }
-            None => {
-                let mut buf = [0u8; 16];
-                buf[..n].copy_from_slice(s);
-                // Lanes past the end are no part of `s`: never a stop.
-                (0, stops16(t, v16(&buf), s, 0) & ((1 << n) - 1))
-            }
+            // Lanes past the end are no part of `s`: never a stop.
+            None => (
+                0,
+                stops16(t, v16(&crate::simd::padded::<16>(s)), s, 0) & ((1 << n) - 1),
+            ),
         };
         if stop == 0 {
             n

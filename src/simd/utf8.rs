@@ -10,8 +10,7 @@
 #[inline]
 pub(crate) fn validate(line: &[u8]) -> Result<(), usize> {
     if line.len() < 64 {
-        let mut block = [0u8; 64];
-        block[..line.len()].copy_from_slice(line);
+        let block = crate::simd::padded::<64>(line);
         if simdutf8::basic::from_utf8(&block).is_ok() {
             return Ok(());
         }
