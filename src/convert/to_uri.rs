@@ -372,14 +372,33 @@ impl ToUri {
         let Some(idna) = crate::host::idna_for(self.opts.host, scheme) else {
             return self.encode(line, r, Component::Host, out, o);
         };
-        let Ok(s) = std::str::from_utf8(host) else {
-            return self.encode(line, r, Component::Host, out, o);
+        // The line was validated in step 1 (RFC 3987 §3.1 step 1c): its host, cut at ASCII
+        // delimiters, is too; the second validation cost ~220 instructions an IDN host
+        // (issue 11). A line that is not UTF-8 validates its host here.
+        let s = if self.valid_utf8 {
+            // SAFETY: `line` is valid UTF-8 (`self.valid_utf8`, set by step 1 for this line),
+            // and `r` starts after `//` or `@` and ends at `:`, `/`, `?`, `#` or the line's
+            // end (`components::split_authority`): ASCII bytes, which are never inside a
+            // multi-byte character, so `host` is whole characters of `line`. The test
+            // `host_of_a_valid_line_is_valid` checks it on every data-set line.
+            unsafe { std::str::from_utf8_unchecked(host) }
+        } else {
+            let Ok(s) = std::str::from_utf8(host) else {
+                return self.encode(line, r, Component::Host, out, o);
+            };
+            s
         };
-        self.host_syntax(host, r.start)?;
-        if !self.opts.leiri {
-            // C1 controls are C2 80..C2 9F in UTF-8 (`s` is valid, so C2 is a lead byte).
-            if let Some(i) = host.windows(2).position(|w| w[0] == 0xC2 && w[1] < 0xA0) {
-                return Err(LineError::new(ErrorKind::ControlChar, r.start + i));
+        // What the two checks below look for, in one branch-free pass over the host (the fold
+        // is vectorized): nearly every host has none of these bytes and skips both byte loops,
+        // which cost ~440 instructions an IDN host (issue 11). The test
+        // `host_checks_prefilter_is_exact` compares the result with the loops alone.
+        if host_may_fail_checks(host) {
+            self.host_syntax(host, r.start)?;
+            if !self.opts.leiri {
+                // C1 controls are C2 80..C2 9F in UTF-8 (`s` is valid, so C2 is a lead byte).
+                if let Some(i) = host.windows(2).position(|w| w[0] == 0xC2 && w[1] < 0xA0) {
+                    return Err(LineError::new(ErrorKind::ControlChar, r.start + i));
+                }
             }
         }
         self.host_idna(line, r, s, idna, out, o)
@@ -775,6 +794,17 @@ impl ToUri {
     }
 }
 
+/// True when `host` holds a byte that [`ToUri::host_syntax`] or the C1 check of
+/// [`ToUri::map_host`] could report: a C0 control or DEL (`CONTROL`), `[`, `]`, `%`, or the
+/// lead byte `C2` of the C1 controls. False proves both silent. A fold without early exit,
+/// which LLVM turns into 16-byte vector compares.
+#[inline]
+fn host_may_fail_checks(host: &[u8]) -> bool {
+    host.iter().fold(false, |a, &b| {
+        a | (b < 0x20) | (b == 0x7F) | (b == b'[') | (b == b']') | (b == b'%') | (b == 0xC2)
+    })
+}
+
 /// [`integrity::quick_ok`] `&&` [`is_plain`](crate::grammar::validate::is_plain), the engine's
 /// question for a line without a to-uri flagged byte (`Op::is_clean`): the same answer, for
 /// less. [`plain_quick`] answers the common shapes of crawls (`https://`, `http://` and
@@ -993,6 +1023,118 @@ mod tests {
             quick_shape,
             is_clean_unflagged,
         );
+    }
+
+    /// [`host_may_fail_checks`] is false only where both host checks of
+    /// [`ToUri::map_host`] are silent: every host of one and two bytes, and random hosts of
+    /// every length up to 40 over the bytes that matter and some that do not.
+    #[test]
+    fn host_checks_prefilter_is_exact() {
+        let conv = ToUri::new(ToUriOptions::default());
+        let loops_silent = |h: &[u8]| {
+            conv.host_syntax(h, 0).is_ok() && !h.windows(2).any(|w| w[0] == 0xC2 && w[1] < 0xA0)
+        };
+        let mut seen = [0usize; 2];
+        let mut check = |h: &[u8]| {
+            let may = host_may_fail_checks(h);
+            assert!(may || loops_silent(h), "{h:02X?}");
+            // Exact on the bytes it names: each of them makes it true.
+            assert_eq!(
+                may,
+                h.iter()
+                    .any(|&b| classes::is(b, CONTROL) || b"[]%\xC2".contains(&b)),
+                "{h:02X?}"
+            );
+            seen[usize::from(may)] += 1;
+        };
+        for a in 0..=255u8 {
+            check(&[a]);
+            for b in 0..=255u8 {
+                check(&[a, b]);
+            }
+        }
+        let alphabet = [
+            b'a', b'-', b'.', 0xC2, 0x80, 0x9F, 0xA0, 0xD0, 0xBF, b'%', b'4', b'[', b']', 0x00,
+            0x1F, 0x7F, b' ',
+        ];
+        let mut x = 0x853C_49E6_748F_EA9Bu64;
+        for len in 0..=40 {
+            for _ in 0..2_000 {
+                let h: Vec<u8> = (0..len)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        alphabet[(x >> 40) as usize % alphabet.len()]
+                    })
+                    .collect();
+                check(&h);
+            }
+        }
+        assert!(seen[0] > 1_000 && seen[1] > 1_000, "{seen:?}");
+    }
+
+    /// The SAFETY claim of [`ToUri::map_host`]: the host that the authority split finds in a
+    /// line that is valid UTF-8 is valid UTF-8 too (it starts and ends at ASCII bytes or the
+    /// line's ends), through both splits the converter takes (the caller's [`LineHead`] and
+    /// [`components::split_authority`]), on every data-set line and on random lines of
+    /// delimiters and multi-byte characters.
+    #[test]
+    fn host_of_a_valid_line_is_valid() {
+        fn check(line: &[u8]) -> bool {
+            if std::str::from_utf8(line).is_err() {
+                return false;
+            }
+            let head = LineHead::of(line);
+            let by_split = components::split(line)
+                .authority
+                .and_then(|a| components::split_authority(line, a).ok());
+            let by_head = head.split_authority(line).and_then(Result::ok);
+            for a in [by_split, by_head].into_iter().flatten() {
+                let host = &line[a.host.clone()];
+                assert!(
+                    std::str::from_utf8(host).is_ok(),
+                    "{:?} in {:?}",
+                    a.host,
+                    String::from_utf8_lossy(line)
+                );
+            }
+            true
+        }
+        let valid = std::cell::Cell::new(0usize);
+        let count = |l: &[u8]| valid.set(valid.get() + usize::from(check(l)));
+        let read = crate::grammar::validate::shortcut_test_lines(count, count);
+        let mut valid = valid.get();
+        // Random lines of delimiters and characters of every UTF-8 length.
+        let parts: [&str; 14] = [
+            "/",
+            "?",
+            "#",
+            ":",
+            "@",
+            "[",
+            "]",
+            "%41",
+            ".",
+            "a",
+            "é",
+            "日",
+            "\u{1F600}",
+            "//",
+        ];
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..100_000 {
+            let mut line = String::from(["http://", "https://", "//", "x:"][(x % 4) as usize]);
+            for _ in 0..(x >> 60) + 2 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                line.push_str(parts[(x >> 32) as usize % parts.len()]);
+            }
+            valid += usize::from(check(line.as_bytes()));
+        }
+        assert!(valid > 100_000, "{valid}");
+        assert!(!read || valid > 300_000, "{valid}");
     }
 
     /// The kernel skips the per-character check for every character it does not stop at (its
