@@ -669,37 +669,61 @@ fn decode_digit(b: u8) -> Option<u32> {
 /// No overflow handling is needed (RFC 3492 §6.4): `input` holds at most [`PUNY_MAX`]
 /// characters (the caller's bound), so `delta` stays below `(0x10FFFF + 1) * (PUNY_MAX + 1)`,
 /// far under `u32::MAX`.
+///
+/// §6.3's main loop takes the non-basic code points in increasing order, each `m` "the
+/// minimum code point >= n in the input"; they are sorted once here (insertion sort of at most
+/// [`PUNY_MAX`] values, duplicates dropped) instead of found by a scan of the whole label per
+/// code point, which was half of the encoder's passes over the label (issue 11; callgrind,
+/// to-uri on `intl_cldr.txt`: 22.47 → 21.89 M instructions, labels there have four distinct
+/// non-basic code points on average, and writing the digits is most of the rest). The same
+/// output: the
+/// proptests `punycode_encode_twin*` compare it with `idna::punycode::encode_str`.
 fn punycode_encode(input: &[char], out: &mut [u8]) -> Option<usize> {
-    debug_assert!(input.len() <= PUNY_MAX);
+    if input.len() > PUNY_MAX {
+        // Longer than any label the callers pass (and than `todo` holds): declined.
+        return None;
+    }
     let mut len = 0;
     let mut push = |b: u8| -> Option<()> {
         *out.get_mut(len)? = b;
         len += 1;
         Some(())
     };
-    // The basic code points as they are, then a delimiter if there were any.
+    // The basic code points as they are, then a delimiter if there were any; the others into
+    // `todo`, sorted and without duplicates.
     let mut basic = 0u32;
+    let mut todo = [0u32; PUNY_MAX];
+    let mut distinct = 0;
     for &c in input {
-        if c.is_ascii() {
+        let c = c as u32;
+        if c < INITIAL_N {
             push(c as u8)?;
             basic += 1;
+            continue;
         }
+        let mut j = distinct;
+        while j > 0 && todo[j - 1] > c {
+            j -= 1;
+        }
+        if j > 0 && todo[j - 1] == c {
+            continue;
+        }
+        todo.copy_within(j..distinct, j + 1);
+        todo[j] = c;
+        distinct += 1;
     }
     if basic > 0 {
         push(b'-')?;
     }
-    let total = input.len() as u32;
     let (mut n, mut delta, mut bias, mut h) = (INITIAL_N, 0u32, INITIAL_BIAS, basic);
-    while h < total {
-        // The smallest code point not handled yet (there is one while h < total).
-        let m = input.iter().map(|&c| c as u32).filter(|&c| c >= n).min()?;
+    for &m in &todo[..distinct] {
+        // `m` is the smallest code point not handled yet (`m >= n`: sorted, and `n` is one
+        // past the one before).
         delta += (m - n) * (h + 1);
         n = m;
         for &c in input {
             let c = c as u32;
-            if c < n {
-                delta += 1;
-            }
+            delta += u32::from(c < n);
             if c == n {
                 // Write delta as a generalized variable-length integer.
                 let mut q = delta;
