@@ -350,6 +350,80 @@ impl ToUri {
         Ok(o)
     }
 
+    /// The whole of the slow path (the engine's line handling, the [`Guard`]'s checks,
+    /// [`ToUri::convert_with_head`]) in one pass for the common non-ASCII crawl line (issue 11:
+    /// "one pass per line where today there are several"): `Some(wrote)` after appending the
+    /// URI of `line` to `out` (`wrote`: it differs from `line`; `false` leaves `out` as it was),
+    /// or `None`, with `out` as it was, for every line it does not answer (the caller takes the
+    /// slow path). It answers a line that
+    ///
+    /// * has [`crawl_head`](crate::grammar::validate::crawl_head)'s shape with `https://` or
+    ///   `http://` (RFC 3986 §3.1; not `file`, whose host may be empty and whose path the
+    ///   Guard reads);
+    /// * has an authority (up to the first `/ ? #`, §3.2) that is not empty and is made of
+    ///   `unreserved` and `sub-delims` only (§2.3, §2.2): a `reg-name` without `%`, `:`
+    ///   (port), `@` (userinfo), brackets or non-ASCII, which every host mode passes unchanged
+    ///   (contract items 2 and 12), and whose host is then not missing (RFC 9110 §4.2.1);
+    /// * is valid UTF-8 (RFC 3987 §3.1 step 1c), and
+    /// * whose every byte after the `//` the block kernel ([`PctEncoder::encode_prefix`])
+    ///   takes, but for one `#` (the fragment's start, §3.5): no byte that needs a look of its
+    ///   own (`%` outside a triplet, a delimiter that is not allowed, a control or space, a
+    ///   character the per-character checks of §2.2 and §4.1 would report).
+    ///
+    /// For such a line each step of the slow path is silent: [`ToUri::convert_inner`] takes
+    /// its block path (the authority and the rest through the kernel in one run, as here);
+    /// the Guard finds nothing for a browser to strip (no control or space: the kernel stops at
+    /// them, and the line's last byte is above the space), no `\`, no file URL, a host, and
+    /// the scheme and authority written byte for byte ([`integrity`]'s `same_head`); no repair,
+    /// warning or host fallback is counted. The test
+    /// `crawl_line_shortcut_equals_the_slow_path` compares it with the Guard around this
+    /// converter on every line of every data set and on made lines, and `tests/engine.rs`
+    /// compares the engine with its naive twin.
+    pub(crate) fn convert_crawl_line(&self, line: &[u8], out: &mut Vec<u8>) -> Option<bool> {
+        if self.naive || self.scan_only || (self.opts.repair.any() && !self.opts.strict) {
+            return None;
+        }
+        let (a0, file) = crate::grammar::validate::crawl_head(line)?;
+        if file {
+            return None;
+        }
+        let auth = line[a0..]
+            .iter()
+            .position(|&b| !REG_NAME_PLAIN[usize::from(b)])
+            .map_or(line.len(), |p| a0 + p);
+        if auth == a0 || !matches!(line.get(auth), None | Some(b'/' | b'?' | b'#')) {
+            return None;
+        }
+        crate::simd::utf8::validate(line).ok()?;
+        let mark = out.len();
+        out.extend_from_slice(&line[..a0]);
+        let n = line.len();
+        let mut i = a0;
+        let mut fragment = false;
+        let mut grew = false;
+        loop {
+            let before = out.len();
+            let k = self.enc.encode_prefix(&line[i..], out);
+            grew |= out.len() - before != k;
+            i += k;
+            if i == n {
+                break;
+            }
+            if line[i] == b'#' && !fragment {
+                out.push(b'#');
+                fragment = true;
+                i += 1;
+                continue;
+            }
+            out.truncate(mark);
+            return None;
+        }
+        if !grew {
+            out.truncate(mark);
+        }
+        Some(grew)
+    }
+
     /// Maps a reg-name host (RFC 3987 §3.1, 3987bis §3.4). All-ASCII hosts and hosts that are
     /// not UTF-8 go through the general percent-encoding of §3.3 (which leaves a valid ASCII
     /// host unchanged); non-ASCII hosts go through the mode's IDNA, or percent-encoding.
@@ -794,6 +868,24 @@ impl ToUri {
     }
 }
 
+/// The bytes of a `reg-name` (RFC 3986 §3.2.2) other than `%`: `unreserved` (§2.3) and
+/// `sub-delims` (§2.2), for [`ToUri::convert_crawl_line`]'s authority.
+static REG_NAME_PLAIN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric()
+            || matches!(c, b'-' | b'.' | b'_' | b'~')
+            || matches!(
+                c,
+                b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
+            );
+        b += 1;
+    }
+    t
+};
+
 /// True when `host` holds a byte that [`ToUri::host_syntax`] or the C1 check of
 /// [`ToUri::map_host`] could report: a C0 control or DEL (`CONTROL`), `[`, `]`, `%`, or the
 /// lead byte `C2` of the C1 controls. False proves both silent. A fold without early exit,
@@ -879,9 +971,16 @@ fn plain_quick(line: &[u8]) -> bool {
 #[inline]
 pub fn is_valid_flagged(line: &[u8]) -> bool {
     // A word at a time first: non-ASCII lines need the converter anyway.
-    line.is_ascii()
-        && (flagged_quick(line)
-            || (crate::grammar::validate::is_valid_ascii_uri(line) && integrity::quick_ok(line)))
+    line.is_ascii() && is_valid_flagged_ascii(line)
+}
+
+/// [`is_valid_flagged`] of a line the caller has found to be ASCII (the engine asks
+/// `is_ascii` once to choose between this and [`ToUri::convert_crawl_line`]).
+#[inline]
+pub(crate) fn is_valid_flagged_ascii(line: &[u8]) -> bool {
+    debug_assert!(line.is_ascii());
+    flagged_quick(line)
+        || (crate::grammar::validate::is_valid_ascii_uri(line) && integrity::quick_ok(line))
 }
 
 /// The one-pass shortcut of [`is_valid_flagged`]: true only for a line of the shape of
@@ -1023,6 +1122,140 @@ mod tests {
             quick_shape,
             is_clean_unflagged,
         );
+    }
+
+    /// [`ToUri::convert_crawl_line`] against its twin, the slow path it stands for: the
+    /// [`integrity::Guard`] around the converter (as the engine's worker wraps it), for every
+    /// option that changes what the converter or the Guard does (strict, LEIRI, each host
+    /// mode, `--trim`, repairs with `--strict`). Wherever the shortcut answers, the slow path
+    /// succeeds with the same bytes, no repair, warning or host fallback, and `Wrote` exactly
+    /// when the shortcut wrote. On every line of [`shortcut_test_lines`] (and every data set)
+    /// and on made non-ASCII lines: crawl heads, then pieces of paths, queries and fragments
+    /// with characters the kernel passes and ones it stops at (C1 controls, bidi formatting,
+    /// private use, noncharacters, U+061C), `%` triplets whole and broken, spaces, `\`, `#`.
+    ///
+    /// [`shortcut_test_lines`]: crate::grammar::validate::shortcut_test_lines
+    #[test]
+    fn crawl_line_shortcut_equals_the_slow_path() {
+        use crate::config::HostMode;
+        use crate::convert::integrity::{Guard, GuardOptions};
+        use crate::convert::Converter;
+        let base = ToUriOptions::default();
+        let option_sets = [
+            (base, false),
+            (base.strict(true), false),
+            (base.leiri(true), false),
+            (base.host(HostMode::Percent), false),
+            (base.host(HostMode::Uts46), false),
+            (base.host(HostMode::IDNA2003), false),
+            (base, true),
+            (base.repair(crate::config::Repairs::ALL).strict(true), false),
+        ];
+        let mut convs: Vec<(ToUri, Guard<ToUri>)> = option_sets
+            .iter()
+            .map(|&(o, trim)| {
+                let g = GuardOptions {
+                    trim,
+                    strict: o.strict,
+                    maps_hosts: Some(o.host),
+                    warnings_unseen: false,
+                };
+                (ToUri::new(o), Guard::new(ToUri::new(o), g))
+            })
+            .collect();
+        let answered = std::cell::Cell::new(0usize);
+        let declined = std::cell::Cell::new(0usize);
+        let convs_cell = std::cell::RefCell::new(&mut convs);
+        let check = |line: &[u8]| {
+            for (quick, slow) in convs_cell.borrow_mut().iter_mut() {
+                let mut a = b"x".to_vec();
+                let got = quick.convert_crawl_line(line, &mut a);
+                let Some(wrote) = got else {
+                    assert_eq!(a, b"x", "declined, out untouched");
+                    declined.set(declined.get() + 1);
+                    continue;
+                };
+                answered.set(answered.get() + 1);
+                let mut b = b"x".to_vec();
+                let show = String::from_utf8_lossy(line);
+                let o = slow
+                    .convert_into(line, &mut b)
+                    .unwrap_or_else(|e| panic!("{show:?}: shortcut answered, slow path {e:?}"));
+                assert_eq!(a, b, "{show:?} {:?}", quick.options());
+                let want = if wrote {
+                    Written::Wrote
+                } else {
+                    Written::Passthrough
+                };
+                assert_eq!(
+                    o,
+                    Outcome {
+                        written: want,
+                        ..Outcome::default()
+                    },
+                    "{show:?}"
+                );
+            }
+        };
+        let read = crate::grammar::validate::shortcut_test_lines(check, check);
+        let pieces: [&str; 24] = [
+            "/",
+            "?",
+            "#",
+            "=",
+            "&",
+            "a",
+            "Z",
+            "-",
+            "%41",
+            "%e2%80",
+            "%4",
+            "%zz",
+            " ",
+            "\\",
+            "é",
+            "日本",
+            "ж",
+            "\u{1F600}",
+            "\u{85}",
+            "\u{200E}",
+            "\u{E000}",
+            "\u{FFFF}",
+            "\u{61C}",
+            "ا",
+        ];
+        let hosts = [
+            "a.b",
+            "xn--p1ai",
+            "ex.com:8080",
+            "u@h",
+            "",
+            "[::1]",
+            "bü.de",
+            "a%41",
+        ];
+        let mut x = 0xD1B5_4A32_D192_ED03u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mut line = String::from(["https://", "http://", "file://"][(x % 3) as usize]);
+            line.push_str(hosts[(x >> 3) as usize % hosts.len()]);
+            let mut y = x;
+            for _ in 0..(x >> 58) + 2 {
+                y = y
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                line.push_str(pieces[(y >> 40) as usize % pieces.len()]);
+            }
+            check(line.as_bytes());
+        }
+        let (answered, declined) = (answered.get(), declined.get());
+        assert!(
+            answered > 50_000 && declined > 50_000,
+            "{answered} {declined}"
+        );
+        assert!(!read || answered > 500_000, "{answered}");
     }
 
     /// [`host_may_fail_checks`] is false only where both host checks of

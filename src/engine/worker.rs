@@ -402,19 +402,42 @@ impl Worker {
             && self.legacy.as_mut().is_none_or(|l| l.passes(content))
         {
             if let Some(f) = field.clone().map(|r| &content[r]) {
-                // A clean line that needs nothing in this mode (`is_clean`, as in the walk's
-                // inline loop: every mode's test includes what `quick_ok` proves); or, in
-                // to-uri, a flagged ASCII line that is already a valid URI and passes
-                // `quick_ok` (`is_valid_flagged`).
-                let passes = match seen {
-                    Seen::Clean => self.conv.inner().is_clean(f),
-                    _ => {
-                        matches!(self.conv.inner(), Op::ToUri(_))
-                            && crate::convert::to_uri::is_valid_flagged(f)
+                match (seen, self.conv.inner()) {
+                    // A clean line that needs nothing in this mode (`is_clean`, as in the
+                    // walk's inline loop: every mode's test includes what `quick_ok` proves).
+                    (Seen::Clean, op) => {
+                        if op.is_clean(f) {
+                            return false;
+                        }
                     }
-                };
-                if passes {
-                    return false;
+                    // to-uri: a flagged ASCII line that is already a valid URI and passes
+                    // `quick_ok` (`is_valid_flagged`) passes through.
+                    (_, Op::ToUri(_)) if f.is_ascii() => {
+                        if crate::convert::to_uri::is_valid_flagged_ascii(f) {
+                            return false;
+                        }
+                    }
+                    // to-uri: a whole line of the common non-ASCII crawl shape gets the slow
+                    // path's result in one pass (`ToUri::convert_crawl_line`, issue 11),
+                    // written as `slow_line` writes a converted line; a line it declines
+                    // takes the slow path.
+                    (_, Op::ToUri(c))
+                        if self.opts.field.is_none() && self.opts.filter == Filter::All =>
+                    {
+                        let mark = res.out.len();
+                        match c.convert_crawl_line(content, &mut res.out) {
+                            Some(true) => {
+                                res.stats.converted += 1;
+                                res.out.extend_from_slice(&data[content_end..term_end]);
+                                cut_line(st, res, start, term_end);
+                                res.pieces.push(Piece::Output(mark..res.out.len()));
+                                return false;
+                            }
+                            Some(false) => return false,
+                            None => {}
+                        }
+                    }
+                    _ => {}
                 }
             }
         }
