@@ -34,7 +34,36 @@ fn same_answers(line: &[u8]) {
     );
     assert_eq!(file_port_at(line, &h), file_port(line), "{}", show());
     assert_eq!(h.host(line), host_of(line), "{}", show());
+    // The crawl head: `LineHead::of`'s but for what it did not scan, and the same answers
+    // (none: its lines have nothing for these checks to find).
+    if let Some(c) = LineHead::crawl(line) {
+        let want = LineHead {
+            tab_newline_or_backslash: true,
+            plain_crawl: true,
+            ..h.clone()
+        };
+        assert_eq!(c, want, "{}", show());
+        assert_eq!(missing_host_at(line, &c), missing_host(line), "{}", show());
+        assert_eq!(missing_host(line), None, "{}", show());
+        for base_special in [false, true] {
+            assert_eq!(
+                browser_stripped_at(line, base_special, &c),
+                None,
+                "{}",
+                show()
+            );
+            assert_eq!(browser_stripped(line, base_special), None, "{}", show());
+        }
+        assert_eq!(backslash_authority_at(line, &c), None, "{}", show());
+        assert_eq!(backslash_authority(line), None, "{}", show());
+        assert_eq!(file_port_at(line, &c), file_port(line), "{}", show());
+        assert_eq!(c.host(line), host_of(line), "{}", show());
+        CRAWL_HEADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
 }
+
+/// How many lines `LineHead::crawl` answered, so that the data-set test can say it tried it.
+static CRAWL_HEADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// The lines of the unit tests of `convert::integrity` and `grammar::components`, and more
 /// made for each branch of the fused checks.
@@ -113,6 +142,13 @@ const MADE: &[&str] = &[
     "http://h/0123456789abcdef\\",
     "http://h/0123456789abcde\t",
     "http://h/0123456789abcdef0123456789abcdef\n",
+    "https://a.b/\\x/\t",
+    "http://a.b?\r",
+    "https://e.x#\x01",
+    "http://a.b/x ",
+    "http://a!$&'()*+,;=~_-.b/x",
+    "https://a.b\\c/x",
+    "https://a.b/x\ty\\z\r\nq",
 ];
 
 #[test]
@@ -162,6 +198,8 @@ fn line_head_checks_match_twins_on_datasets() {
         }
     }
     assert!(lines > 300_000, "{lines}");
+    let crawl = CRAWL_HEADS.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(crawl > 100_000, "{crawl}");
 }
 
 /// Pieces of lines: the schemes of the checks (in mixed case), every delimiter they look at,

@@ -67,6 +67,15 @@ pub struct LineHead {
     pub auth_colon: Option<usize>,
     /// The authority holds `@`, `[` or `]`.
     pub auth_at_or_bracket: bool,
+    /// Found by [`LineHead::crawl`]: the line starts with `https://` or `http://`, has a
+    /// non-empty authority of `reg-name` bytes without `%`
+    /// ([`crawl_plain_authority`](crate::grammar::validate::crawl_plain_authority)) and ends
+    /// above the space, so [`browser_stripped_at`], [`backslash_authority_at`],
+    /// [`missing_host_at`] and [`file_port_at`] have nothing to find and the authority holds
+    /// no `\`; the rest of the line was not scanned, so
+    /// [`tab_newline_or_backslash`](Self::tab_newline_or_backslash) is `true` ("may"). `false`
+    /// from [`LineHead::of`] and [`LineHead::naive`].
+    pub plain_crawl: bool,
 }
 
 impl LineHead {
@@ -87,7 +96,32 @@ impl LineHead {
             tab_newline_or_backslash: h.tab_newline_or_backslash,
             auth_colon: h.auth_colon,
             auth_at_or_bracket: h.auth_at_or_bracket,
+            plain_crawl: false,
         }
+    }
+
+    /// The head of the common crawl line without a scan of the whole line (issue 11):
+    /// `Some` for a line of
+    /// [`crawl_plain_authority`](crate::grammar::validate::crawl_plain_authority)'s shape
+    /// (`https://` or `http://`, a non-empty authority of `reg-name` bytes without `%`, the
+    /// last byte above the space), with [`LineHead::plain_crawl`] set and
+    /// [`LineHead::tab_newline_or_backslash`] `true` (the path and the rest were not
+    /// looked at); its other fields are [`LineHead::of`]'s. `None` for every other line. The
+    /// tests of `tests/guard_head.rs` compare it with [`LineHead::of`] and its `*_at` answers
+    /// with the checks' own on every line they try.
+    #[inline]
+    pub fn crawl(line: &[u8]) -> Option<LineHead> {
+        let (a0, end) = crate::grammar::validate::crawl_plain_authority(line)?;
+        Some(LineHead {
+            scheme_len: Some(a0 - 3),
+            class: SchemeClass::NetSpecial,
+            authority: Some(a0..end),
+            path_start: end,
+            tab_newline_or_backslash: true,
+            auth_colon: None,
+            auth_at_or_bracket: false,
+            plain_crawl: true,
+        })
     }
 
     /// The [`components::Head`] this is of `line` (the converters' view of it).
@@ -139,6 +173,7 @@ impl LineHead {
                 || memchr::memchr(b'\\', line).is_some(),
             auth_colon: auth.iter().position(|&b| b == b':').map(|p| at + p),
             auth_at_or_bracket: auth.iter().any(|&b| matches!(b, b'@' | b'[' | b']')),
+            plain_crawl: false,
         }
     }
 }
@@ -360,7 +395,9 @@ pub fn browser_stripped(line: &[u8], base_special: bool) -> Option<usize> {
 #[inline]
 pub fn browser_stripped_at(line: &[u8], base_special: bool, h: &LineHead) -> Option<usize> {
     let (&first, &last) = (line.first()?, line.last()?);
-    if !is_c0_or_space(first) && !is_c0_or_space(last) && !h.tab_newline_or_backslash {
+    if h.plain_crawl
+        || !is_c0_or_space(first) && !is_c0_or_space(last) && !h.tab_newline_or_backslash
+    {
         return None;
     }
     browser_stripped(line, base_special)
@@ -421,7 +458,7 @@ pub fn backslash_authority(line: &[u8]) -> Option<usize> {
 /// [`backslash_authority`] from the [`LineHead`] of `line`: a line without `\\` has none.
 #[inline]
 pub fn backslash_authority_at(line: &[u8], h: &LineHead) -> Option<usize> {
-    if !h.tab_newline_or_backslash {
+    if !h.tab_newline_or_backslash || h.plain_crawl {
         return None;
     }
     backslash_authority(line)
@@ -854,7 +891,8 @@ impl<C: Converter> Guard<C> {
             .is_some_and(components::is_special_scheme);
         let mut trimmed = std::mem::take(&mut self.trimmed);
         trimmed.clear();
-        let mut head = LineHead::of(reference);
+        // The common crawl line's head without a scan of the whole line (issue 11).
+        let mut head = LineHead::crawl(reference).unwrap_or_else(|| LineHead::of(reference));
         let stripped = browser_stripped_at(reference, base_special, &head);
         let trim = stripped.is_some() && self.opts.trim;
         let input: &[u8] = if trim {
@@ -968,7 +1006,7 @@ impl<C: Converter> Guard<C> {
         self.resolved.clear();
         crate::grammar::resolve::resolve_into(base, reference, &mut self.resolved)?;
         let resolved = std::mem::take(&mut self.resolved);
-        let rhead = LineHead::of(&resolved);
+        let rhead = LineHead::crawl(&resolved).unwrap_or_else(|| LineHead::of(&resolved));
         let r = if file_drive_with_host(&resolved) {
             Err(LineError::new(ErrorKind::DriveLetterReference, 0))
         } else if let Some(at) = file_port_at(&resolved, &rhead) {

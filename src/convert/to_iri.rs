@@ -452,9 +452,10 @@ impl ToIri {
         out: &mut Vec<u8>,
     ) -> Result<Outcome, LineError> {
         // Host confusion (WHATWG URL §4.4 against RFC 3986 §3.2): never passed on. A head
-        // that saw no `\` in the line (nor TAB, CR, LF) proves there is none.
+        // that saw no `\` in the line (nor TAB, CR, LF) proves there is none, and so does a
+        // plain crawl head (`LineHead::crawl`: `http(s)://`, an authority of reg-name bytes).
         let backslash = match head {
-            Some(h) if !h.tab_newline_or_backslash => None,
+            Some(h) if !h.tab_newline_or_backslash || h.plain_crawl => None,
             _ => components::backslash_in_special_authority(line),
         };
         if let Some(p) = backslash {

@@ -269,8 +269,8 @@ impl ToUri {
         // Host confusion (WHATWG URL §4.4 against RFC 3986 §3.2): never repaired.
         let backslash = if self.naive {
             components::backslash_in_special_authority(line)
-        } else if head.is_some_and(|h| !h.tab_newline_or_backslash) {
-            None // no `\` in the line
+        } else if head.is_some_and(|h| !h.tab_newline_or_backslash || h.plain_crawl) {
+            None // no `\` in the line, or none in a plain crawl authority
         } else {
             components::backslash_in_authority(line, &c)
         };
@@ -383,17 +383,7 @@ impl ToUri {
         if self.naive || self.scan_only || (self.opts.repair.any() && !self.opts.strict) {
             return None;
         }
-        let (a0, file) = crate::grammar::validate::crawl_head(line)?;
-        if file {
-            return None;
-        }
-        let auth = line[a0..]
-            .iter()
-            .position(|&b| !REG_NAME_PLAIN[usize::from(b)])
-            .map_or(line.len(), |p| a0 + p);
-        if auth == a0 || !matches!(line.get(auth), None | Some(b'/' | b'?' | b'#')) {
-            return None;
-        }
+        let (a0, _) = crate::grammar::validate::crawl_plain_authority(line)?;
         crate::simd::utf8::validate(line).ok()?;
         let mark = out.len();
         out.extend_from_slice(&line[..a0]);
@@ -867,24 +857,6 @@ impl ToUri {
         Ok(())
     }
 }
-
-/// The bytes of a `reg-name` (RFC 3986 §3.2.2) other than `%`: `unreserved` (§2.3) and
-/// `sub-delims` (§2.2), for [`ToUri::convert_crawl_line`]'s authority.
-static REG_NAME_PLAIN: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 128 {
-        let c = b as u8;
-        t[b] = c.is_ascii_alphanumeric()
-            || matches!(c, b'-' | b'.' | b'_' | b'~')
-            || matches!(
-                c,
-                b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
-            );
-        b += 1;
-    }
-    t
-};
 
 /// True when `host` holds a byte that [`ToUri::host_syntax`] or the C1 check of
 /// [`ToUri::map_host`] could report: a C0 control or DEL (`CONTROL`), `[`, `]`, `%`, or the

@@ -57,6 +57,87 @@ pub(crate) fn crawl_head(line: &[u8]) -> Option<(usize, bool)> {
     }
 }
 
+/// The bytes of a `reg-name` (RFC 3986 §3.2.2) other than `%`: `unreserved` (§2.3) and
+/// `sub-delims` (§2.2), for [`crawl_plain_authority_naive`].
+#[cfg(test)]
+static REG_NAME_PLAIN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric()
+            || matches!(c, b'-' | b'.' | b'_' | b'~')
+            || matches!(
+                c,
+                b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
+            );
+        b += 1;
+    }
+    t
+};
+
+/// A line of [`crawl_head`]'s shape with `https://` or `http://` whose authority (up to the
+/// first `/ ? #`, RFC 3986 §3.2) is not empty and is made of `unreserved` and `sub-delims`
+/// only: a `reg-name` (§3.2.2) without `%`, without a port (`:`), userinfo (`@`), brackets,
+/// `\`, controls or non-ASCII. Returns where the authority starts (after `//`) and ends (its
+/// terminator, or the line's end). For such a line the
+/// [`Guard`](crate::convert::integrity::Guard)'s checks before the converter have nothing to
+/// find (`LineHead::crawl`), and to-uri's one-pass shortcut passes its host as it is
+/// (`ToUri::convert_crawl_line`).
+///
+/// 16-byte blocks from the authority's start: the bytes not allowed in a URI and brackets
+/// ([`path_masks16`](crate::simd::delims::path_masks16)), `%`, `#`, and `/ ? : @`
+/// ([`eq_masks16`](crate::simd::delims::eq_masks16)); the last block is the line's last 16
+/// bytes (the line has at least 16), its bits before the unread bytes cleared. A table loop
+/// per byte cost ~145 instructions a line (issue 11). [`crawl_plain_authority_naive`] is its
+/// twin (the test `crawl_plain_authority_matches_twin`).
+#[inline]
+pub(crate) fn crawl_plain_authority(line: &[u8]) -> Option<(usize, usize)> {
+    use crate::simd::delims::{eq_masks16, path_masks16};
+    let (a0, file) = crawl_head(line)?;
+    if file {
+        return None;
+    }
+    let n = line.len();
+    let mut i = a0;
+    loop {
+        let at = i.min(n - 16);
+        let b: &[u8; 16] = line[at..at + 16].try_into().expect("16 bytes");
+        let fresh = !0u32 << (i - at);
+        let (bad, percent, hash) = path_masks16(b);
+        let [slash, question, colon, at_sign] = eq_masks16(b, [b'/', b'?', b':', b'@']);
+        let term = (slash | question | hash) & fresh;
+        // The authority's bytes in this block: from `i` up to the first terminator.
+        let auth = fresh & (term & term.wrapping_neg()).wrapping_sub(1);
+        if (bad | percent | colon | at_sign) & auth != 0 {
+            return None;
+        }
+        if term != 0 {
+            let end = at + term.trailing_zeros() as usize;
+            return (end > a0).then_some((a0, end));
+        }
+        if at + 16 >= n {
+            return Some((a0, n)); // to the end: n >= 16 > a0, not empty
+        }
+        i = at + 16;
+    }
+}
+
+/// The twin of [`crawl_plain_authority`]: the authority's bytes one at a time against a table
+/// of `unreserved` and `sub-delims`.
+#[cfg(test)]
+pub(crate) fn crawl_plain_authority_naive(line: &[u8]) -> Option<(usize, usize)> {
+    let (a0, file) = crawl_head(line)?;
+    if file {
+        return None;
+    }
+    let end = line[a0..]
+        .iter()
+        .position(|&b| !REG_NAME_PLAIN[usize::from(b)])
+        .map_or(line.len(), |p| a0 + p);
+    (end > a0 && matches!(line.get(end), None | Some(b'/' | b'?' | b'#'))).then_some((a0, end))
+}
+
 /// True when `line[i..]` holds no `:` and no `|`: in a `file` URL after its `//`, neither a
 /// port (RFC 3986 §3.2.3) nor a drive letter (RFC 8089 Appendix E.2) — `quick_ok`'s `file`
 /// rule. 16-byte compares ([`eq_masks16`](crate::simd::delims::eq_masks16)); the last block
@@ -607,6 +688,39 @@ pub fn is_plain_naive(line: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`crawl_plain_authority`] against its byte-loop twin on every line of
+    /// [`shortcut_test_lines`] (every head, every length up to 48 with two of the bytes that
+    /// matter at every position, random lines, every data-set line), and on authorities made
+    /// of every byte at every position of lengths 1 to 40.
+    #[test]
+    fn crawl_plain_authority_matches_twin() {
+        let answered = std::cell::Cell::new(0usize);
+        let check = |l: &[u8]| {
+            let got = crawl_plain_authority(l);
+            assert_eq!(
+                got,
+                crawl_plain_authority_naive(l),
+                "{:?}",
+                String::from_utf8_lossy(l)
+            );
+            answered.set(answered.get() + usize::from(got.is_some()));
+        };
+        shortcut_test_lines(check, check);
+        for len in 1..=40 {
+            for pos in 0..len {
+                for b in 0..=255u8 {
+                    let mut l = b"https://".to_vec();
+                    l.extend(std::iter::repeat_n(b'a', len));
+                    l[8 + pos] = b;
+                    check(&l);
+                    l.extend_from_slice(b"/p\xC3\xA9");
+                    check(&l);
+                }
+            }
+        }
+        assert!(answered.get() > 100_000, "{}", answered.get());
+    }
 
     /// The block kernel and the whole-line masks against their byte-loop twins: every length
     /// up to 100 (short lines, whole blocks, an overlapping last block, past 64) × every

@@ -418,6 +418,12 @@ impl<C: iribulk::Converter> HeadTwins<C> {
         let rz = self.naive.convert_into(line, &mut z);
         let show = || format!("{:?} {}", String::from_utf8_lossy(line), self.ctx);
         assert_eq!((&rx, &x), (&ry, &y), "with head / into: {}", show());
+        // With the Guard's crawl head, where the line has one (issue 11).
+        if let Some(crawl) = iribulk::convert::integrity::LineHead::crawl(line) {
+            let mut w = b"keep".to_vec();
+            let rw = self.with_head.convert_with_head(line, &crawl, &mut w);
+            assert_eq!((&rw, &w), (&ry, &y), "with crawl head / into: {}", show());
+        }
         assert_eq!((&ry, &y), (&rz, &z), "into / naive: {}", show());
     }
 
