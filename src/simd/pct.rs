@@ -175,6 +175,7 @@ const HI_H: [u8; 16] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, 128];
 
 /// Per byte, its output in the low bytes of a little-endian `u32`: the byte itself (ASCII) or
 /// `%HH` (≥ 0x80).
+#[cfg(test)]
 static ENC: [u32; 256] = {
     let mut t = [0u32; 256];
     let mut b = 0;
@@ -404,7 +405,7 @@ pub fn pct_twin_check(s: &[u8]) {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{add_pairs, clear_triplets, Tables, ENC, HEX, HI_A, HI_H, PAIR};
+    use super::{add_pairs, clear_triplets, Tables, HEX, HI_A, HI_H, PAIR};
     use core::arch::x86_64::*;
 
     /// Index vectors of the 16 → 48 expansion: output byte `p` of vector `j` is `%` (from
@@ -435,6 +436,33 @@ mod x86 {
     const PCT: [[u8; 16]; 3] = [expand_idx(0, 0), expand_idx(1, 0), expand_idx(2, 0)];
     const IH: [[u8; 16]; 3] = [expand_idx(0, 1), expand_idx(1, 1), expand_idx(2, 1)];
     const IL: [[u8; 16]; 3] = [expand_idx(0, 2), expand_idx(1, 2), expand_idx(2, 2)];
+
+    /// The `pshufb` indices of four input bytes whose high bits are `g` (bit `j`: byte `j`
+    /// is ≥ 0x80), into the source vector `[b0..b3, H0..H3, L0..L3, % % % %]` of
+    /// [`expand_mixed16`]: each ASCII byte as it is, each other byte as `%`, its high and its
+    /// low hex digit (RFC 3986 §2.1). Lanes past the output are 0x80 (zero).
+    const GROUP4: [[u8; 16]; 16] = {
+        let mut t = [[0x80u8; 16]; 16];
+        let mut g = 0;
+        while g < 16 {
+            let mut q = 0;
+            let mut j = 0;
+            while j < 4 {
+                if g >> j & 1 == 0 {
+                    t[g][q] = j as u8;
+                    q += 1;
+                } else {
+                    t[g][q] = 12;
+                    t[g][q + 1] = 4 + j as u8;
+                    t[g][q + 2] = 8 + j as u8;
+                    q += 3;
+                }
+                j += 1;
+            }
+            g += 1;
+        }
+        t
+    };
 
     #[inline]
     #[target_feature(enable = "ssse3")]
@@ -523,12 +551,67 @@ mod x86 {
         }
     }
 
-    /// The mapping of `bytes`, one `u32` store per byte, each advancing by 1 or 3.
+    /// The mapping of the first `k` (≤ 16) bytes of `v`, by shuffles (issue 11: mixed blocks
+    /// of non-ASCII words and ASCII delimiters are most of the text of real IRIs): the hex
+    /// digits of all sixteen bytes by two lookups, then four groups of four bytes, each
+    /// moved from `[b0..b3, H0..H3, L0..L3, %]` into its 4 to 12 output bytes by one
+    /// `pshufb` whose indices [`GROUP4`] gives for the group's high bits, and stored whole
+    /// (16 bytes) where the group's output starts. Returns the end of the first `k` bytes'
+    /// output; the bytes after it up to the last store's end hold scratch. Twin: the per-byte
+    /// table loop [`expand_mixed_naive`] (the test `expand_mixed16_matches_twin` on every
+    /// pattern of high bits and every `k`; the kernel's own tests and the fuzz target
+    /// `simd_twin` compare the whole kernel with its scalar twin).
+    ///
+    /// # Safety
+    /// The CPU must have SSSE3, and `dst` must be valid for `28 + 2 * h` bytes of writes,
+    /// where `h` is the number of bytes ≥ 0x80 among the first 12 of `v` (at most 52).
+    #[inline]
+    #[target_feature(enable = "ssse3")]
+    unsafe fn expand_mixed16(v: __m128i, k: usize, dst: *mut u8) -> *mut u8 {
+        debug_assert!(k <= 16);
+        let nib = _mm_set1_epi8(0x0F);
+        let hex = v16(HEX);
+        let hi = _mm_shuffle_epi8(hex, _mm_and_si128(_mm_srli_epi16(v, 4), nib));
+        let lo = _mm_shuffle_epi8(hex, _mm_and_si128(v, nib));
+        let pct = _mm_set1_epi8(b'%' as i8);
+        let high = _mm_movemask_epi8(v) as u32;
+        // [b0-3, H0-3, b4-7, H4-7] and [L0-3, %, L4-7, %], and the same for bytes 8-15.
+        let (bh0, bh1) = (_mm_unpacklo_epi32(v, hi), _mm_unpackhi_epi32(v, hi));
+        let (lp0, lp1) = (_mm_unpacklo_epi32(lo, pct), _mm_unpackhi_epi32(lo, pct));
+        let sources = [
+            _mm_unpacklo_epi64(bh0, lp0),
+            _mm_unpackhi_epi64(bh0, lp0),
+            _mm_unpacklo_epi64(bh1, lp1),
+            _mm_unpackhi_epi64(bh1, lp1),
+        ];
+        let end = k + 2 * (high & ((1u32 << k) - 1)).count_ones() as usize;
+        let mut at = dst;
+        for (g, src) in sources.into_iter().enumerate() {
+            if 4 * g >= k {
+                break;
+            }
+            let bits = (high >> (4 * g) & 15) as usize;
+            let o = _mm_shuffle_epi8(src, v16(&GROUP4[bits]));
+            // SAFETY: group `g` starts at most `4g + 2h` bytes in (`h` counted in the groups
+            // before it, so among the first 12 bytes) and stores 16: within the caller's room.
+            unsafe {
+                _mm_storeu_si128(at.cast(), o);
+                at = at.add(4 + 2 * bits.count_ones() as usize);
+            }
+        }
+        // SAFETY: `end` bytes of output were written (the groups cover the first `k` bytes).
+        unsafe { dst.add(end) }
+    }
+
+    /// The twin of [`expand_mixed16`]: the mapping of `bytes`, one `u32` store per byte, each
+    /// advancing by 1 or 3.
     ///
     /// # Safety
     /// `dst` must be valid for `3 * bytes.len() + 1` bytes of writes.
+    #[cfg(test)]
     #[inline(always)]
-    unsafe fn expand_mixed(bytes: &[u8], mut dst: *mut u8) -> *mut u8 {
+    unsafe fn expand_mixed_naive(bytes: &[u8], mut dst: *mut u8) -> *mut u8 {
+        use super::ENC;
         for &b in bytes {
             // SAFETY: at most 3 bytes were written per byte before, and this write of 4
             // stays within the `3 * len + 1` the caller provides.
@@ -540,16 +623,17 @@ mod x86 {
         dst
     }
 
-    /// One 16-byte block without stop bytes: stored as it is, expanded by shuffles, or by
-    /// the table loop. Returns the new `dst`.
+    /// One 16-byte block without stop bytes: stored as it is, expanded by shuffles (all
+    /// non-ASCII: [`expand3`]; mixed: [`expand_mixed16`]). Returns the new `dst`.
     ///
     /// # Safety
-    /// `dst` must be valid for 49 bytes of writes.
+    /// `dst` must be valid for 52 bytes of writes.
     #[inline]
     #[target_feature(enable = "ssse3")]
-    unsafe fn block16(v: __m128i, bytes: &[u8; 16], dst: *mut u8) -> *mut u8 {
+    unsafe fn block16(v: __m128i, dst: *mut u8) -> *mut u8 {
         let high = _mm_movemask_epi8(v) as u32;
-        // SAFETY: the caller gives 49 writable bytes: 16, 48 and 3 * 16 + 1 fit.
+        // SAFETY: the caller gives 52 writable bytes: 16, 48 and expand_mixed16's 28 + 2 * 12
+        // fit.
         unsafe {
             if high == 0 {
                 _mm_storeu_si128(dst.cast(), v);
@@ -558,7 +642,7 @@ mod x86 {
                 expand3(v, dst);
                 dst.add(48)
             } else {
-                expand_mixed(bytes, dst)
+                expand_mixed16(v, 16, dst)
             }
         }
     }
@@ -610,13 +694,14 @@ mod x86 {
         let stop = stops16(t, v, s, at) | (0xFFFF << n);
         let k = stop.trailing_zeros() as usize;
         let high = _mm_movemask_epi8(v) as u32 & ((1 << k) - 1);
-        // SAFETY: a 16-byte store and 3 * k + 1 <= 3 * n + 1 bytes fit the caller's room.
+        // SAFETY: a 16-byte store, or expand_mixed16's 28 + 2 * h bytes, where `h <= n` (the
+        // lanes past the tail are zero): both within the caller's 3 * n + 49.
         unsafe {
             if high == 0 {
                 _mm_storeu_si128((*dst).cast(), v);
                 *dst = dst.add(k);
             } else {
-                *dst = expand_mixed(&tail[..k], *dst);
+                *dst = expand_mixed16(v, k, *dst);
             }
         }
         k
@@ -638,14 +723,15 @@ mod x86 {
             let v = v16(block);
             let stop = stops16(t, v, s, i);
             if stop == 0 {
-                // SAFETY: at most 3 * i bytes were written; 3 * (i + 16) + 1 <= 3 * len + 64.
-                dst = unsafe { block16(v, block, dst) };
+                // SAFETY: at most 3 * i bytes were written; 3 * i + 52 <= 3 * len + 64.
+                dst = unsafe { block16(v, dst) };
                 i += 16;
                 continue;
             }
             let k = stop.trailing_zeros() as usize;
-            // SAFETY: 3 * k + 1 bytes, within the room reserved for s[i..].
-            dst = unsafe { expand_mixed(&block[..k], dst) };
+            // SAFETY: at most 52 bytes, within the room reserved for s[i..] (16 bytes or more:
+            // 3 * 16 + 64).
+            dst = unsafe { expand_mixed16(v, k, dst) };
             i += k;
             break true;
         };
@@ -755,21 +841,27 @@ mod x86 {
                     // SAFETY: within the reserved room.
                     dst = unsafe { dst.add(32) };
                 } else {
-                    let (b0, b1) = chunk.split_at(16);
-                    let (b0, b1): (&[u8; 16], &[u8; 16]) =
-                        (b0.try_into().expect("16"), b1.try_into().expect("16"));
-                    // SAFETY: each half needs at most 49 bytes, within 3 * 32 + 64.
+                    // SAFETY: the first half writes at most 52 bytes and ends at most 48 in,
+                    // the second at most 48 + 52: within 3 * 32 + 64.
                     unsafe {
-                        dst = block16(_mm256_castsi256_si128(v), b0, dst);
-                        dst = block16(_mm256_extracti128_si256(v, 1), b1, dst);
+                        dst = block16(_mm256_castsi256_si128(v), dst);
+                        dst = block16(_mm256_extracti128_si256(v, 1), dst);
                     }
                 }
                 i += 32;
                 continue;
             }
             let k = stop.trailing_zeros() as usize;
-            // SAFETY: 3 * k + 1 bytes, within the room reserved for s[i..].
-            dst = unsafe { expand_mixed(&chunk[..k], dst) };
+            // SAFETY: at most 52 bytes, or 48 + 52 for a stop in the second half: within the
+            // room reserved for s[i..] (32 bytes or more: 3 * 32 + 64).
+            dst = unsafe {
+                if k <= 16 {
+                    expand_mixed16(_mm256_castsi256_si128(v), k, dst)
+                } else {
+                    let d = expand_mixed16(_mm256_castsi256_si128(v), 16, dst);
+                    expand_mixed16(_mm256_extracti128_si256(v, 1), k - 16, d)
+                }
+            };
             i += k;
             stopped = true;
             break;
@@ -782,13 +874,13 @@ mod x86 {
                 let v = v16(block);
                 let stop = stops16(t, v, s, i);
                 if stop == 0 {
-                    // SAFETY: at most 49 bytes, within the room for the rest.
-                    dst = unsafe { block16(v, block, dst) };
+                    // SAFETY: at most 52 bytes, within the room for the rest (3 * 16 + 64).
+                    dst = unsafe { block16(v, dst) };
                     k = 16;
                 } else {
                     let j = stop.trailing_zeros() as usize;
-                    // SAFETY: 3 * j + 1 bytes, within the room for the rest.
-                    dst = unsafe { expand_mixed(&block[..j], dst) };
+                    // SAFETY: at most 52 bytes, within the room for the rest (3 * 16 + 64).
+                    dst = unsafe { expand_mixed16(v, j, dst) };
                     // Stopped inside the block: nothing after it is consumed.
                     i += j;
                     // SAFETY: every byte up to `dst` was written, within capacity.
@@ -805,6 +897,53 @@ mod x86 {
         // SAFETY: every byte up to `dst` was written by the stores above, within capacity.
         unsafe { finish(out, dst) };
         i
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        /// [`expand_mixed16`] against [`expand_mixed_naive`] on every pattern of high bits of
+        /// sixteen bytes (ASCII bytes and bytes ≥ 0x80 that vary with their lane), for every
+        /// prefix length `k`, in a buffer with room for exactly what the contract promises.
+        #[test]
+        fn expand_mixed16_matches_twin() {
+            if !std::is_x86_feature_detected!("ssse3") {
+                eprintln!("simd::pct: no SSSE3 on this CPU, expand_mixed16 not tested");
+                return;
+            }
+            for mask in 0..=0xFFFFu32 {
+                let mut b = [0u8; 16];
+                for (j, x) in b.iter_mut().enumerate() {
+                    let salt = (mask as usize).wrapping_mul(7).wrapping_add(j * 13) as u8;
+                    *x = if mask >> j & 1 != 0 {
+                        0x80 | salt
+                    } else {
+                        0x21 + salt % 0x5E
+                    };
+                }
+                for k in [0, 1, 3, 4, 5, 8, 11, 12, 13, 15, 16]
+                    .into_iter()
+                    .filter(|&k| mask < 0x100 || k == 16 || mask % 97 == 0)
+                {
+                    let mut want = vec![0u8; 64];
+                    // SAFETY: 3 * 16 + 1 bytes fit in 64.
+                    let n = unsafe {
+                        expand_mixed_naive(&b[..k], want.as_mut_ptr()).offset_from(want.as_ptr())
+                            as usize
+                    };
+                    let h = (mask & 0xFFF).count_ones() as usize;
+                    let mut got = vec![0u8; 28 + 2 * h];
+                    // SAFETY: SSSE3 is there; the buffer is the contract's room.
+                    let m = unsafe {
+                        expand_mixed16(v16(&b), k, got.as_mut_ptr()).offset_from(got.as_ptr())
+                            as usize
+                    };
+                    assert_eq!(m, n, "{b:02X?} k={k}");
+                    assert_eq!(got[..m], want[..n], "{b:02X?} k={k}");
+                }
+            }
+        }
     }
 }
 
