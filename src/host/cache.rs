@@ -84,8 +84,15 @@ impl<V> Memo<V> {
     }
 
     /// Stores `value` for `host` under its hash `h` (clearing the map first when full).
+    /// Whether [`Memo::put`] would store an answer for `host` (not for long hosts, nor in the
+    /// disabled twin).
+    #[inline]
+    fn stores(&self, host: &str) -> bool {
+        host.len() <= HostCache::MAX_KEY && self.capacity > 0
+    }
+
     fn put(&mut self, h: u64, host: &str, idna: Idna, value: V) {
-        if host.len() > HostCache::MAX_KEY || self.capacity == 0 {
+        if !self.stores(host) {
             return;
         }
         if self.map.len() >= self.capacity && !self.map.contains_key(&h) {
@@ -114,6 +121,8 @@ pub struct HostCache {
     hasher: foldhash::fast::RandomState,
     ascii: Memo<Result<Box<str>, IdnaReason>>,
     unicode: Memo<Option<Box<str>>>,
+    /// The ToASCII output of a miss, reused between misses.
+    scratch: String,
     hits: u64,
     misses: u64,
 }
@@ -137,6 +146,7 @@ impl HostCache {
             hasher: foldhash::fast::RandomState::default(),
             ascii: Memo::new(capacity),
             unicode: Memo::new(capacity),
+            scratch: String::new(),
             hits: 0,
             misses: 0,
         }
@@ -170,13 +180,20 @@ impl HostCache {
                 .map_err(|e| *e);
         }
         self.misses += 1;
-        let mut s = String::new();
+        // Into the reused scratch string, then one allocation of the exact size for the
+        // cache (a fresh `String` grew by reallocations on nearly every miss: ~270
+        // instructions an IDN host, issue 11).
+        let mut s = std::mem::take(&mut self.scratch);
+        s.clear();
         let r = super::to_ascii(host, idna, &mut s);
         if r.is_ok() {
             out.extend_from_slice(s.as_bytes());
         }
-        self.ascii
-            .put(h, host, idna, r.map(|()| s.into_boxed_str()));
+        if self.ascii.stores(host) {
+            self.ascii
+                .put(h, host, idna, r.map(|()| Box::from(s.as_str())));
+        }
+        self.scratch = s;
         r
     }
 
