@@ -31,6 +31,7 @@
 
 use crate::config::{HostMode, InvalidUtf8, ToUriOptions};
 use crate::convert::bidi;
+use crate::convert::integrity::LineHead;
 use crate::convert::to_uri::ToUri;
 use crate::convert::Outcome;
 use crate::error::{ErrorKind, IdnaReason, LineError};
@@ -163,6 +164,30 @@ impl Checker {
     /// Validates one line. A valid line is its own output: it passes through
     /// ([`crate::convert::Written::Passthrough`], `out` as it was), with its warnings.
     pub fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+        self.convert_inner(line, None, out)
+    }
+
+    /// [`Checker::convert_into`] of a line whose head the caller (the
+    /// [`Guard`](crate::convert::integrity::Guard)) has found: the strict conversion takes it
+    /// ([`ToUri::convert_with_head`]: no second split of the scheme and authority, no search
+    /// for `\` where the head proves there is none; issue 11). The same results as
+    /// [`Checker::convert_into`], its twin (the test `check_with_head_equals_convert_into` in
+    /// `tests/check_head.rs`).
+    pub fn convert_with_head(
+        &mut self,
+        line: &[u8],
+        head: &LineHead,
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
+        self.convert_inner(line, Some(head), out)
+    }
+
+    fn convert_inner(
+        &mut self,
+        line: &[u8],
+        line_head: Option<&LineHead>,
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
         if self.opts.uri_only {
             if let Some(p) = line.iter().position(|&b| b >= 0x80) {
                 return Err(LineError::new(ErrorKind::NonAscii, p));
@@ -185,7 +210,7 @@ impl Checker {
                 self.conv.convert_into(line, &mut self.scratch)?;
             } else {
                 // The same errors without writing the URI (`ToUri::validate`).
-                head = self.conv.validate(line, &mut self.scratch)?;
+                head = self.conv.validate(line, line_head, &mut self.scratch)?;
             }
         }
         let s = if self.naive {

@@ -175,16 +175,21 @@ impl ToUri {
     /// A line that passes gives back what step 2 split on the block path: the components of
     /// [`components::split_head`] (scheme, authority, `path.start..len`: path, query and
     /// fragment unsplit) and the authority's [`components::split_authority`], or `None` (the
-    /// naive twin).
+    /// naive twin). With the caller's `line_head` (the Guard's [`LineHead`] of `line`) the
+    /// steps run as in [`ToUri::convert_with_head`].
     pub(crate) fn validate(
         &mut self,
         line: &[u8],
+        line_head: Option<&LineHead>,
         scratch: &mut Vec<u8>,
     ) -> Result<Option<Head>, LineError> {
         scratch.clear();
         self.scan_only = !self.naive;
         self.head = None;
-        let r = self.convert_into(line, scratch);
+        let r = match line_head {
+            Some(h) => self.convert_with_head(line, h, scratch),
+            None => self.convert_into(line, scratch),
+        };
         self.scan_only = false;
         scratch.clear();
         let head = self.head.take();
