@@ -402,28 +402,25 @@ impl Worker {
             && self.legacy.as_mut().is_none_or(|l| l.passes(content))
         {
             if let Some(f) = field.clone().map(|r| &content[r]) {
-                match (seen, self.conv.inner()) {
+                let op = self.conv.inner();
+                if seen == Seen::Clean {
                     // A clean line that needs nothing in this mode (`is_clean`, as in the
                     // walk's inline loop: every mode's test includes what `quick_ok` proves).
-                    (Seen::Clean, op) => {
-                        if op.is_clean(f) {
-                            return false;
-                        }
+                    if op.is_clean(f) {
+                        return false;
                     }
-                    // to-uri: a flagged ASCII line that is already a valid URI and passes
-                    // `quick_ok` (`is_valid_flagged`) passes through.
-                    (_, Op::ToUri(_)) if f.is_ascii() => {
+                } else if let Op::ToUri(c) = op {
+                    if f.is_ascii() {
+                        // A flagged ASCII line that is already a valid URI and passes
+                        // `quick_ok` (`is_valid_flagged`) passes through.
                         if crate::convert::to_uri::is_valid_flagged_ascii(f) {
                             return false;
                         }
-                    }
-                    // to-uri: a whole line of the common non-ASCII crawl shape gets the slow
-                    // path's result in one pass (`ToUri::convert_crawl_line`, issue 11),
-                    // written as `slow_line` writes a converted line; a line it declines
-                    // takes the slow path.
-                    (_, Op::ToUri(c))
-                        if self.opts.field.is_none() && self.opts.filter == Filter::All =>
-                    {
+                    } else if self.opts.field.is_none() && self.opts.filter == Filter::All {
+                        // A whole line of the common non-ASCII crawl shape gets the slow
+                        // path's result in one pass (`ToUri::convert_crawl_line`, issue 11),
+                        // written as `slow_line` writes a converted line; a line it declines
+                        // takes the slow path.
                         let mark = res.out.len();
                         match c.convert_crawl_line(content, &mut res.out) {
                             Some(true) => {
@@ -437,7 +434,6 @@ impl Worker {
                             None => {}
                         }
                     }
-                    _ => {}
                 }
             }
         }
