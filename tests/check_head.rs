@@ -79,18 +79,9 @@ fn check_with_head_equals_convert_into_and_naive_on_made_lines() {
 
 #[test]
 fn check_with_head_equals_convert_into_and_naive_on_datasets() {
-    let Some(shared) = common::shared_dir() else {
-        return;
-    };
-    let mut lines = 0;
-    for f in common::dataset_files(&shared) {
-        let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        // Every option set on a stride of the lines, the default options on every line.
-        for (k, o) in option_sets().into_iter().enumerate() {
-            lines += three(o).same_on_dataset(&bytes, k, |_| None);
-        }
+    if let Some(lines) = common::heads_on_datasets(&option_sets(), three, |_| None) {
+        assert!(lines > 500_000, "{lines}");
     }
-    assert!(lines > 500_000, "{lines}");
 }
 
 proptest! {

@@ -80,27 +80,20 @@ fn convert_with_head_equals_convert_into_and_naive_on_made_lines() {
 
 #[test]
 fn convert_with_head_equals_convert_into_and_naive_on_datasets() {
-    let Some(shared) = common::shared_dir() else {
-        return;
-    };
-    let mut lines = 0;
+    // Every host mode on a stride of the lines, the default on every line; each line as it
+    // is and in its to-uri form (what to-iri is for).
     let mut to_uri = ToUri::new(ToUriOptions::default());
-    for f in common::dataset_files(&shared) {
-        let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        // Every host mode on a stride of the lines, the default on every line; each line as
-        // it is and in its to-uri form (what to-iri is for).
-        for (k, o) in option_sets().into_iter().enumerate() {
-            lines += three(o).same_on_dataset(&bytes, k, |line| {
-                let mut uri = Vec::new();
-                match to_uri.convert_into(line, &mut uri) {
-                    Ok(_) if !uri.is_empty() => Some(uri),
-                    _ => None,
-                }
-            });
+    let to_uri_form = |line: &[u8]| {
+        let mut uri = Vec::new();
+        match to_uri.convert_into(line, &mut uri) {
+            Ok(_) if !uri.is_empty() => Some(uri),
+            _ => None,
         }
+    };
+    if let Some(lines) = common::heads_on_datasets(&option_sets(), three, to_uri_form) {
+        // ~466,000 lines in the shared data sets (each also in its to-uri form).
+        assert!(lines > 400_000, "{lines}");
     }
-    // ~466,000 lines in the shared data sets (each also in its to-uri form).
-    assert!(lines > 400_000, "{lines}");
 }
 
 proptest! {

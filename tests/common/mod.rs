@@ -397,6 +397,26 @@ pub fn gen_dataset(out: &std::path::Path, non_ascii: &str, bad: &str, seed: &str
     }
 }
 
+/// [`HeadTwins::same_on_dataset`] on every data set for each option set of `sets` (the first
+/// on every line, the others on a stride), `three` making the converters of one set and
+/// `also` giving a second line to compare for a line. The lines compared, or `None` when the
+/// data sets are missing (skipped as [`shared_dir`] says).
+pub fn heads_on_datasets<C: iribulk::Converter, O: Clone>(
+    sets: &[O],
+    mut three: impl FnMut(O) -> HeadTwins<C>,
+    mut also: impl FnMut(&[u8]) -> Option<Vec<u8>>,
+) -> Option<usize> {
+    let shared = shared_dir()?;
+    let mut lines = 0;
+    for f in dataset_files(&shared) {
+        let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for (k, o) in sets.iter().cloned().enumerate() {
+            lines += three(o).same_on_dataset(&bytes, k, &mut also);
+        }
+    }
+    Some(lines)
+}
+
 /// One converter three ways, for the tests of `Converter::convert_with_head` (issue 11:
 /// to-uri and to-iri take the Guard's `LineHead` instead of splitting the head again): with
 /// the head, without it (`convert_into`, its twin), and the naive twin; `ctx` (the options)
