@@ -58,7 +58,7 @@ pub(crate) fn crawl_head(line: &[u8]) -> Option<(usize, bool)> {
 }
 
 /// The bytes of a `reg-name` (RFC 3986 §3.2.2) other than `%`: `unreserved` (§2.3) and
-/// `sub-delims` (§2.2), for [`crawl_plain_authority_naive`].
+/// `sub-delims` (§2.2), for [`crawl_authority_naive`].
 #[cfg(test)]
 static REG_NAME_PLAIN: [bool; 256] = {
     let mut t = [false; 256];
@@ -83,59 +83,75 @@ static REG_NAME_PLAIN: [bool; 256] = {
 /// terminator, or the line's end). For such a line the
 /// [`Guard`](crate::convert::integrity::Guard)'s checks before the converter have nothing to
 /// find (`LineHead::crawl`), and to-uri's one-pass shortcut passes its host as it is
-/// (`ToUri::convert_crawl_line`).
-///
-/// 16-byte blocks from the authority's start: the bytes not allowed in a URI and brackets
-/// ([`path_masks16`](crate::simd::delims::path_masks16)), `%`, `#`, and `/ ? : @`
-/// ([`eq_masks16`](crate::simd::delims::eq_masks16)); the last block is the line's last 16
-/// bytes (the line has at least 16), its bits before the unread bytes cleared. A table loop
-/// per byte cost ~145 instructions a line (issue 11). [`crawl_plain_authority_naive`] is its
-/// twin (the test `crawl_plain_authority_matches_twin`).
+/// (`ToUri::convert_crawl_line`). [`crawl_authority`] without its non-ASCII bytes.
 #[inline]
 pub(crate) fn crawl_plain_authority(line: &[u8]) -> Option<(usize, usize)> {
-    use crate::simd::delims::{eq_masks16, path_masks16};
+    match crawl_authority(line)? {
+        (a0, end, false) => Some((a0, end)),
+        _ => None,
+    }
+}
+
+/// [`crawl_plain_authority`] that also takes bytes ≥ 0x80 in the authority (an IRI's host
+/// written in Unicode, RFC 3987 §3.1 `ireg-name`), and says whether it held one.
+///
+/// 16-byte blocks from the authority's start: the bytes not allowed in a URI and brackets
+/// ([`path_masks16`](crate::simd::delims::path_masks16)) but for the non-ASCII ones
+/// ([`high_mask16`](crate::simd::delims::high_mask16)), `%`, `#`, and `/ ? : @`
+/// ([`eq_masks16`](crate::simd::delims::eq_masks16)); the last block is the line's last 16
+/// bytes (the line has at least 16), its bits before the unread bytes cleared. A table loop
+/// per byte cost ~145 instructions a line (issue 11). [`crawl_authority_naive`] is its twin
+/// (the test `crawl_authority_matches_twin`).
+#[inline]
+pub(crate) fn crawl_authority(line: &[u8]) -> Option<(usize, usize, bool)> {
+    use crate::simd::delims::{eq_masks16, high_mask16, path_masks16};
     let (a0, file) = crawl_head(line)?;
     if file {
         return None;
     }
     let n = line.len();
     let mut i = a0;
+    let mut wide = false;
     loop {
         let at = i.min(n - 16);
         let b: &[u8; 16] = line[at..at + 16].try_into().expect("16 bytes");
         let fresh = !0u32 << (i - at);
         let (bad, percent, hash) = path_masks16(b);
+        let high = high_mask16(b);
         let [slash, question, colon, at_sign] = eq_masks16(b, [b'/', b'?', b':', b'@']);
         let term = (slash | question | hash) & fresh;
         // The authority's bytes in this block: from `i` up to the first terminator.
         let auth = fresh & (term & term.wrapping_neg()).wrapping_sub(1);
-        if (bad | percent | colon | at_sign) & auth != 0 {
+        if (bad & !high | percent | colon | at_sign) & auth != 0 {
             return None;
         }
+        wide |= high & auth != 0;
         if term != 0 {
             let end = at + term.trailing_zeros() as usize;
-            return (end > a0).then_some((a0, end));
+            return (end > a0).then_some((a0, end, wide));
         }
         if at + 16 >= n {
-            return Some((a0, n)); // to the end: n >= 16 > a0, not empty
+            return Some((a0, n, wide)); // to the end: n >= 16 > a0, not empty
         }
         i = at + 16;
     }
 }
 
-/// The twin of [`crawl_plain_authority`]: the authority's bytes one at a time against a table
-/// of `unreserved` and `sub-delims`.
+/// The twin of [`crawl_authority`]: the authority's bytes one at a time against a table of
+/// `unreserved` and `sub-delims`, and bytes ≥ 0x80.
 #[cfg(test)]
-pub(crate) fn crawl_plain_authority_naive(line: &[u8]) -> Option<(usize, usize)> {
+pub(crate) fn crawl_authority_naive(line: &[u8]) -> Option<(usize, usize, bool)> {
     let (a0, file) = crawl_head(line)?;
     if file {
         return None;
     }
     let end = line[a0..]
         .iter()
-        .position(|&b| !REG_NAME_PLAIN[usize::from(b)])
+        .position(|&b| b < 0x80 && !REG_NAME_PLAIN[usize::from(b)])
         .map_or(line.len(), |p| a0 + p);
-    (end > a0 && matches!(line.get(end), None | Some(b'/' | b'?' | b'#'))).then_some((a0, end))
+    let wide = line[a0..end].iter().any(|&b| b >= 0x80);
+    (end > a0 && matches!(line.get(end), None | Some(b'/' | b'?' | b'#')))
+        .then_some((a0, end, wide))
 }
 
 /// True when `line[i..]` holds no `:` and no `|`: in a `file` URL after its `//`, neither a
@@ -689,22 +705,27 @@ pub fn is_plain_naive(line: &[u8]) -> bool {
 mod tests {
     use super::*;
 
-    /// [`crawl_plain_authority`] against its byte-loop twin on every line of
+    /// [`crawl_authority`] against its byte-loop twin on every line of
     /// [`shortcut_test_lines`] (every head, every length up to 48 with two of the bytes that
     /// matter at every position, random lines, every data-set line), and on authorities made
-    /// of every byte at every position of lengths 1 to 40.
+    /// of every byte at every position of lengths 1 to 40; [`crawl_plain_authority`] is its
+    /// answer without non-ASCII.
     #[test]
-    fn crawl_plain_authority_matches_twin() {
+    fn crawl_authority_matches_twin() {
         let answered = std::cell::Cell::new(0usize);
+        let wide = std::cell::Cell::new(0usize);
         let check = |l: &[u8]| {
-            let got = crawl_plain_authority(l);
+            let got = crawl_authority(l);
             assert_eq!(
                 got,
-                crawl_plain_authority_naive(l),
+                crawl_authority_naive(l),
                 "{:?}",
                 String::from_utf8_lossy(l)
             );
+            let plain = got.and_then(|(a, e, w)| (!w).then_some((a, e)));
+            assert_eq!(crawl_plain_authority(l), plain);
             answered.set(answered.get() + usize::from(got.is_some()));
+            wide.set(wide.get() + usize::from(got.is_some_and(|g| g.2)));
         };
         shortcut_test_lines(check, check);
         for len in 1..=40 {
@@ -719,6 +740,7 @@ mod tests {
                 }
             }
         }
+        assert!(wide.get() > 1_000, "{}", wide.get());
         assert!(answered.get() > 100_000, "{}", answered.get());
     }
 

@@ -65,6 +65,34 @@ pub fn eq_masks16<const N: usize>(b: &[u8; 16], set: [u8; N]) -> [u32; N] {
     }
 }
 
+/// The mask (bit i = byte i of `b`) of the bytes ≥ 0x80 (non-ASCII): SSE2's `pmovmskb` where
+/// the target has it, else [`high_mask16_naive`], its twin.
+#[inline(always)]
+pub fn high_mask16(b: &[u8; 16]) -> u32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: as in `eq_masks16`: SSE2 is enabled at compile time and the unaligned load
+        // reads exactly the 16 bytes of `b`.
+        unsafe { _mm_movemask_epi8(_mm_loadu_si128(b.as_ptr().cast::<__m128i>())) as u16 as u32 }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        high_mask16_naive(b)
+    }
+}
+
+/// The twin of [`high_mask16`]: one byte at a time.
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "sse2", not(test)),
+    allow(dead_code)
+)]
+pub fn high_mask16_naive(b: &[u8; 16]) -> u32 {
+    b.iter()
+        .enumerate()
+        .fold(0, |m, (i, &x)| m | u32::from(x >> 7) << i)
+}
+
 /// The twin of [`eq_masks16`]: one byte at a time (also its body where SSE2 is missing).
 #[cfg_attr(
     all(target_arch = "x86_64", target_feature = "sse2", not(test)),
@@ -264,6 +292,7 @@ mod tests {
                     assert_eq!(eq_masks16(&b, set), eq_masks16_naive(&b, set), "{b:?}");
                     assert_eq!(upper_mask16(&b), upper_mask16_naive(&b), "{b:?}");
                     assert_eq!(path_masks16(&b), path_masks16_naive(&b), "{b:?}");
+                    assert_eq!(high_mask16(&b), high_mask16_naive(&b), "{b:?}");
                     assert_ne!(eq_masks16(&b, [x])[0] & 1 << pos, 0);
                 }
             }
