@@ -508,8 +508,10 @@ fn head_twins(data: &[u8]) {
 
 /// Target `simd_twin` (issue 11): the percent-encoding kernel at every level this CPU has,
 /// the right-to-left prefilter of `check`, the triplet decoder of to-iri (every kernel) and
-/// its scan of decoded octets (`clean_prefix`) against their scalar twins on the raw bytes,
-/// and [`head_twins`];
+/// its scan of decoded octets (`clean_prefix`), the crawl-authority scan and the `xn--`
+/// search against their scalar twins on the raw bytes, to-uri's one-pass crawl-line
+/// shortcut against the Guard around the converter (`crawl_line_compare`), and
+/// [`head_twins`];
 /// then the per-line converters with their block kernels against their naive twins
 /// (`ToUri::new_naive`, `ToIri::new_naive`, `Checker::new_naive`): the same output, outcome
 /// and error, with options from the first byte.
@@ -518,6 +520,11 @@ pub fn simd_twin(data: &[u8]) {
     iribulk::simd::rtl_twin_check(data);
     iribulk::simd::hex_twin_check(data);
     iribulk::convert::to_iri::clean_prefix_twin_check(data);
+    iribulk::grammar::validate::crawl_twin_check(data);
+    iribulk::convert::to_uri::crawl_line_compare(
+        &mut iribulk::convert::to_uri::crawl_line_twins(),
+        data,
+    );
     head_twins(data);
     let Some((&b, line)) = data.split_first() else {
         return;

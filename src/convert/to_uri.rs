@@ -883,6 +883,81 @@ impl ToUri {
     }
 }
 
+/// The converters [`crawl_line_compare`] compares: for each option set that changes what the
+/// converter or the Guard does (strict, LEIRI, each host mode, `--trim`, repairs with
+/// `--strict`), a [`ToUri`] for [`ToUri::convert_crawl_line`] and the same converter inside
+/// its [`integrity::Guard`] (as the engine's worker wraps it). For the tests and the fuzz
+/// target `simd_twin`; not part of the API.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn crawl_line_twins() -> Vec<(ToUri, integrity::Guard<ToUri>)> {
+    use crate::config::HostMode;
+    let base = ToUriOptions::default();
+    [
+        (base, false),
+        (base.strict(true), false),
+        (base.leiri(true), false),
+        (base.host(HostMode::Percent), false),
+        (base.host(HostMode::Percent).strict(true), false),
+        (base.host(HostMode::Uts46), false),
+        (base.host(HostMode::IDNA2003), false),
+        (base, true),
+        (base.repair(crate::config::Repairs::ALL).strict(true), false),
+    ]
+    .into_iter()
+    .map(|(o, trim)| {
+        let g = integrity::GuardOptions {
+            trim,
+            strict: o.strict,
+            maps_hosts: Some(o.host),
+            warnings_unseen: false,
+        };
+        (ToUri::new(o), integrity::Guard::new(ToUri::new(o), g))
+    })
+    .collect()
+}
+
+/// [`ToUri::convert_crawl_line`] against its twin, the slow path it stands for, with each
+/// pair of [`crawl_line_twins`]: wherever the shortcut answers, the Guard around the
+/// converter succeeds with the same bytes, no repair, warning or host fallback, and `Wrote`
+/// exactly when the shortcut wrote; where it declines, `out` is as it was. Returns how many
+/// pairs answered and declined. For the tests and the fuzz target `simd_twin`.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn crawl_line_compare(
+    twins: &mut [(ToUri, integrity::Guard<ToUri>)],
+    line: &[u8],
+) -> (usize, usize) {
+    use crate::convert::{Converter, Outcome};
+    let (mut answered, mut declined) = (0, 0);
+    for (quick, slow) in twins.iter_mut() {
+        let mut a = b"x".to_vec();
+        let Some(wrote) = quick.convert_crawl_line(line, &mut a) else {
+            assert_eq!(a, b"x", "declined, out untouched");
+            declined += 1;
+            continue;
+        };
+        answered += 1;
+        let mut b = b"x".to_vec();
+        let show = String::from_utf8_lossy(line);
+        let o = slow
+            .convert_into(line, &mut b)
+            .unwrap_or_else(|e| panic!("{show:?}: shortcut answered, slow path {e:?}"));
+        assert_eq!(a, b, "{show:?} {:?}", quick.options());
+        let want = if wrote {
+            Written::Wrote
+        } else {
+            Written::Passthrough
+        };
+        let expected = Outcome {
+            written: want,
+            ..Outcome::default()
+        };
+        assert_eq!(o, expected, "{show:?} {:?}", quick.options());
+    }
+    (answered, declined)
+}
+
 /// True when `host` holds a byte that [`ToUri::host_syntax`] or the C1 check of
 /// [`ToUri::map_host`] could report: a C0 control or DEL (`CONTROL`), `[`, `]`, `%`, or the
 /// lead byte `C2` of the C1 controls. False proves both silent. A fold without early exit,
@@ -1121,12 +1196,9 @@ mod tests {
         );
     }
 
-    /// [`ToUri::convert_crawl_line`] against its twin, the slow path it stands for: the
-    /// [`integrity::Guard`] around the converter (as the engine's worker wraps it), for every
-    /// option that changes what the converter or the Guard does (strict, LEIRI, each host
-    /// mode, `--trim`, repairs with `--strict`). Wherever the shortcut answers, the slow path
-    /// succeeds with the same bytes, no repair, warning or host fallback, and `Wrote` exactly
-    /// when the shortcut wrote. On every line of [`shortcut_test_lines`] (and every data set)
+    /// [`ToUri::convert_crawl_line`] against its twin, the slow path it stands for
+    /// ([`crawl_line_compare`] with every pair of [`crawl_line_twins`]), on every line of
+    /// [`shortcut_test_lines`] (and every data set)
     /// and on made non-ASCII lines: crawl heads, then pieces of paths, queries and fragments
     /// with characters the kernel passes and ones it stops at (C1 controls, bidi formatting,
     /// private use, noncharacters, U+061C), `%` triplets whole and broken, spaces, `\`, `#`.
@@ -1134,65 +1206,13 @@ mod tests {
     /// [`shortcut_test_lines`]: crate::grammar::validate::shortcut_test_lines
     #[test]
     fn crawl_line_shortcut_equals_the_slow_path() {
-        use crate::config::HostMode;
-        use crate::convert::integrity::{Guard, GuardOptions};
-        use crate::convert::Converter;
-        let base = ToUriOptions::default();
-        let option_sets = [
-            (base, false),
-            (base.strict(true), false),
-            (base.leiri(true), false),
-            (base.host(HostMode::Percent), false),
-            (base.host(HostMode::Uts46), false),
-            (base.host(HostMode::IDNA2003), false),
-            (base, true),
-            (base.repair(crate::config::Repairs::ALL).strict(true), false),
-        ];
-        let mut convs: Vec<(ToUri, Guard<ToUri>)> = option_sets
-            .iter()
-            .map(|&(o, trim)| {
-                let g = GuardOptions {
-                    trim,
-                    strict: o.strict,
-                    maps_hosts: Some(o.host),
-                    warnings_unseen: false,
-                };
-                (ToUri::new(o), Guard::new(ToUri::new(o), g))
-            })
-            .collect();
+        let twins = std::cell::RefCell::new(crawl_line_twins());
         let answered = std::cell::Cell::new(0usize);
         let declined = std::cell::Cell::new(0usize);
-        let convs_cell = std::cell::RefCell::new(&mut convs);
         let check = |line: &[u8]| {
-            for (quick, slow) in convs_cell.borrow_mut().iter_mut() {
-                let mut a = b"x".to_vec();
-                let got = quick.convert_crawl_line(line, &mut a);
-                let Some(wrote) = got else {
-                    assert_eq!(a, b"x", "declined, out untouched");
-                    declined.set(declined.get() + 1);
-                    continue;
-                };
-                answered.set(answered.get() + 1);
-                let mut b = b"x".to_vec();
-                let show = String::from_utf8_lossy(line);
-                let o = slow
-                    .convert_into(line, &mut b)
-                    .unwrap_or_else(|e| panic!("{show:?}: shortcut answered, slow path {e:?}"));
-                assert_eq!(a, b, "{show:?} {:?}", quick.options());
-                let want = if wrote {
-                    Written::Wrote
-                } else {
-                    Written::Passthrough
-                };
-                assert_eq!(
-                    o,
-                    Outcome {
-                        written: want,
-                        ..Outcome::default()
-                    },
-                    "{show:?}"
-                );
-            }
+            let (a, d) = crawl_line_compare(&mut twins.borrow_mut(), line);
+            answered.set(answered.get() + a);
+            declined.set(declined.get() + d);
         };
         let read = crate::grammar::validate::shortcut_test_lines(check, check);
         let pieces: [&str; 24] = [

@@ -59,7 +59,7 @@ pub(crate) fn crawl_head(line: &[u8]) -> Option<(usize, bool)> {
 
 /// The bytes of a `reg-name` (RFC 3986 §3.2.2) other than `%`: `unreserved` (§2.3) and
 /// `sub-delims` (§2.2), for [`crawl_authority_naive`].
-#[cfg(test)]
+#[cfg(any(test, feature = "twins"))]
 static REG_NAME_PLAIN: [bool; 256] = {
     let mut t = [false; 256];
     let mut b = 0;
@@ -139,7 +139,7 @@ pub(crate) fn crawl_authority(line: &[u8]) -> Option<(usize, usize, bool)> {
 
 /// The twin of [`crawl_authority`]: the authority's bytes one at a time against a table of
 /// `unreserved` and `sub-delims`, and bytes ≥ 0x80.
-#[cfg(test)]
+#[cfg(any(test, feature = "twins"))]
 pub(crate) fn crawl_authority_naive(line: &[u8]) -> Option<(usize, usize, bool)> {
     let (a0, file) = crawl_head(line)?;
     if file {
@@ -152,6 +152,23 @@ pub(crate) fn crawl_authority_naive(line: &[u8]) -> Option<(usize, usize, bool)>
     let wide = line[a0..end].iter().any(|&b| b >= 0x80);
     (end > a0 && matches!(line.get(end), None | Some(b'/' | b'?' | b'#')))
         .then_some((a0, end, wide))
+}
+
+/// [`crawl_authority`] and [`crate::host::contains_ace_prefix`] against their twins on raw
+/// bytes, for the fuzz target `simd_twin` and the tests; not part of the API.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn crawl_twin_check(line: &[u8]) {
+    assert_eq!(
+        crawl_authority(line),
+        crawl_authority_naive(line),
+        "crawl authority {line:02X?}"
+    );
+    assert_eq!(
+        crate::host::contains_ace_prefix(line),
+        crate::host::contains_ace_prefix_naive(line),
+        "xn-- {line:02X?}"
+    );
 }
 
 /// True when `line[i..]` holds no `:` and no `|`: in a `file` URL after its `//`, neither a
