@@ -68,9 +68,9 @@ pub struct LineHead {
     /// The authority holds `@`, `[` or `]`.
     pub auth_at_or_bracket: bool,
     /// Found by [`LineHead::crawl`]: the line starts with `https://` or `http://`, has a
-    /// non-empty authority of `reg-name` bytes without `%`
-    /// ([`crawl_plain_authority`](crate::grammar::validate::crawl_plain_authority)) and ends
-    /// above the space, so [`browser_stripped_at`], [`backslash_authority_at`],
+    /// non-empty authority of `reg-name` bytes without `%` and of non-ASCII bytes
+    /// ([`crawl_authority`](crate::grammar::validate::crawl_authority)) and ends above the
+    /// space, so [`browser_stripped_at`], [`backslash_authority_at`],
     /// [`missing_host_at`] and [`file_port_at`] have nothing to find and the authority holds
     /// no `\`; the rest of the line was not scanned, so
     /// [`tab_newline_or_backslash`](Self::tab_newline_or_backslash) is `true` ("may"). `false`
@@ -101,17 +101,16 @@ impl LineHead {
     }
 
     /// The head of the common crawl line without a scan of the whole line (issue 11):
-    /// `Some` for a line of
-    /// [`crawl_plain_authority`](crate::grammar::validate::crawl_plain_authority)'s shape
-    /// (`https://` or `http://`, a non-empty authority of `reg-name` bytes without `%`, the
-    /// last byte above the space), with [`LineHead::plain_crawl`] set and
+    /// `Some` for a line of [`crawl_authority`](crate::grammar::validate::crawl_authority)'s
+    /// shape (`https://` or `http://`, a non-empty authority of `reg-name` bytes without `%`
+    /// and of non-ASCII bytes — a host in Unicode —, the last byte above the space), with [`LineHead::plain_crawl`] set and
     /// [`LineHead::tab_newline_or_backslash`] `true` (the path and the rest were not
     /// looked at); its other fields are [`LineHead::of`]'s. `None` for every other line. The
     /// tests of `tests/guard_head.rs` compare it with [`LineHead::of`] and its `*_at` answers
     /// with the checks' own on every line they try.
     #[inline]
     pub fn crawl(line: &[u8]) -> Option<LineHead> {
-        let (a0, end) = crate::grammar::validate::crawl_plain_authority(line)?;
+        let (a0, end, _) = crate::grammar::validate::crawl_authority(line)?;
         Some(LineHead {
             scheme_len: Some(a0 - 3),
             class: SchemeClass::NetSpecial,

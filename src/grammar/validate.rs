@@ -78,22 +78,13 @@ static REG_NAME_PLAIN: [bool; 256] = {
 
 /// A line of [`crawl_head`]'s shape with `https://` or `http://` whose authority (up to the
 /// first `/ ? #`, RFC 3986 §3.2) is not empty and is made of `unreserved` and `sub-delims`
-/// only: a `reg-name` (§3.2.2) without `%`, without a port (`:`), userinfo (`@`), brackets,
-/// `\`, controls or non-ASCII. Returns where the authority starts (after `//`) and ends (its
-/// terminator, or the line's end). For such a line the
+/// (a `reg-name`, §3.2.2, without `%`: no port `:`, userinfo `@`, brackets, `\` or controls)
+/// and of bytes ≥ 0x80 (an IRI's host written in Unicode, RFC 3987 §3.1 `ireg-name`). Returns
+/// where the authority starts (after `//`) and ends (its terminator, or the line's end), and
+/// whether it holds a byte ≥ 0x80. For such a line the
 /// [`Guard`](crate::convert::integrity::Guard)'s checks before the converter have nothing to
-/// find (`LineHead::crawl`), and to-uri's one-pass shortcut passes its host as it is
-/// (`ToUri::convert_crawl_line`). [`crawl_authority`] without its non-ASCII bytes.
-#[inline]
-pub(crate) fn crawl_plain_authority(line: &[u8]) -> Option<(usize, usize)> {
-    match crawl_authority(line)? {
-        (a0, end, false) => Some((a0, end)),
-        _ => None,
-    }
-}
-
-/// [`crawl_plain_authority`] that also takes bytes ≥ 0x80 in the authority (an IRI's host
-/// written in Unicode, RFC 3987 §3.1 `ireg-name`), and says whether it held one.
+/// find (`LineHead::crawl`); to-uri's one-pass shortcut passes an ASCII one as it is
+/// (`ToUri::convert_crawl_line`).
 ///
 /// 16-byte blocks from the authority's start: the bytes not allowed in a URI and brackets
 /// ([`path_masks16`](crate::simd::delims::path_masks16)) but for the non-ASCII ones
@@ -725,8 +716,7 @@ mod tests {
     /// [`crawl_authority`] against its byte-loop twin on every line of
     /// [`shortcut_test_lines`] (every head, every length up to 48 with two of the bytes that
     /// matter at every position, random lines, every data-set line), and on authorities made
-    /// of every byte at every position of lengths 1 to 40; [`crawl_plain_authority`] is its
-    /// answer without non-ASCII.
+    /// of every byte at every position of lengths 1 to 40.
     #[test]
     fn crawl_authority_matches_twin() {
         let answered = std::cell::Cell::new(0usize);
@@ -739,8 +729,6 @@ mod tests {
                 "{:?}",
                 String::from_utf8_lossy(l)
             );
-            let plain = got.and_then(|(a, e, w)| (!w).then_some((a, e)));
-            assert_eq!(crawl_plain_authority(l), plain);
             answered.set(answered.get() + usize::from(got.is_some()));
             wide.set(wide.get() + usize::from(got.is_some_and(|g| g.2)));
         };
