@@ -521,6 +521,7 @@ pub fn simd_twin(data: &[u8]) {
     iribulk::simd::hex_twin_check(data);
     iribulk::convert::to_iri::clean_prefix_twin_check(data);
     iribulk::grammar::validate::crawl_twin_check(data);
+    iribulk::host::ace_twin_check(data);
     iribulk::convert::to_uri::crawl_line_compare(
         &mut iribulk::convert::to_uri::crawl_line_twins(),
         data,

@@ -114,6 +114,18 @@ pub fn contains_ace_prefix_naive(bytes: &[u8]) -> bool {
     bytes.windows(4).any(|w| w.eq_ignore_ascii_case(b"xn--"))
 }
 
+/// [`contains_ace_prefix`] against its twin on raw bytes, for the fuzz target `simd_twin`;
+/// not part of the API.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn ace_twin_check(bytes: &[u8]) {
+    assert_eq!(
+        contains_ace_prefix(bytes),
+        contains_ace_prefix_naive(bytes),
+        "xn-- {bytes:02X?}"
+    );
+}
+
 /// True if a label of `host` (split at `.`) begins with the ACE prefix `xn--` (RFC 3490 §5),
 /// in any ASCII case: the exact form of [`contains_ace_prefix`], for deciding whether an ASCII
 /// host is an IDN at all.
