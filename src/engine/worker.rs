@@ -424,10 +424,7 @@ impl Worker {
                         let mark = res.out.len();
                         match c.convert_crawl_line(content, &mut res.out) {
                             Some(true) => {
-                                res.stats.converted += 1;
-                                res.out.extend_from_slice(&data[content_end..term_end]);
-                                cut_line(st, res, start, term_end);
-                                res.pieces.push(Piece::Output(mark..res.out.len()));
+                                write_converted(st, res, data, start, content_end, term_end, mark);
                                 return false;
                             }
                             Some(false) => return false,
@@ -554,10 +551,7 @@ impl Worker {
                     return false;
                 }
                 if o.changed() {
-                    res.stats.converted += 1;
-                    res.out.extend_from_slice(&data[content_end..term_end]);
-                    cut_line(st, res, start, term_end);
-                    res.pieces.push(Piece::Output(mark..res.out.len()));
+                    write_converted(st, res, data, start, content_end, term_end, mark);
                 } else {
                     res.out.truncate(mark);
                 }
@@ -592,6 +586,26 @@ impl Worker {
             }
         }
     }
+}
+
+/// Writes the line at `start` as converted: its conversion is `res.out[mark..]`, to which
+/// the line's terminator (`data[content_end..term_end]`) is appended; the line is cut out of
+/// the run of unchanged input and counted as converted. The slow path and to-uri's one-pass
+/// shortcut both end a converted line here.
+#[inline]
+fn write_converted(
+    st: &mut Walk,
+    res: &mut ChunkOut,
+    data: &[u8],
+    start: usize,
+    content_end: usize,
+    term_end: usize,
+    mark: usize,
+) {
+    res.stats.converted += 1;
+    res.out.extend_from_slice(&data[content_end..term_end]);
+    cut_line(st, res, start, term_end);
+    res.pieces.push(Piece::Output(mark..res.out.len()));
 }
 
 /// Ends the run of unchanged input before the line at `start` (a [`Piece::Input`]) and starts
