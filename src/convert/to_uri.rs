@@ -373,15 +373,13 @@ impl ToUri {
     ///   the path (3987bis §3.4.1; no IDNA runs), unless what is written ends in a number
     ///   (the Guard's `ambiguous-ipv4`, WHATWG URL §3.5: the slow path decides);
     /// * is valid UTF-8 (RFC 3987 §3.1 step 1c), and
-    /// * whose every byte after the `//` the block kernel ([`PctEncoder::encode_prefix`])
-    ///   takes, but for one `#` (the fragment's start, §3.5): no byte that needs a look of its
-    ///   own (`%` outside a triplet, a delimiter that is not allowed, a control or space, a
-    ///   character the per-character checks of §2.2 and §4.1 would report).
+    /// * whose path, query and fragment [`ToUri::encode_tail`] (step 4 of the block path)
+    ///   converts without an error, a repair or a warning (§2.2, §4.1).
     ///
     /// For such a line each step of the slow path is silent: [`ToUri::convert_inner`] takes
-    /// its block path (the authority and the rest through the kernel in one run, as here);
-    /// the Guard finds nothing for a browser to strip (no control or space: the kernel stops at
-    /// them, and the line's last byte is above the space), no `\`, no file URL, a host, and
+    /// its block path (the authority and the rest through `encode_tail` in one run, as here);
+    /// the Guard finds nothing for a browser to strip (a control or space in step 4 is an
+    /// error or a repair, and the line's last byte is above the space), no `\`, no file URL, a host, and
     /// the scheme and authority written byte for byte ([`integrity`]'s `same_head`); no repair,
     /// warning or host fallback is counted. The test
     /// `crawl_line_shortcut_equals_the_slow_path` compares it with the Guard around this
@@ -398,10 +396,8 @@ impl ToUri {
         crate::simd::utf8::validate(line).ok()?;
         let mark = out.len();
         out.extend_from_slice(&line[..a0]);
-        let n = line.len();
-        let mut i = a0;
-        let mut fragment = false;
-        let mut grew = false;
+        let mut o = Outcome::default();
+        let mut tail = a0;
         if wide {
             // `--host percent` and a host written in Unicode (3987bis §3.4.1): the host through
             // the kernel on its own (as `map_host` encodes it), all of it or the slow path;
@@ -413,30 +409,21 @@ impl ToUri {
                 out.truncate(mark);
                 return None;
             }
-            grew = true;
-            i = end;
+            o.written = Written::Wrote;
+            tail = end;
         }
-        loop {
-            let before = out.len();
-            let k = self.enc.encode_prefix(&line[i..], out);
-            grew |= out.len() - before != k;
-            i += k;
-            if i == n {
-                break;
-            }
-            if line[i] == b'#' && !fragment {
-                out.push(b'#');
-                fragment = true;
-                i += 1;
-                continue;
-            }
-            out.truncate(mark);
-            return None;
-        }
-        if !grew {
+        // Step 4 as `convert_inner` runs it on the block path (`encode_tail`: the kernel, the
+        // fragment's `#`, the bytes it stops at); a line with anything to report or repair
+        // is the slow path's.
+        let quiet = self.encode_tail(line, tail, out, &mut o).is_ok()
+            && o.repairs == 0
+            && o.warnings == 0
+            && o.first_warning.is_none();
+        let wrote = o.written == Written::Wrote;
+        if !quiet || !wrote {
             out.truncate(mark);
         }
-        Some(grew)
+        quiet.then_some(wrote)
     }
 
     /// Maps a reg-name host (RFC 3987 §3.1, 3987bis §3.4). All-ASCII hosts and hosts that are
