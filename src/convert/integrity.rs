@@ -100,6 +100,13 @@ impl LineHead {
         }
     }
 
+    /// The Guard's head of `line`: [`LineHead::crawl`] for the common crawl line (no scan of
+    /// the whole line, issue 11), else [`LineHead::of`].
+    #[inline]
+    pub fn find(line: &[u8]) -> LineHead {
+        LineHead::crawl(line).unwrap_or_else(|| LineHead::of(line))
+    }
+
     /// The head of the common crawl line without a scan of the whole line (issue 11):
     /// `Some` for a line of [`crawl_authority`](crate::grammar::validate::crawl_authority)'s
     /// shape (`https://` or `http://`, a non-empty authority of `reg-name` bytes without `%`
@@ -890,8 +897,7 @@ impl<C: Converter> Guard<C> {
             .is_some_and(components::is_special_scheme);
         let mut trimmed = std::mem::take(&mut self.trimmed);
         trimmed.clear();
-        // The common crawl line's head without a scan of the whole line (issue 11).
-        let mut head = LineHead::crawl(reference).unwrap_or_else(|| LineHead::of(reference));
+        let mut head = LineHead::find(reference);
         let stripped = browser_stripped_at(reference, base_special, &head);
         let trim = stripped.is_some() && self.opts.trim;
         let input: &[u8] = if trim {
@@ -1005,7 +1011,7 @@ impl<C: Converter> Guard<C> {
         self.resolved.clear();
         crate::grammar::resolve::resolve_into(base, reference, &mut self.resolved)?;
         let resolved = std::mem::take(&mut self.resolved);
-        let rhead = LineHead::crawl(&resolved).unwrap_or_else(|| LineHead::of(&resolved));
+        let rhead = LineHead::find(&resolved);
         let r = if file_drive_with_host(&resolved) {
             Err(LineError::new(ErrorKind::DriveLetterReference, 0))
         } else if let Some(at) = file_port_at(&resolved, &rhead) {
