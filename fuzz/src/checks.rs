@@ -508,7 +508,8 @@ fn head_twins(data: &[u8]) {
 
 /// Target `simd_twin` (issue 11): the percent-encoding kernel at every level this CPU has,
 /// the right-to-left prefilter of `check`, the triplet decoder of to-iri (every kernel) and
-/// its scan of decoded octets (`clean_prefix`), the crawl-authority scan and the `xn--`
+/// its scan of decoded octets (`clean_prefix`), UTF-8 validation of a line and of a run
+/// (`utf8_twin_check`), the crawl-authority scan and the `xn--`
 /// search against their scalar twins on the raw bytes, to-uri's one-pass crawl-line
 /// shortcut against the Guard around the converter (`crawl_line_compare`), and
 /// [`head_twins`];
@@ -519,6 +520,7 @@ pub fn simd_twin(data: &[u8]) {
     iribulk::simd::pct_twin_check(data);
     iribulk::simd::rtl_twin_check(data);
     iribulk::simd::hex_twin_check(data);
+    iribulk::simd::utf8_twin_check(data);
     iribulk::convert::to_iri::clean_prefix_twin_check(data);
     iribulk::grammar::validate::crawl_twin_check(data);
     iribulk::host::ace_twin_check(data);

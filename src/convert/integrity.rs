@@ -862,6 +862,12 @@ impl<C: Converter> Guard<C> {
         &self.inner
     }
 
+    /// The wrapped converter, for a caller that answers a line in its place (the engine's
+    /// one-pass shortcut, `ToUri::convert_crawl_line`, which does what these checks would).
+    pub(crate) fn inner_mut(&mut self) -> &mut C {
+        &mut self.inner
+    }
+
     /// The options.
     pub fn options(&self) -> GuardOptions {
         self.opts

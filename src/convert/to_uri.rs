@@ -370,8 +370,13 @@ impl ToUri {
     ///   (port), `@` (userinfo), brackets or non-ASCII, which every host mode passes unchanged
     ///   (contract items 2 and 12), and whose host is then not missing (RFC 9110 §4.2.1); with
     ///   `--host percent` the host may also hold non-ASCII characters, percent-encoded like
-    ///   the path (3987bis §3.4.1; no IDNA runs), unless what is written ends in a number
-    ///   (the Guard's `ambiguous-ipv4`, WHATWG URL §3.5: the slow path decides);
+    ///   the path (3987bis §3.4.1; no IDNA runs), and in the UTS #46 modes (`Auto` and
+    ///   `Uts46`: `http` and `https` hosts are DNS names) a Unicode host that the Guard's
+    ///   mapping check finds nothing to say about (no character the mapping deletes,
+    ///   `host-char-removed`, RFC 3491 §3 / UTS #46 §4; issue 16) and that
+    ///   [`HostCache::to_ascii`] (`map_host`'s call, RFC 3987 §3.1 step 1 / RFC 3490 §4)
+    ///   maps without an error; in both, unless what is written for the host ends in a
+    ///   number (the Guard's `ambiguous-ipv4`, WHATWG URL §3.5: the slow path decides);
     /// * is valid UTF-8 (RFC 3987 §3.1 step 1c), and
     /// * whose path, query and fragment [`ToUri::encode_tail`] (step 4 of the block path)
     ///   converts without an error, a repair or a warning (§2.2, §4.1).
@@ -385,27 +390,63 @@ impl ToUri {
     /// `crawl_line_shortcut_equals_the_slow_path` compares it with the Guard around this
     /// converter on every line of every data set and on made lines, and `tests/engine.rs`
     /// compares the engine with its naive twin.
-    pub(crate) fn convert_crawl_line(&self, line: &[u8], out: &mut Vec<u8>) -> Option<bool> {
+    ///
+    /// `utf8` is asked, once the line has the shape above, for the line as text: `None` when
+    /// it is not UTF-8 (the engine answers it from one validation of a run of lines,
+    /// `Walk::utf8_line`; the twin test from `core::str::from_utf8`).
+    pub(crate) fn convert_crawl_line<'a>(
+        &mut self,
+        line: &'a [u8],
+        utf8: impl FnOnce() -> Option<&'a str>,
+        out: &mut Vec<u8>,
+    ) -> Option<bool> {
+        use crate::config::HostMode;
         if self.naive || self.scan_only || (self.opts.repair.any() && !self.opts.strict) {
             return None;
         }
         let (a0, end, wide) = crate::grammar::validate::crawl_authority(line)?;
-        if wide && self.opts.host != crate::config::HostMode::Percent {
-            return None; // IDNA: the slow path
+        // `idna_for` of an `http(s)` host: UTS #46 in `Auto` and `Uts46`, none with `Percent`;
+        // `--host idna2003` (whose Guard compares two mappings) takes the slow path.
+        let idna = match (wide, self.opts.host) {
+            (false, _) | (true, HostMode::Percent) => None,
+            (true, HostMode::Auto | HostMode::Uts46) => Some(crate::host::Idna::Uts46),
+            (true, HostMode::Idna2003(_)) => return None,
+        };
+        let host = &line[a0..end];
+        // `map_host`'s byte checks (`host_syntax`, C1 controls) have something to say about
+        // such a host: the slow path's.
+        if idna.is_some() && host_may_fail_checks(host) {
+            return None;
         }
-        crate::simd::utf8::validate(line).ok()?;
+        // RFC 3987 §3.1 step 1c.
+        let text = utf8()?;
+        debug_assert_eq!(text.as_bytes(), line);
         let mark = out.len();
         out.extend_from_slice(&line[..a0]);
         let mut o = Outcome::default();
         let mut tail = a0;
         if wide {
-            // `--host percent` and a host written in Unicode (3987bis §3.4.1): the host through
-            // the kernel on its own (as `map_host` encodes it), all of it or the slow path;
-            // then what the Guard asks of a host the conversion changed (`check_output`): a
-            // name a browser reads as IPv4 (WHATWG URL §3.5) is the slow path's to report.
-            // Nothing else applies: the Guard's mapping checks are for the IDNA modes.
-            let k = self.enc.encode_prefix(&line[a0..end], out);
-            if k != end - a0 || integrity::ends_in_number(&out[mark + a0..]) {
+            let mapped = match idna {
+                // The UTS #46 modes (RFC 3987 §3.1 step 1, RFC 3490 §4 ToASCII): the host as
+                // `host_idna` maps it, through the same cache; an error (or a fallback to
+                // percent-encoding) is the slow path's to report.
+                Some(idna) => {
+                    // The host is cut at `//` and at `/`, `?`, `#` or the line's end: ASCII
+                    // bytes, character boundaries of `text`.
+                    let s = text.get(a0..end)?;
+                    integrity::removed_char(s, false).is_none()
+                        && self.cache.to_ascii(s, idna, out).is_ok()
+                }
+                // `--host percent` and a host written in Unicode (3987bis §3.4.1): the host
+                // through the kernel on its own (as `map_host` encodes it), all of it or the
+                // slow path. The Guard's mapping checks are for the IDNA modes.
+                None => self.enc.encode_prefix(host, out) == host.len(),
+            };
+            // What the Guard asks of a host the conversion changed (`check_output`): a host
+            // (never empty here, but checked), and not a name a browser reads as IPv4 (WHATWG
+            // URL §3.5), which is the slow path's to report.
+            let written = &out[mark + a0..];
+            if !mapped || written.is_empty() || integrity::ends_in_number(written) {
                 out.truncate(mark);
                 return None;
             }
@@ -888,6 +929,8 @@ pub fn crawl_line_twins() -> Vec<(ToUri, integrity::Guard<ToUri>)> {
         (base.host(HostMode::Percent).strict(true), false),
         (base.host(HostMode::Uts46), false),
         (base.host(HostMode::IDNA2003), false),
+        (base.host_fallback_percent(true), false),
+        (base.host(HostMode::Uts46).leiri(true).strict(true), false),
         (base, true),
         (base.repair(crate::config::Repairs::ALL).strict(true), false),
     ]
@@ -919,7 +962,8 @@ pub fn crawl_line_compare(
     let (mut answered, mut declined) = (0, 0);
     for (quick, slow) in twins.iter_mut() {
         let mut a = b"x".to_vec();
-        let Some(wrote) = quick.convert_crawl_line(line, &mut a) else {
+        let Some(wrote) = quick.convert_crawl_line(line, || std::str::from_utf8(line).ok(), &mut a)
+        else {
             assert_eq!(a, b"x", "declined, out untouched");
             declined += 1;
             continue;
@@ -1243,6 +1287,29 @@ mod tests {
             "\u{85}h",
             "a\u{200E}b",
             "ß.ς",
+            // IDN hosts for the UTS #46 modes' shortcut: mapped (case, width, dots), deleted
+            // characters (soft hyphen, ZWJ, variation selector), right-to-left, invalid
+            // labels, hosts that end in a number once mapped, C1 and NBSP bytes (C2).
+            "Bü.DE",
+            "пример.рф",
+            "例え.テスト",
+            "ｅｘ。ｃｏｍ",
+            "bü.de.",
+            "ex\u{AD}ämple.de",
+            "a\u{200D}ö.de",
+            "ö\u{FE0F}.de",
+            "עברית.ישראל",
+            "مثال.إختبار",
+            "a1.עברית",
+            "xn--bü.de",
+            "bü..de",
+            "-bü.de",
+            "bü.１２３",
+            "bü.0x1F",
+            "b\u{A0}ü.de",
+            "\u{2488}ö.de",
+            "ü_ö.de",
+            "\u{301}ö.de",
         ];
         let mut x = 0xD1B5_4A32_D192_ED03u64;
         for _ in 0..20_000 {
@@ -1266,6 +1333,20 @@ mod tests {
             "{answered} {declined}"
         );
         assert!(!read || answered > 500_000, "{answered}");
+        // The UTS #46 shortcut answers a plain IDN host and leaves a deleted character (a
+        // `host-char-removed` warning) to the slow path.
+        let mut conv = ToUri::new(ToUriOptions::default());
+        let mut out = Vec::new();
+        let line = "https://bü.de/ä";
+        let idn = conv.convert_crawl_line(line.as_bytes(), || Some(line), &mut out);
+        assert_eq!(
+            (idn, &out[..]),
+            (Some(true), &b"https://xn--b-eha.de/%C3%A4"[..])
+        );
+        out.clear();
+        let line = "https://ex\u{AD}ämple.de/";
+        let shy = conv.convert_crawl_line(line.as_bytes(), || Some(line), &mut out);
+        assert_eq!((shy, out.len()), (None, 0));
     }
 
     /// [`host_may_fail_checks`] is false only where both host checks of

@@ -402,7 +402,7 @@ impl Worker {
             && self.legacy.as_mut().is_none_or(|l| l.passes(content))
         {
             if let Some(f) = field.clone().map(|r| &content[r]) {
-                let op = self.conv.inner();
+                let op = self.conv.inner_mut();
                 if seen == Seen::Clean {
                     // A clean line that needs nothing in this mode (`is_clean`, as in the
                     // walk's inline loop: every mode's test includes what `quick_ok` proves).
@@ -422,7 +422,8 @@ impl Worker {
                         // written as `slow_line` writes a converted line; a line it declines
                         // takes the slow path.
                         let mark = res.out.len();
-                        match c.convert_crawl_line(content, &mut res.out) {
+                        let utf8 = || st.utf8_line(data, start, content_end);
+                        match c.convert_crawl_line(content, utf8, &mut res.out) {
                             Some(true) => {
                                 write_converted(st, res, data, start, content_end, term_end, mark);
                                 return false;
@@ -631,4 +632,135 @@ struct Walk {
     line_start: usize,
     line_dirty: bool,
     run_start: usize,
+    /// `data[utf8_from..utf8_to]` is known to be UTF-8 ([`Walk::utf8_line`]); `utf8_from` is a
+    /// line's start.
+    utf8_from: usize,
+    utf8_to: usize,
+    /// The end of the last line [`Walk::utf8_line`] was asked about.
+    utf8_last: usize,
+}
+
+/// How many bytes [`Walk::utf8_line`] validates at once for a run of non-ASCII lines.
+const UTF8_RUN: usize = 16 << 10;
+
+/// How close to the last line asked about a line must start for [`Walk::utf8_line`] to take
+/// it as part of a run of non-ASCII lines (a few lines of crawl data).
+const UTF8_NEAR: usize = 256;
+
+impl Walk {
+    /// The line `data[start..end]` as text, or `None` when it is not UTF-8 (RFC 3987 §3.1 step
+    /// 1c), for the to-uri one-pass shortcut (issue 11: "UTF-8 validated once for a whole run
+    /// of flagged lines where possible"). A line that starts near the last one asked about
+    /// (a run of non-ASCII lines, as in `intl_cldr.txt`) is answered from one validation of
+    /// up to [`UTF8_RUN`] bytes of whole lines from its start; a line on its own is validated
+    /// alone, as before (a run would cost more than it saves where non-ASCII lines are
+    /// sparse). `start` must be the start of a line of `data` (0 or after an LF) and `end` its
+    /// content's end (at its CR or LF, or the end of `data`). The twin is
+    /// `crate::simd::utf8::validate` of the line alone (the test
+    /// `utf8_line_matches_per_line_validation`).
+    fn utf8_line<'a>(&mut self, data: &'a [u8], start: usize, end: usize) -> Option<&'a str> {
+        if start < self.utf8_from || end > self.utf8_to {
+            let near = start <= self.utf8_last + UTF8_NEAR;
+            let stop = match (start + UTF8_RUN).min(data.len()) {
+                lim if near && lim > end => {
+                    if lim == data.len() {
+                        lim
+                    } else {
+                        // Whole lines: a run never ends inside a character it cut.
+                        memchr::memrchr(b'\n', &data[end..lim]).map_or(end, |p| end + p)
+                    }
+                }
+                _ => end,
+            };
+            self.utf8_from = start;
+            self.utf8_to = start + crate::simd::utf8::valid_prefix(&data[start..stop]);
+        }
+        self.utf8_last = end;
+        if end > self.utf8_to {
+            return None;
+        }
+        // SAFETY: `data[utf8_from..utf8_to]` is UTF-8 (`valid_prefix`), and `utf8_from <= start
+        // <= end <= utf8_to`. `start` is a character boundary of it: `utf8_from` itself, or
+        // the byte after an LF (an ASCII byte, a whole character). `end` is one too: the
+        // position of a CR or LF, or `utf8_to`, the end of a valid prefix. So the bytes between
+        // are whole characters of valid UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(&data[start..end]) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Walk::utf8_line`] answers every line as `core::str::from_utf8` of the line alone
+    /// does, whichever lines it is asked about (runs of neighbours and lone lines), on chunks
+    /// of valid and invalid lines, CRLF and LF, lines longer than a run, a last line without
+    /// a terminator, and invalid bytes at every kind of position (a run's validation then
+    /// ends early, and lines after it start a new one).
+    #[test]
+    fn utf8_line_matches_per_line_validation() {
+        let words: [&[u8]; 10] = [
+            "https://bü.de/".as_bytes(),
+            "пример/".as_bytes(),
+            "日本語".as_bytes(),
+            "\u{1F600}".as_bytes(),
+            b"ascii-only/",
+            b"\xFF",
+            b"\xE6\x97",
+            b"\xC3",
+            b"\x80\x80",
+            b"\xED\xA0\x80",
+        ];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut asked = 0usize;
+        for round in 0..300 {
+            let mut data = Vec::new();
+            let lines = 1 + next() % 60;
+            for l in 0..lines {
+                let long = next() % 40 == 0;
+                let n = if long { 3000 } else { next() % 12 };
+                for _ in 0..n {
+                    // Mostly valid text; invalid pieces in a tenth of the rounds' lines.
+                    let r = next();
+                    let w = if round % 3 == 0 && r % 10 == 0 {
+                        words[5 + (r >> 8) as usize % 5]
+                    } else {
+                        words[(r >> 8) as usize % 5]
+                    };
+                    data.extend_from_slice(w);
+                }
+                if l + 1 < lines || next() % 2 == 0 {
+                    data.extend_from_slice(if next() % 3 == 0 { b"\r\n" } else { b"\n" });
+                }
+            }
+            let mut st = Walk::default();
+            let mut start = 0;
+            while start < data.len() {
+                let (end, term_end) = match memchr::memchr(b'\n', &data[start..]) {
+                    Some(p) => (start + p, start + p + 1),
+                    None => (data.len(), data.len()),
+                };
+                let content_end = if end > start && data[end - 1] == b'\r' && end < data.len() {
+                    end - 1
+                } else {
+                    end
+                };
+                // Ask about most lines (runs), skip some (lone lines after a gap).
+                if next() % 4 != 0 {
+                    let line = &data[start..content_end];
+                    let want = std::str::from_utf8(line).ok();
+                    assert_eq!(st.utf8_line(&data, start, content_end), want, "{line:02X?}");
+                    asked += 1;
+                }
+                start = term_end;
+            }
+        }
+        assert!(asked > 3000, "{asked}");
+    }
 }

@@ -25,6 +25,9 @@ pub(crate) mod rtl;
 pub use rtl::rtl_twin_check;
 mod scalar;
 pub(crate) mod utf8;
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub use utf8::utf8_twin_check;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
 
