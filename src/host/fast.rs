@@ -618,8 +618,41 @@ const DAMP: u32 = 700;
 const INITIAL_BIAS: u32 = 72;
 const INITIAL_N: u32 = 0x80;
 
-/// Bias adaptation (RFC 3492 §6.1).
+/// Bias adaptation (RFC 3492 §6.1), without a hardware division (issue 11: each costs tens of
+/// cycles, and a label of `n` non-basic characters adapts `n` times): the divisors are
+/// constants (`DAMP`, 2, `BASE - TMIN`: the compiler multiplies), a reciprocal
+/// ([`div_small`]), and a table for the last step ([`ADAPT_LAST`]). [`adapt_naive`] is the
+/// RFC's text (the test `adapt_matches_the_rfc`).
+#[inline]
 fn adapt(mut delta: u32, num_points: u32, first_time: bool) -> u32 {
+    delta = if first_time { delta / DAMP } else { delta / 2 };
+    delta += div_small(delta, num_points);
+    let mut k = 0;
+    while delta > ADAPT_MAX {
+        delta /= BASE - TMIN;
+        k += BASE;
+    }
+    k + u32::from(ADAPT_LAST[delta as usize])
+}
+
+/// The largest `delta` of [`adapt`]'s last step: `((base - tmin) * tmax) div 2`.
+const ADAPT_MAX: u32 = ((BASE - TMIN) * TMAX) / 2;
+
+/// `((base - tmin + 1) * delta) div (delta + skew)` for every `delta` up to [`ADAPT_MAX`]
+/// (RFC 3492 §6.1; each value is below `BASE`).
+static ADAPT_LAST: [u8; ADAPT_MAX as usize + 1] = {
+    let mut t = [0u8; ADAPT_MAX as usize + 1];
+    let mut d = 0;
+    while d <= ADAPT_MAX {
+        t[d as usize] = ((BASE - TMIN + 1) * d / (d + SKEW)) as u8;
+        d += 1;
+    }
+    t
+};
+
+/// RFC 3492 §6.1 as written, the twin of [`adapt`].
+#[cfg(test)]
+fn adapt_naive(mut delta: u32, num_points: u32, first_time: bool) -> u32 {
     delta /= if first_time { DAMP } else { 2 };
     delta += delta / num_points;
     let mut k = 0;
@@ -628,6 +661,32 @@ fn adapt(mut delta: u32, num_points: u32, first_time: bool) -> u32 {
         k += BASE;
     }
     k + (BASE - TMIN + 1) * delta / (delta + SKEW)
+}
+
+/// The reciprocals `ceil(2^64 / d)` of the divisors 2 to [`PUNY_MAX`] + 1 (index `d`; 0 and 1
+/// unused): Punycode divides only by these (`num_points` of [`adapt`], `BASE - t` of a digit,
+/// the count of characters in decoding).
+static RECIPROCALS: [u64; PUNY_MAX + 2] = {
+    let mut t = [0u64; PUNY_MAX + 2];
+    let mut d = 2;
+    while d < PUNY_MAX + 2 {
+        t[d] = u64::MAX / d as u64 + 1;
+        d += 1;
+    }
+    t
+};
+
+/// `a / d` for `1 <= d <= PUNY_MAX + 1`, by a multiplication: with `m = ceil(2^64 / d)`,
+/// `floor(m * a / 2^64) = floor(a / d)` for every 32-bit `a` and `d >= 2` (Lemire, Kaser and
+/// Kurz, "Faster remainder by direct computation", 2019, Theorem 1 with N = 32, F = 64);
+/// `d = 1` is `a`. The test `div_small_is_exact` checks it against `/`.
+#[inline(always)]
+fn div_small(a: u32, d: u32) -> u32 {
+    debug_assert!((1..=PUNY_MAX as u32 + 1).contains(&d));
+    if d == 1 {
+        return a;
+    }
+    ((u128::from(RECIPROCALS[d as usize]) * u128::from(a)) >> 64) as u32
 }
 
 /// The threshold `t` of digit position `k` (RFC 3492 §6.2, §6.3: "clamped to the range
@@ -733,8 +792,10 @@ fn punycode_encode(input: &[char], out: &mut [u8]) -> Option<usize> {
                     if q < t {
                         break;
                     }
-                    push(encode_digit(t + (q - t) % (BASE - t)))?;
-                    q = (q - t) / (BASE - t);
+                    // (q - t) div and mod (base - t), base - t in 10..=35: by reciprocal.
+                    let d = div_small(q - t, BASE - t);
+                    push(encode_digit(t + (q - t) - d * (BASE - t)))?;
+                    q = d;
                     k += BASE;
                 }
                 push(encode_digit(q))?;
@@ -797,8 +858,10 @@ fn punycode_decode(
         }
         let count = len as u32 + 1;
         bias = adapt(i - old_i, count, old_i == 0);
-        n = n.checked_add(i / count)?;
-        i %= count;
+        // `count` is at most PUNY_MAX + 1: each decoded character took an input byte.
+        let q = div_small(i, count);
+        n = n.checked_add(q)?;
+        i -= q * count;
         let c = char::from_u32(n).filter(|&c| accept(c))?;
         // In bounds: `len + 1` characters took at least `len + 1` bytes of `input`. A loop,
         // not `copy_within`: the shifts are of a few characters, shorter than a memmove call.
@@ -2219,6 +2282,38 @@ mod tests {
         s
     }
 
+    /// [`div_small`] is `/` for every divisor it is given, on every numerator up to 2^18 and
+    /// on the largest ones (each 32-bit value near a multiple of the divisor, and `u32::MAX`).
+    #[test]
+    fn div_small_is_exact() {
+        for d in 1..=PUNY_MAX as u32 + 1 {
+            for a in (0..1 << 18).chain((u32::MAX - (1 << 12))..=u32::MAX) {
+                assert_eq!(div_small(a, d), a / d, "{a} / {d}");
+            }
+            for m in (1..=u32::MAX / d).step_by(9973) {
+                for a in [m * d - 1, m * d, (m * d).saturating_add(1)] {
+                    assert_eq!(div_small(a, d), a / d, "{a} / {d}");
+                }
+            }
+        }
+    }
+
+    /// [`adapt`] (reciprocal, table) is RFC 3492 §6.1 as written ([`adapt_naive`]) for every
+    /// `num_points` Punycode gives it and deltas up to 2^22 and near `u32::MAX`.
+    #[test]
+    fn adapt_matches_the_rfc() {
+        for n in 1..=PUNY_MAX as u32 + 1 {
+            for first in [false, true] {
+                for d in (0..1 << 22).step_by(61).chain((u32::MAX - 1000)..=u32::MAX) {
+                    assert_eq!(
+                        adapt(d, n, first),
+                        adapt_naive(d, n, first),
+                        "{d} {n} {first}"
+                    );
+                }
+            }
+        }
+    }
     #[test]
     fn fast_ranges_are_recomputed_from_the_crates() {
         let Tables {
