@@ -373,10 +373,11 @@ impl ToUri {
     ///   the path (3987bis §3.4.1; no IDNA runs), and in the UTS #46 modes (`Auto` and
     ///   `Uts46`: `http` and `https` hosts are DNS names) a Unicode host that the Guard's
     ///   mapping check finds nothing to say about (no character the mapping deletes,
-    ///   `host-char-removed`, RFC 3491 §3 / UTS #46 §4; issue 16) and that
-    ///   [`HostCache::to_ascii`] (`map_host`'s call, RFC 3987 §3.1 step 1 / RFC 3490 §4)
-    ///   maps without an error; in both, unless what is written for the host ends in a
-    ///   number (the Guard's `ambiguous-ipv4`, WHATWG URL §3.5: the slow path decides);
+    ///   `host-char-removed`, RFC 3491 §3 / UTS #46 §4; issue 16); in both, a host that
+    ///   step 3 ([`ToUri::map_host`], as the slow path calls it: RFC 3987 §3.1 step 1 /
+    ///   RFC 3490 §4 ToASCII, or percent-encoding) maps without an error, warning or
+    ///   fallback, unless what is written for it ends in a number (the Guard's
+    ///   `ambiguous-ipv4`, WHATWG URL §3.5: the slow path decides);
     /// * is valid UTF-8 (RFC 3987 §3.1 step 1c), and
     /// * whose path, query and fragment [`ToUri::encode_tail`] (step 4 of the block path)
     ///   converts without an error, a repair or a warning (§2.2, §4.1).
@@ -405,52 +406,44 @@ impl ToUri {
             return None;
         }
         let (a0, end, wide) = crate::grammar::validate::crawl_authority(line)?;
-        // `idna_for` of an `http(s)` host: UTS #46 in `Auto` and `Uts46`, none with `Percent`;
-        // `--host idna2003` (whose Guard compares two mappings) takes the slow path.
-        let idna = match (wide, self.opts.host) {
-            (false, _) | (true, HostMode::Percent) => None,
-            (true, HostMode::Auto | HostMode::Uts46) => Some(crate::host::Idna::Uts46),
-            (true, HostMode::Idna2003(_)) => return None,
-        };
-        let host = &line[a0..end];
-        // `map_host`'s byte checks (`host_syntax`, C1 controls) have something to say about
-        // such a host: the slow path's.
-        if idna.is_some() && host_may_fail_checks(host) {
+        // Under `--host idna2003` the Guard compares two mappings of a host written in Unicode
+        // (`check_mapping`): the slow path's.
+        if wide && matches!(self.opts.host, HostMode::Idna2003(_)) {
             return None;
         }
         // RFC 3987 §3.1 step 1c.
         let text = utf8()?;
         debug_assert_eq!(text.as_bytes(), line);
+        // The Guard's mapping check in the UTS #46 modes (`check_mapping`, RFC 3491 §3 / UTS
+        // #46 §4; issue 16): a host with a character the mapping deletes is
+        // `host-char-removed`, the slow path's to report. (The host is cut at `//` and at
+        // `/`, `?`, `#` or the line's end: character boundaries of `text`.)
+        if wide
+            && self.opts.host != HostMode::Percent
+            && integrity::removed_char(text.get(a0..end)?, false).is_some()
+        {
+            return None;
+        }
         let mark = out.len();
         out.extend_from_slice(&line[..a0]);
         let mut o = Outcome::default();
         let mut tail = a0;
         if wide {
-            let mapped = match idna {
-                // The UTS #46 modes (RFC 3987 §3.1 step 1, RFC 3490 §4 ToASCII): the host as
-                // `host_idna` maps it, through the same cache; an error (or a fallback to
-                // percent-encoding) is the slow path's to report.
-                Some(idna) => {
-                    // The host is cut at `//` and at `/`, `?`, `#` or the line's end: ASCII
-                    // bytes, character boundaries of `text`.
-                    let s = text.get(a0..end)?;
-                    integrity::removed_char(s, false).is_none()
-                        && self.cache.to_ascii(s, idna, out).is_ok()
-                }
-                // `--host percent` and a host written in Unicode (3987bis §3.4.1): the host
-                // through the kernel on its own (as `map_host` encodes it), all of it or the
-                // slow path. The Guard's mapping checks are for the IDNA modes.
-                None => self.enc.encode_prefix(host, out) == host.len(),
-            };
-            // What the Guard asks of a host the conversion changed (`check_output`): a host
-            // (never empty here, but checked), and not a name a browser reads as IPv4 (WHATWG
-            // URL §3.5), which is the slow path's to report.
+            // Step 3 as `convert_inner` runs it for a host written in Unicode (RFC 3987 §3.1,
+            // 3987bis §3.4): `map_host` with the line's scheme (UTS #46 ToASCII through the
+            // cache, or percent-encoding with `--host percent`), for a line it now knows to be
+            // UTF-8. Then what the Guard asks of a host the conversion changed
+            // (`check_output`): a host (never empty here, but checked), and not a name a
+            // browser reads as IPv4 (WHATWG URL §3.5), which is the slow path's to report.
+            self.valid_utf8 = true;
+            let mapped = self
+                .map_host(line, a0..end, Some(&line[..a0 - 3]), out, &mut o)
+                .is_ok();
             let written = &out[mark + a0..];
             if !mapped || written.is_empty() || integrity::ends_in_number(written) {
                 out.truncate(mark);
                 return None;
             }
-            o.written = Written::Wrote;
             tail = end;
         }
         // Step 4 as `convert_inner` runs it on the block path (`encode_tail`: the kernel, the
@@ -459,7 +452,8 @@ impl ToUri {
         let quiet = self.encode_tail(line, tail, out, &mut o).is_ok()
             && o.repairs == 0
             && o.warnings == 0
-            && o.first_warning.is_none();
+            && o.first_warning.is_none()
+            && o.host_fallbacks == 0;
         let wrote = o.written == Written::Wrote;
         if !quiet || !wrote {
             out.truncate(mark);
