@@ -83,7 +83,6 @@ impl<V> Memo<V> {
             .map(|s| &s.value)
     }
 
-    /// Stores `value` for `host` under its hash `h` (clearing the map first when full).
     /// Whether [`Memo::put`] would store an answer for `host` (not for long hosts, nor in the
     /// disabled twin).
     #[inline]
@@ -91,6 +90,7 @@ impl<V> Memo<V> {
         host.len() <= HostCache::MAX_KEY && self.capacity > 0
     }
 
+    /// Stores `value` for `host` under its hash `h` (clearing the map first when full).
     fn put(&mut self, h: u64, host: &str, idna: Idna, value: V) {
         if !self.stores(host) {
             return;
