@@ -21,12 +21,14 @@
 //! follow the lead byte of their character, which the kernel passed or stopped at); the
 //! kernel itself is a pure byte mapping and is safe on any input.
 //!
-//! Implementations, picked once by [`PctEncoder::new`]: AVX2 (32-byte blocks), SSSE3 (16-byte
-//! blocks), and the scalar twin [`PctEncoder::encode_prefix_naive`]. Stop bytes are found with
-//! the nibble-table technique of `src/simd/x86_64.rs` (two `pshufb` lookups per half of the
-//! byte range); blocks of plain ASCII are stored as they are, blocks of 16 non-ASCII bytes are
-//! expanded to 48 bytes of `%HH` by three shuffles of the hex digits, mixed blocks by a
-//! branch-free table loop.
+//! Implementations, picked once by [`PctEncoder::new`]: AVX-512 (64-byte blocks, the last one
+//! a masked load; expansion by byte permutations and `vpcompressb`, where the CPU has VBMI2),
+//! AVX2 (32-byte blocks), SSSE3 (16-byte blocks), and the scalar twin
+//! [`PctEncoder::encode_prefix_naive`]. Stop bytes are found with the nibble-table technique
+//! of `src/simd/x86_64.rs` (two `pshufb` lookups per half of the byte range); blocks of plain
+//! ASCII are stored as they are; in SSSE3 and AVX2 blocks of 16 non-ASCII bytes are expanded
+//! to 48 bytes of `%HH` by three shuffles of the hex digits, mixed blocks by one shuffle per
+//! group of four bytes.
 
 use crate::grammar::classes::PLAIN_TABLE;
 
@@ -208,7 +210,7 @@ pub(crate) fn kernel_stops_at(leiri: bool, s: &[u8], i: usize) -> bool {
 /// `lead` and `next` are the masks of its two bytes in the block; a lead in the last lane has
 /// its next byte looked up in `s`.
 #[inline(always)]
-fn add_pairs(stop: u32, lead: u32, next: u32, width: u32, s: &[u8], at: usize) -> u32 {
+fn add_pairs(stop: u64, lead: u64, next: u64, width: u32, s: &[u8], at: usize) -> u64 {
     let mut pairs = lead & (next >> 1);
     let last = width - 1;
     if lead >> last & 1 != 0 && s.get(at + last as usize + 1) == Some(&PAIR[1]) {
@@ -227,7 +229,7 @@ fn is_triplet(s: &[u8], i: usize) -> bool {
 /// start a triplet: `pct` and `hex` are the masks of `%` and of hex digits in the block; a `%`
 /// in the last two lanes has its digits checked in `s`.
 #[inline(always)]
-fn clear_triplets(stop: u32, pct: u32, hex: u32, width: u32, s: &[u8], at: usize) -> u32 {
+fn clear_triplets(stop: u64, pct: u64, hex: u64, width: u32, s: &[u8], at: usize) -> u64 {
     if pct == 0 {
         return stop;
     }
@@ -252,12 +254,15 @@ pub(crate) enum Level {
     Ssse3,
     /// 32-byte blocks (x86_64 with AVX2).
     Avx2,
+    /// 64-byte blocks with masked loads, expansion by byte permutations and compression
+    /// (x86_64 with AVX-512 F, BW, VBMI and VBMI2, BMI2 and POPCNT).
+    Avx512,
 }
 
 impl Level {
     /// Every level, slowest first.
     #[cfg(test)]
-    pub(crate) const ALL: [Level; 3] = [Level::Scalar, Level::Ssse3, Level::Avx2];
+    pub(crate) const ALL: [Level; 4] = [Level::Scalar, Level::Ssse3, Level::Avx2, Level::Avx512];
 
     /// Whether this CPU runs the level.
     pub(crate) fn is_available(self) -> bool {
@@ -267,14 +272,25 @@ impl Level {
             Level::Ssse3 => std::arch::is_x86_feature_detected!("ssse3"),
             #[cfg(target_arch = "x86_64")]
             Level::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512 => {
+                std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
+                    && std::arch::is_x86_feature_detected!("avx512vbmi")
+                    && std::arch::is_x86_feature_detected!("avx512vbmi2")
+                    && std::arch::is_x86_feature_detected!("bmi2")
+                    && std::arch::is_x86_feature_detected!("popcnt")
+            }
             #[cfg(not(target_arch = "x86_64"))]
-            Level::Ssse3 | Level::Avx2 => false,
+            Level::Ssse3 | Level::Avx2 | Level::Avx512 => false,
         }
     }
 
     /// The fastest level this CPU runs (detected once per process by std's cache).
     fn best() -> Level {
-        if Level::Avx2.is_available() {
+        if Level::Avx512.is_available() {
+            Level::Avx512
+        } else if Level::Avx2.is_available() {
             Level::Avx2
         } else if Level::Ssse3.is_available() {
             Level::Ssse3
@@ -318,6 +334,11 @@ impl PctEncoder {
     pub(crate) fn encode_prefix(&self, s: &[u8], out: &mut Vec<u8>) -> usize {
         match self.level {
             #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Level::Avx512` is only stored after `is_available()` detected AVX-512
+            // F, BW, VBMI, VBMI2, BMI2 and POPCNT (`new` through `Level::best`, `with_level`), the
+            // callee's only requirement.
+            Level::Avx512 => unsafe { x86::encode_avx512(self.t, s, out) },
+            #[cfg(target_arch = "x86_64")]
             // SAFETY: `Level::Avx2` is only stored after `is_available()` detected AVX2
             // (`new` through `Level::best`, `with_level`), the callee's only requirement.
             Level::Avx2 => unsafe { x86::encode_avx2(self.t, s, out) },
@@ -336,10 +357,10 @@ impl PctEncoder {
     pub(crate) fn scan_prefix(&self, s: &[u8]) -> usize {
         match self.level {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Level::Avx2` and `Level::Ssse3` are only stored after `is_available()`
-            // detected them (`new`, `with_level`); AVX2 implies SSSE3, the callee's only
-            // requirement.
-            Level::Avx2 | Level::Ssse3 => unsafe { x86::scan_ssse3(self.t, s) },
+            // SAFETY: `Level::Avx512`, `Level::Avx2` and `Level::Ssse3` are only stored after
+            // `is_available()` detected them (`new`, `with_level`); AVX-512 and AVX2 imply
+            // SSSE3, the callee's only requirement.
+            Level::Avx512 | Level::Avx2 | Level::Ssse3 => unsafe { x86::scan_ssse3(self.t, s) },
             _ => self.scan_prefix_naive(s),
         }
     }
@@ -387,7 +408,7 @@ pub fn pct_twin_check(s: &[u8]) {
             n,
             "scan twin, leiri {leiri}, {s:02X?}"
         );
-        for level in [Level::Ssse3, Level::Avx2] {
+        for level in [Level::Ssse3, Level::Avx2, Level::Avx512] {
             let Some(e) = PctEncoder::with_level(leiri, level) else {
                 continue;
             };
@@ -515,16 +536,16 @@ mod x86 {
     fn stops16(t: &Tables, v: __m128i, s: &[u8], at: usize) -> u32 {
         let stop = stop_mask16(t, v);
         let (pct, hex) = pct_hex16(v);
-        let stop = clear_triplets(stop, pct, hex, 16, s, at);
+        let stop = clear_triplets(stop.into(), pct.into(), hex.into(), 16, s, at);
         if !t.pair {
-            return stop;
+            return stop as u32;
         }
         let lead = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(PAIR[0] as i8))) as u32;
         if lead == 0 {
-            return stop;
+            return stop as u32;
         }
         let next = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(PAIR[1] as i8))) as u32;
-        add_pairs(stop, lead, next, 16, s, at)
+        add_pairs(stop, lead.into(), next.into(), 16, s, at) as u32
     }
 
     /// Writes the 48 bytes `%HH` × 16 of the 16 bytes of `v` at `dst`.
@@ -824,13 +845,13 @@ mod x86 {
                 let a = _mm256_sub_epi8(_mm256_or_si256(v, case_v), lower_a_v);
                 let alpha = _mm256_cmpeq_epi8(_mm256_min_epu8(a, five_v), a);
                 let hex = _mm256_movemask_epi8(_mm256_or_si256(digit, alpha)) as u32;
-                stop = clear_triplets(stop, pct, hex, 32, s, i);
+                stop = clear_triplets(stop.into(), pct.into(), hex.into(), 32, s, i) as u32;
             }
             if t.pair {
                 let lead = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, pair_lead_v)) as u32;
                 if lead != 0 {
                     let next = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, pair_next_v)) as u32;
-                    stop = add_pairs(stop, lead, next, 32, s, i);
+                    stop = add_pairs(stop.into(), lead.into(), next.into(), 32, s, i) as u32;
                 }
             }
             if stop == 0 {
@@ -893,6 +914,147 @@ mod x86 {
                 k += unsafe { tail16(t, s, i + k, &mut dst) };
             }
             i += k;
+        }
+        // SAFETY: every byte up to `dst` was written by the stores above, within capacity.
+        unsafe { finish(out, dst) };
+        i
+    }
+
+    /// Permutation indices of [`encode_avx512`]'s 16 → 48 spread: output byte `3j` is byte
+    /// `j` of the first source (the input with its non-ASCII bytes replaced by `%`), `3j + 1`
+    /// byte `j` of the second (the high hex digits: index `64 + j`); the lanes `3j + 2` are
+    /// filled by the second permutation ([`SPREAD_L`]), the lanes from 48 on are unused.
+    static SPREAD_AH: [u8; 64] = {
+        let mut t = [0u8; 64];
+        let mut j = 0;
+        while j < 16 {
+            t[3 * j] = j as u8;
+            t[3 * j + 1] = 64 + j as u8;
+            j += 1;
+        }
+        t
+    };
+    /// Output lane `3j + 2` takes byte `j` of the low hex digits.
+    static SPREAD_L: [u8; 64] = {
+        let mut t = [0u8; 64];
+        let mut j = 0;
+        while j < 16 {
+            t[3 * j + 2] = j as u8;
+            j += 1;
+        }
+        t
+    };
+    /// The lanes `3j + 2` (j < 16) of [`SPREAD_L`].
+    const L_LANES: u64 = 0x249249249249 << 2;
+    /// The lanes `3j` (j < 16): where each input byte's output starts before compression.
+    const STARTS: u64 = 0x249249249249;
+
+    /// AVX-512 kernel of [`super::PctEncoder::encode_prefix`] (issue 11): 64-byte blocks,
+    /// the last one a masked load (the lanes past `s` read as zero and are never touched in
+    /// memory), so that a line's tail takes no 32-, 16- and padded-block stages. Stop bytes as
+    /// in [`encode_avx2`] (nibble tables, `%` triplets, [`PAIR`]) on 64-bit masks. A stop-free
+    /// prefix without non-ASCII bytes is stored as it is; otherwise each group of 16 input
+    /// bytes is spread to 48 lanes (`b` or `%`, high digit, low digit per byte: two byte
+    /// permutations, RFC 3986 §2.1 with the uppercase digits of RFC 3987 §3.1 step 2.2), and
+    /// compressed by a mask that keeps all three lanes of a non-ASCII byte and the first of an
+    /// ASCII one (`pdep` of the group's high bits to every third lane), then stored whole.
+    /// Twin: [`super::PctEncoder::encode_prefix_naive`] (the kernel tests run every level this
+    /// CPU has; the fuzz target `simd_twin` too).
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512 F, BW, VBMI and VBMI2, BMI2 and POPCNT.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+    pub(super) unsafe fn encode_avx512(t: &Tables, s: &[u8], out: &mut Vec<u8>) -> usize {
+        let mut dst = start(s, out);
+        let n = s.len();
+        let nib = _mm512_set1_epi8(0x0F);
+        let lo_a = _mm512_broadcast_i32x4(v16(&t.lo_a));
+        let lo_h = _mm512_broadcast_i32x4(v16(&t.lo_h));
+        let hi_a = _mm512_broadcast_i32x4(v16(&HI_A));
+        let hi_h = _mm512_broadcast_i32x4(v16(&HI_H));
+        let hex = _mm512_broadcast_i32x4(v16(HEX));
+        let pct_v = _mm512_set1_epi8(b'%' as i8);
+        let mut i = 0;
+        while i < n {
+            let rem = n - i;
+            let lanes = _bzhi_u64(u64::MAX, rem.min(64) as u32);
+            // SAFETY: the lanes read are `s[i..i + min(rem, 64)]`, within `s`; a masked load
+            // does not touch the memory of the lanes it leaves out (they read as zero).
+            let v = unsafe { _mm512_maskz_loadu_epi8(lanes, s.as_ptr().add(i).cast()) };
+            let h = _mm512_and_si512(_mm512_srli_epi16(v, 4), nib);
+            let l = _mm512_and_si512(v, nib);
+            let a = _mm512_and_si512(_mm512_shuffle_epi8(lo_a, l), _mm512_shuffle_epi8(hi_a, h));
+            let b = _mm512_and_si512(_mm512_shuffle_epi8(lo_h, l), _mm512_shuffle_epi8(hi_h, h));
+            let m = _mm512_or_si512(a, b);
+            // The zero lanes past `s` would stop (NUL is a control): masked off.
+            let mut stop = _mm512_test_epi8_mask(m, m) & lanes;
+            let pct = _mm512_cmpeq_epi8_mask(v, pct_v);
+            if pct & stop != 0 {
+                let d = _mm512_sub_epi8(v, _mm512_set1_epi8(b'0' as i8));
+                let digit = _mm512_cmplt_epu8_mask(d, _mm512_set1_epi8(10));
+                let x = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
+                let x = _mm512_sub_epi8(x, _mm512_set1_epi8(b'a' as i8));
+                let alpha = _mm512_cmplt_epu8_mask(x, _mm512_set1_epi8(6));
+                stop = clear_triplets(stop, pct, digit | alpha, 64, s, i);
+            }
+            if t.pair {
+                let lead = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(PAIR[0] as i8));
+                if lead != 0 {
+                    let next = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(PAIR[1] as i8));
+                    stop = add_pairs(stop, lead, next, 64, s, i);
+                }
+            }
+            let k = if stop == 0 {
+                rem.min(64)
+            } else {
+                stop.trailing_zeros() as usize
+            };
+            let high = _mm512_movepi8_mask(v) & _bzhi_u64(u64::MAX, k as u32);
+            if high == 0 {
+                // SAFETY: at most 3 * i bytes were written and i < n: 64 more fit the
+                // 3 * n + 64 reserved. The lanes past `k` are scratch after the output.
+                unsafe { _mm512_storeu_si512(dst.cast(), v) };
+                // SAFETY: k <= 64, within the reserved room.
+                dst = unsafe { dst.add(k) };
+            } else {
+                let first = _mm512_mask_blend_epi8(_mm512_movepi8_mask(v), v, pct_v);
+                let hd = _mm512_shuffle_epi8(hex, h);
+                let ld = _mm512_shuffle_epi8(hex, l);
+                // SAFETY: both tables are 64 readable bytes; no alignment is required.
+                let (spread_ah, spread_l) = unsafe {
+                    (
+                        _mm512_loadu_si512(SPREAD_AH.as_ptr().cast()),
+                        _mm512_loadu_si512(SPREAD_L.as_ptr().cast()),
+                    )
+                };
+                let mut g = 0;
+                while g < k {
+                    let off = _mm512_set1_epi8(g as i8);
+                    let sp = _mm512_permutex2var_epi8(first, _mm512_add_epi8(spread_ah, off), hd);
+                    let sp = _mm512_mask_permutexvar_epi8(
+                        sp,
+                        L_LANES,
+                        _mm512_add_epi8(spread_l, off),
+                        ld,
+                    );
+                    let own = _bzhi_u64(u64::MAX, (k - g).min(16) as u32);
+                    let wide = _pdep_u64(high >> g & own, STARTS);
+                    let keep = _pdep_u64(own, STARTS) | wide << 1 | wide << 2;
+                    let c = _mm512_maskz_compress_epi8(keep, sp);
+                    // SAFETY: this group's first byte is s[i + g], i + g < n, and at most
+                    // 3 * (i + g) bytes were written before it: 64 more fit the 3 * n + 64
+                    // reserved. Its output is `keep`'s count of bytes, the rest scratch.
+                    unsafe {
+                        _mm512_storeu_si512(dst.cast(), c);
+                        dst = dst.add(keep.count_ones() as usize);
+                    }
+                    g += 16;
+                }
+            }
+            i += k;
+            if stop != 0 {
+                break;
+            }
         }
         // SAFETY: every byte up to `dst` was written by the stores above, within capacity.
         unsafe { finish(out, dst) };
@@ -1079,7 +1241,7 @@ mod tests {
         for leiri in [false, true] {
             for e in encoders(leiri) {
                 for b in 0..=255u8 {
-                    for len in [1usize, 15, 16, 17, 31, 32, 33, 48, 64, 65] {
+                    for len in [1usize, 15, 16, 17, 31, 32, 33, 48, 64, 65, 127, 129] {
                         for p in 0..len {
                             let mut s = vec![0xC3u8; len];
                             for (i, x) in s.iter_mut().enumerate() {
