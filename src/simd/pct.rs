@@ -920,14 +920,18 @@ mod x86 {
         i
     }
 
-    /// Permutation indices of [`encode_avx512`]'s 16 → 48 spread: output byte `3j` is byte
+    /// Input bytes per group of [`encode_avx512`]'s expansion: 21 bytes spread to 63 lanes.
+    const GROUP: usize = 21;
+    /// Permutation indices of [`encode_avx512`]'s 21 → 63 spread: output lane `3j` is byte
     /// `j` of the first source (the input with its non-ASCII bytes replaced by `%`), `3j + 1`
     /// byte `j` of the second (the high hex digits: index `64 + j`); the lanes `3j + 2` are
-    /// filled by the second permutation ([`SPREAD_L`]), the lanes from 48 on are unused.
+    /// filled by the second permutation ([`SPREAD_L`]), lane 63 is unused. A group at byte
+    /// `g` of the block adds `g` to every index: the lanes of the group's own bytes stay
+    /// within their source (`j + g < 64`); the others may wrap, and are compressed away.
     static SPREAD_AH: [u8; 64] = {
         let mut t = [0u8; 64];
         let mut j = 0;
-        while j < 16 {
+        while j < GROUP {
             t[3 * j] = j as u8;
             t[3 * j + 1] = 64 + j as u8;
             j += 1;
@@ -938,23 +942,23 @@ mod x86 {
     static SPREAD_L: [u8; 64] = {
         let mut t = [0u8; 64];
         let mut j = 0;
-        while j < 16 {
+        while j < GROUP {
             t[3 * j + 2] = j as u8;
             j += 1;
         }
         t
     };
-    /// The lanes `3j + 2` (j < 16) of [`SPREAD_L`].
-    const L_LANES: u64 = 0x249249249249 << 2;
-    /// The lanes `3j` (j < 16): where each input byte's output starts before compression.
-    const STARTS: u64 = 0x249249249249;
+    /// The lanes `3j` (j < 21): where each input byte's output starts before compression.
+    const STARTS: u64 = 0x1249_2492_4924_9249;
+    /// The lanes `3j + 2` (j < 21) of [`SPREAD_L`].
+    const L_LANES: u64 = STARTS << 2;
 
     /// AVX-512 kernel of [`super::PctEncoder::encode_prefix`] (issue 11): 64-byte blocks,
     /// the last one a masked load (the lanes past `s` read as zero and are never touched in
     /// memory), so that a line's tail takes no 32-, 16- and padded-block stages. Stop bytes as
     /// in [`encode_avx2`] (nibble tables, `%` triplets, [`PAIR`]) on 64-bit masks. A stop-free
-    /// prefix without non-ASCII bytes is stored as it is; otherwise each group of 16 input
-    /// bytes is spread to 48 lanes (`b` or `%`, high digit, low digit per byte: two byte
+    /// prefix without non-ASCII bytes is stored as it is; otherwise each group of 21 input
+    /// bytes is spread to 63 lanes (`b` or `%`, high digit, low digit per byte: two byte
     /// permutations, RFC 3986 §2.1 with the uppercase digits of RFC 3987 §3.1 step 2.2), and
     /// compressed by a mask that keeps all three lanes of a non-ASCII byte and the first of an
     /// ASCII one (`pdep` of the group's high bits to every third lane), then stored whole.
@@ -1037,7 +1041,7 @@ mod x86 {
                         _mm512_add_epi8(spread_l, off),
                         ld,
                     );
-                    let own = _bzhi_u64(u64::MAX, (k - g).min(16) as u32);
+                    let own = _bzhi_u64(u64::MAX, (k - g).min(GROUP) as u32);
                     let wide = _pdep_u64(high >> g & own, STARTS);
                     let keep = _pdep_u64(own, STARTS) | wide << 1 | wide << 2;
                     let c = _mm512_maskz_compress_epi8(keep, sp);
@@ -1048,7 +1052,7 @@ mod x86 {
                         _mm512_storeu_si512(dst.cast(), c);
                         dst = dst.add(keep.count_ones() as usize);
                     }
-                    g += 16;
+                    g += GROUP;
                 }
             }
             i += k;
