@@ -351,16 +351,20 @@ impl PctEncoder {
 
     /// The length of the prefix that [`PctEncoder::encode_prefix`] maps, without writing the
     /// mapping: for a caller that wants only the stop bytes (`check`'s validate-only run of the
-    /// strict conversion, which discards the URI). SSSE3 blocks where the CPU has them (AVX2
-    /// included); [`PctEncoder::scan_prefix_naive`] is its twin.
+    /// strict conversion, which discards the URI). AVX-512 blocks where the CPU has them,
+    /// else SSSE3 blocks (AVX2 included); [`PctEncoder::scan_prefix_naive`] is its twin.
     #[inline]
     pub(crate) fn scan_prefix(&self, s: &[u8]) -> usize {
         match self.level {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Level::Avx512`, `Level::Avx2` and `Level::Ssse3` are only stored after
-            // `is_available()` detected them (`new`, `with_level`); AVX-512 and AVX2 imply
-            // SSSE3, the callee's only requirement.
-            Level::Avx512 | Level::Avx2 | Level::Ssse3 => unsafe { x86::scan_ssse3(self.t, s) },
+            // SAFETY: `Level::Avx512` is only stored after `is_available()` detected its
+            // features (`new`, `with_level`), the callee's only requirement.
+            Level::Avx512 => unsafe { x86::scan_avx512(self.t, s) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Level::Avx2` and `Level::Ssse3` are only stored after `is_available()`
+            // detected them (`new`, `with_level`); AVX2 implies SSSE3, the callee's only
+            // requirement.
+            Level::Avx2 | Level::Ssse3 => unsafe { x86::scan_ssse3(self.t, s) },
             _ => self.scan_prefix_naive(s),
         }
     }
@@ -953,6 +957,104 @@ mod x86 {
     /// The lanes `3j + 2` (j < 21) of [`SPREAD_L`].
     const L_LANES: u64 = STARTS << 2;
 
+    /// The constants of [`stops64`]: the nibble tables of a stop set, broadcast to the four
+    /// 128-bit lanes (`vpshufb` looks up within each), and `%`.
+    struct Consts512 {
+        nib: __m512i,
+        lo_a: __m512i,
+        lo_h: __m512i,
+        hi_a: __m512i,
+        hi_h: __m512i,
+        pct: __m512i,
+    }
+
+    impl Consts512 {
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+        fn new(t: &Tables) -> Consts512 {
+            Consts512 {
+                nib: _mm512_set1_epi8(0x0F),
+                lo_a: _mm512_broadcast_i32x4(v16(&t.lo_a)),
+                lo_h: _mm512_broadcast_i32x4(v16(&t.lo_h)),
+                hi_a: _mm512_broadcast_i32x4(v16(&HI_A)),
+                hi_h: _mm512_broadcast_i32x4(v16(&HI_H)),
+                pct: _mm512_set1_epi8(b'%' as i8),
+            }
+        }
+    }
+
+    /// The stop mask of the block `v` (`s[i..]`, its lanes within `s` set in `lanes`, the
+    /// others zero), as [`stops16`] gives it for 16 lanes: the stop bytes of the nibble
+    /// tables but the `%` that start a triplet within `s`, and the starts of [`PAIR`] where it
+    /// is loud. Also returns the high and low nibbles of every lane, for the caller's hex
+    /// digits.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+    fn stops64(
+        t: &Tables,
+        c: &Consts512,
+        v: __m512i,
+        lanes: u64,
+        s: &[u8],
+        i: usize,
+    ) -> (u64, __m512i, __m512i) {
+        let h = _mm512_and_si512(_mm512_srli_epi16(v, 4), c.nib);
+        let l = _mm512_and_si512(v, c.nib);
+        let a = _mm512_and_si512(
+            _mm512_shuffle_epi8(c.lo_a, l),
+            _mm512_shuffle_epi8(c.hi_a, h),
+        );
+        let b = _mm512_and_si512(
+            _mm512_shuffle_epi8(c.lo_h, l),
+            _mm512_shuffle_epi8(c.hi_h, h),
+        );
+        let m = _mm512_or_si512(a, b);
+        // The zero lanes past `s` would stop (NUL is a control): masked off.
+        let mut stop = _mm512_test_epi8_mask(m, m) & lanes;
+        let pct = _mm512_cmpeq_epi8_mask(v, c.pct);
+        if pct & stop != 0 {
+            let d = _mm512_sub_epi8(v, _mm512_set1_epi8(b'0' as i8));
+            let digit = _mm512_cmplt_epu8_mask(d, _mm512_set1_epi8(10));
+            let x = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
+            let x = _mm512_sub_epi8(x, _mm512_set1_epi8(b'a' as i8));
+            let alpha = _mm512_cmplt_epu8_mask(x, _mm512_set1_epi8(6));
+            stop = clear_triplets(stop, pct, digit | alpha, 64, s, i);
+        }
+        if t.pair {
+            let lead = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(PAIR[0] as i8));
+            if lead != 0 {
+                let next = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(PAIR[1] as i8));
+                stop = add_pairs(stop, lead, next, 64, s, i);
+            }
+        }
+        (stop, h, l)
+    }
+
+    /// AVX-512 kernel of [`super::PctEncoder::scan_prefix`]: the stop mask of each 64-byte
+    /// block as in [`encode_avx512`] (the last one a masked load), nothing written.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512 F, BW, VBMI and VBMI2, BMI2 and POPCNT.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+    pub(super) unsafe fn scan_avx512(t: &Tables, s: &[u8]) -> usize {
+        let n = s.len();
+        let c = Consts512::new(t);
+        let mut i = 0;
+        while i < n {
+            let rem = n - i;
+            let lanes = _bzhi_u64(u64::MAX, rem.min(64) as u32);
+            // SAFETY: as in `encode_avx512`: the lanes read are within `s`, the others are
+            // not touched.
+            let v = unsafe { _mm512_maskz_loadu_epi8(lanes, s.as_ptr().add(i).cast()) };
+            let (stop, _, _) = stops64(t, &c, v, lanes, s, i);
+            if stop != 0 {
+                return i + stop.trailing_zeros() as usize;
+            }
+            i += rem.min(64);
+        }
+        n
+    }
+
     /// AVX-512 kernel of [`super::PctEncoder::encode_prefix`] (issue 11): 64-byte blocks,
     /// the last one a masked load (the lanes past `s` read as zero and are never touched in
     /// memory), so that a line's tail takes no 32-, 16- and padded-block stages. Stop bytes as
@@ -971,13 +1073,8 @@ mod x86 {
     pub(super) unsafe fn encode_avx512(t: &Tables, s: &[u8], out: &mut Vec<u8>) -> usize {
         let mut dst = start(s, out);
         let n = s.len();
-        let nib = _mm512_set1_epi8(0x0F);
-        let lo_a = _mm512_broadcast_i32x4(v16(&t.lo_a));
-        let lo_h = _mm512_broadcast_i32x4(v16(&t.lo_h));
-        let hi_a = _mm512_broadcast_i32x4(v16(&HI_A));
-        let hi_h = _mm512_broadcast_i32x4(v16(&HI_H));
+        let c = Consts512::new(t);
         let hex = _mm512_broadcast_i32x4(v16(HEX));
-        let pct_v = _mm512_set1_epi8(b'%' as i8);
         let mut i = 0;
         while i < n {
             let rem = n - i;
@@ -985,29 +1082,7 @@ mod x86 {
             // SAFETY: the lanes read are `s[i..i + min(rem, 64)]`, within `s`; a masked load
             // does not touch the memory of the lanes it leaves out (they read as zero).
             let v = unsafe { _mm512_maskz_loadu_epi8(lanes, s.as_ptr().add(i).cast()) };
-            let h = _mm512_and_si512(_mm512_srli_epi16(v, 4), nib);
-            let l = _mm512_and_si512(v, nib);
-            let a = _mm512_and_si512(_mm512_shuffle_epi8(lo_a, l), _mm512_shuffle_epi8(hi_a, h));
-            let b = _mm512_and_si512(_mm512_shuffle_epi8(lo_h, l), _mm512_shuffle_epi8(hi_h, h));
-            let m = _mm512_or_si512(a, b);
-            // The zero lanes past `s` would stop (NUL is a control): masked off.
-            let mut stop = _mm512_test_epi8_mask(m, m) & lanes;
-            let pct = _mm512_cmpeq_epi8_mask(v, pct_v);
-            if pct & stop != 0 {
-                let d = _mm512_sub_epi8(v, _mm512_set1_epi8(b'0' as i8));
-                let digit = _mm512_cmplt_epu8_mask(d, _mm512_set1_epi8(10));
-                let x = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
-                let x = _mm512_sub_epi8(x, _mm512_set1_epi8(b'a' as i8));
-                let alpha = _mm512_cmplt_epu8_mask(x, _mm512_set1_epi8(6));
-                stop = clear_triplets(stop, pct, digit | alpha, 64, s, i);
-            }
-            if t.pair {
-                let lead = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(PAIR[0] as i8));
-                if lead != 0 {
-                    let next = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(PAIR[1] as i8));
-                    stop = add_pairs(stop, lead, next, 64, s, i);
-                }
-            }
+            let (stop, h, l) = stops64(t, &c, v, lanes, s, i);
             let k = if stop == 0 {
                 rem.min(64)
             } else {
@@ -1021,7 +1096,7 @@ mod x86 {
                 // SAFETY: k <= 64, within the reserved room.
                 dst = unsafe { dst.add(k) };
             } else {
-                let first = _mm512_mask_blend_epi8(_mm512_movepi8_mask(v), v, pct_v);
+                let first = _mm512_mask_blend_epi8(_mm512_movepi8_mask(v), v, c.pct);
                 let hd = _mm512_shuffle_epi8(hex, h);
                 let ld = _mm512_shuffle_epi8(hex, l);
                 // SAFETY: both tables are 64 readable bytes; no alignment is required.
