@@ -11,6 +11,9 @@
 //!   octets are written with one 16-byte store. A block of fewer than 48 bytes (the end of
 //!   the input) is copied into a zeroed buffer first: a zero byte starts no triplet.
 //! - SSE2 (the x86_64 baseline, for CPUs without SSSE3): five triplets per 16-byte block.
+//! - AVX-512 (F, BW, VBMI and BMI2, detected at run time; issue #11, seventeenth pass): 21
+//!   triplets per 63-byte masked load, no padded copy at the end; `pext` finds the whole
+//!   triplets, `vpermb` gathers their digits (see `avx512::decode`).
 
 /// The value of each hex digit (RFC 3986 §2.1, either case), 0xFF for other bytes.
 pub(crate) static HEX_VALUE: [u8; 256] = {
@@ -34,6 +37,11 @@ pub(crate) static HEX_VALUE: [u8; 256] = {
 #[inline]
 pub(crate) fn decode_triplets(s: &[u8], octets: &mut Vec<u8>) -> usize {
     #[cfg(target_arch = "x86_64")]
+    if avx512::available() {
+        // SAFETY: the callee's requirements (AVX-512 F, BW, VBMI, BMI2), detected just above.
+        return unsafe { avx512::decode(s, octets) };
+    }
+    #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("ssse3") {
         // SAFETY: the callee's only requirement is SSSE3, detected just above.
         return unsafe { ssse3::decode(s, octets) };
@@ -49,6 +57,19 @@ fn decode_triplets_ssse3(s: &[u8], octets: &mut Vec<u8>) -> Option<usize> {
     if std::arch::is_x86_feature_detected!("ssse3") {
         // SAFETY: SSSE3 was detected just above.
         return Some(unsafe { ssse3::decode(s, octets) });
+    }
+    let _ = (s, octets);
+    None
+}
+
+/// [`decode_triplets`] by the AVX-512 kernel, or `None` when the CPU lacks it (for the tests
+/// and the fuzz target).
+#[cfg(any(test, feature = "twins"))]
+fn decode_triplets_avx512(s: &[u8], octets: &mut Vec<u8>) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if avx512::available() {
+        // SAFETY: the callee's requirements, detected just above.
+        return Some(unsafe { avx512::decode(s, octets) });
     }
     let _ = (s, octets);
     None
@@ -91,17 +112,14 @@ pub(crate) fn decode_triplets_naive(s: &[u8], octets: &mut Vec<u8>) -> usize {
     j
 }
 
-/// Panics unless the kernel and its twin agree on `s` and on each suffix of up to 15 bytes
-/// less (other alignments of the triplets). For the fuzz target `simd_twin`; not part of
-/// the API.
-/// Panics unless every kernel ([`decode_triplets`], the SSE2 kernel, the SSSE3 kernel where
-/// the CPU has it) and the twin agree on `s` and on each suffix of up to 47 bytes less (other
-/// alignments of the triplets against the 16- and 48-byte blocks). For the fuzz target
-/// `simd_twin`; not part of the API.
+/// Panics unless every kernel ([`decode_triplets`], the SSE2 kernel, the SSSE3 and AVX-512
+/// kernels where the CPU has them) and the twin agree on `s` and on each suffix of up to 63
+/// bytes less (other alignments of the triplets against the 16-, 48- and 63-byte blocks).
+/// For the fuzz target `simd_twin`; not part of the API.
 #[cfg(any(test, feature = "twins"))]
 #[doc(hidden)]
 pub fn hex_twin_check(s: &[u8]) {
-    for k in 0..s.len().min(47) + 1 {
+    for k in 0..s.len().min(63) + 1 {
         let t = &s[k..];
         let mut want = b"x".to_vec();
         let m = decode_triplets_naive(t, &mut want);
@@ -114,6 +132,103 @@ pub fn hex_twin_check(s: &[u8]) {
         let mut a = b"x".to_vec();
         if let Some(n) = decode_triplets_ssse3(t, &mut a) {
             assert_eq!((n, &a), (m, &want), "SSSE3 kernel on {t:02X?}");
+        }
+        let mut a = b"x".to_vec();
+        if let Some(n) = decode_triplets_avx512(t, &mut a) {
+            assert_eq!((n, &a), (m, &want), "AVX-512 kernel on {t:02X?}");
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use core::arch::x86_64::*;
+
+    /// Whether the CPU runs [`decode`] (std caches each detection).
+    #[inline]
+    pub(super) fn available() -> bool {
+        std::arch::is_x86_feature_detected!("avx512vbmi")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("bmi2")
+    }
+
+    /// Triplets per block: 63 bytes.
+    const TRIPLETS: usize = 21;
+    /// Lanes `3j` (j < 21): where the `%` of each triplet of a block is.
+    const STARTS: u64 = 0x1249_2492_4924_9249;
+    /// `vpermb` indices that gather lane `3j + 1 + d` into lane `j`: the high (`d` = 0) and
+    /// low (`d` = 1) digit of each triplet.
+    const fn digit_idx(d: usize) -> [u8; 64] {
+        let mut t = [0u8; 64];
+        let mut j = 0;
+        while j < TRIPLETS {
+            t[j] = (3 * j + 1 + d) as u8;
+            j += 1;
+        }
+        t
+    }
+    static HI_IDX: [u8; 64] = digit_idx(0);
+    static LO_IDX: [u8; 64] = digit_idx(1);
+
+    /// [`super::decode_triplets`] 21 triplets at a time (issue 11): a masked load of up to 63
+    /// bytes (the lanes past `s` read as zero, which is no `%` and no digit, and are not
+    /// touched in memory, so the end of a run needs no padded copy); the lanes that are `%`
+    /// and hex digits (RFC 3986 §2.1, either case) as masks, whose bits at the triplets'
+    /// first, second and third lanes `pext` gathers: the leading whole triplets are the
+    /// trailing ones of their AND. Each lane's digit value is its low nibble, plus 9 for a
+    /// letter; `vpermb` gathers the high and the low digits of the 21 triplets, and
+    /// `16 × high + low` is stored whole (64 bytes), the octets past the whole triplets
+    /// dropped by the length. Twin: [`super::decode_triplets_naive`] (the tests and the fuzz
+    /// target `simd_twin` run every kernel this CPU has).
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512 F, BW and VBMI, and BMI2 ([`available`]).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,bmi2")]
+    pub(super) unsafe fn decode(s: &[u8], octets: &mut Vec<u8>) -> usize {
+        // SAFETY: both tables are 64 readable bytes; no alignment is required.
+        let (hi_idx, lo_idx) = unsafe {
+            (
+                _mm512_loadu_si512(HI_IDX.as_ptr().cast()),
+                _mm512_loadu_si512(LO_IDX.as_ptr().cast()),
+            )
+        };
+        let nib = _mm512_set1_epi8(0x0F);
+        let mut j = 0;
+        loop {
+            let rem = s.len() - j;
+            let lanes = _bzhi_u64(u64::MAX, rem.min(3 * TRIPLETS) as u32);
+            // SAFETY: the lanes read are `s[j..j + min(rem, 63)]`, within `s`; a masked load
+            // does not touch the memory of the lanes it leaves out (they read as zero).
+            let v = unsafe { _mm512_maskz_loadu_epi8(lanes, s.as_ptr().add(j).cast()) };
+            let pct = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'%' as i8));
+            let d = _mm512_sub_epi8(v, _mm512_set1_epi8(b'0' as i8));
+            let digit = _mm512_cmplt_epu8_mask(d, _mm512_set1_epi8(10));
+            let x = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
+            let x = _mm512_sub_epi8(x, _mm512_set1_epi8(b'a' as i8));
+            let alpha = _mm512_cmplt_epu8_mask(x, _mm512_set1_epi8(6));
+            let hex = digit | alpha;
+            let whole =
+                _pext_u64(pct, STARTS) & _pext_u64(hex >> 1, STARTS) & _pext_u64(hex >> 2, STARTS);
+            // `whole` has 21 bits: at most 21 leading triplets.
+            let n = (!whole).trailing_zeros() as usize;
+            let low = _mm512_and_si512(v, nib);
+            let val = _mm512_mask_add_epi8(low, alpha, low, _mm512_set1_epi8(9));
+            let hi = _mm512_permutexvar_epi8(hi_idx, val);
+            let lo = _mm512_permutexvar_epi8(lo_idx, val);
+            let oct = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(hi, nib), 4), lo);
+            octets.reserve(64);
+            let len = octets.len();
+            // SAFETY: `reserve` left room for 64 bytes after `len`; the first `n` (<= 21) of
+            // them are the octets of the whole triplets, written by the store.
+            unsafe {
+                _mm512_storeu_si512(octets.as_mut_ptr().add(len).cast(), oct);
+                octets.set_len(len + n);
+            }
+            j += 3 * n;
+            if n < TRIPLETS {
+                return j;
+            }
         }
     }
 }
@@ -321,6 +436,11 @@ mod tests {
     /// plain byte, the end) at every position.
     #[test]
     fn kernel_matches_twin_over_length_alignment_position() {
+        #[cfg(target_arch = "x86_64")]
+        if !avx512::available() {
+            // Not a silent skip: the AVX-512 kernel is compared only where the CPU has it.
+            eprintln!("simd::hex: no AVX-512 VBMI on this CPU, its kernel is not tested here");
+        }
         let digits = b"0123456789abcdefABCDEF";
         let flaws: [&[u8]; 7] = [b"%G1", b"%1G", b"%1", b"%", b"a", b"%%41", b"%:0"];
         let mut checked = 0;
@@ -362,6 +482,10 @@ mod tests {
         let mut a = Vec::new();
         if let Some(n) = decode_triplets_ssse3(s, &mut a) {
             assert_eq!((n, &a), (m, &want), "{s:?}");
+        }
+        let mut a = Vec::new();
+        if let Some(n) = decode_triplets_avx512(s, &mut a) {
+            assert_eq!((n, &a), (m, &want), "AVX-512 {s:?}");
         }
     }
 
