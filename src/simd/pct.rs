@@ -983,6 +983,20 @@ mod x86 {
         }
     }
 
+    /// The block of up to 64 bytes at `s[i..]` (`i < s.len()`) by a masked load, and the mask
+    /// of its lanes within `s`; the others read as zero.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+    fn block64(s: &[u8], i: usize) -> (__m512i, u64) {
+        debug_assert!(i < s.len());
+        let lanes = _bzhi_u64(u64::MAX, (s.len() - i).min(64) as u32);
+        // SAFETY: the lanes read are `s[i..i + min(len - i, 64)]`, within `s` (`s[i..]` is
+        // checked by the slice); a masked load does not touch the memory of the lanes it
+        // leaves out.
+        let v = unsafe { _mm512_maskz_loadu_epi8(lanes, s[i..].as_ptr().cast()) };
+        (v, lanes)
+    }
+
     /// The stop mask of the block `v` (`s[i..]`, its lanes within `s` set in `lanes`, the
     /// others zero), as [`stops16`] gives it for 16 lanes: the stop bytes of the nibble
     /// tables but the `%` that start a triplet within `s`, and the starts of [`PAIR`] where it
@@ -1042,10 +1056,7 @@ mod x86 {
         let mut i = 0;
         while i < n {
             let rem = n - i;
-            let lanes = _bzhi_u64(u64::MAX, rem.min(64) as u32);
-            // SAFETY: as in `encode_avx512`: the lanes read are within `s`, the others are
-            // not touched.
-            let v = unsafe { _mm512_maskz_loadu_epi8(lanes, s.as_ptr().add(i).cast()) };
+            let (v, lanes) = block64(s, i);
             let (stop, _, _) = stops64(t, &c, v, lanes, s, i);
             if stop != 0 {
                 return i + stop.trailing_zeros() as usize;
@@ -1078,10 +1089,7 @@ mod x86 {
         let mut i = 0;
         while i < n {
             let rem = n - i;
-            let lanes = _bzhi_u64(u64::MAX, rem.min(64) as u32);
-            // SAFETY: the lanes read are `s[i..i + min(rem, 64)]`, within `s`; a masked load
-            // does not touch the memory of the lanes it leaves out (they read as zero).
-            let v = unsafe { _mm512_maskz_loadu_epi8(lanes, s.as_ptr().add(i).cast()) };
+            let (v, lanes) = block64(s, i);
             let (stop, h, l) = stops64(t, &c, v, lanes, s, i);
             let k = if stop == 0 {
                 rem.min(64)
