@@ -156,7 +156,7 @@ mod avx512 {
     /// Triplets per block: 63 bytes.
     const TRIPLETS: usize = 21;
     /// Lanes `3j` (j < 21): where the `%` of each triplet of a block is.
-    const STARTS: u64 = 0x1249_2492_4924_9249;
+    use crate::simd::x86_64::THIRDS as STARTS;
     /// `vpermb` indices that gather lane `3j + 1 + d` into lane `j`: the high (`d` = 0) and
     /// low (`d` = 1) digit of each triplet.
     const fn digit_idx(d: usize) -> [u8; 64] {
@@ -202,11 +202,7 @@ mod avx512 {
             // does not touch the memory of the lanes it leaves out (they read as zero).
             let v = unsafe { _mm512_maskz_loadu_epi8(lanes, s.as_ptr().add(j).cast()) };
             let pct = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'%' as i8));
-            let d = _mm512_sub_epi8(v, _mm512_set1_epi8(b'0' as i8));
-            let digit = _mm512_cmplt_epu8_mask(d, _mm512_set1_epi8(10));
-            let x = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
-            let x = _mm512_sub_epi8(x, _mm512_set1_epi8(b'a' as i8));
-            let alpha = _mm512_cmplt_epu8_mask(x, _mm512_set1_epi8(6));
+            let (digit, alpha) = crate::simd::x86_64::hex_masks64(v);
             let hex = digit | alpha;
             let whole =
                 _pext_u64(pct, STARTS) & _pext_u64(hex >> 1, STARTS) & _pext_u64(hex >> 2, STARTS);

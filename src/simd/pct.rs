@@ -953,7 +953,7 @@ mod x86 {
         t
     };
     /// The lanes `3j` (j < 21): where each input byte's output starts before compression.
-    const STARTS: u64 = 0x1249_2492_4924_9249;
+    use crate::simd::x86_64::THIRDS as STARTS;
     /// The lanes `3j + 2` (j < 21) of [`SPREAD_L`].
     const L_LANES: u64 = STARTS << 2;
 
@@ -1027,12 +1027,8 @@ mod x86 {
         let mut stop = _mm512_test_epi8_mask(m, m) & lanes;
         let pct = _mm512_cmpeq_epi8_mask(v, c.pct);
         if pct & stop != 0 {
-            let d = _mm512_sub_epi8(v, _mm512_set1_epi8(b'0' as i8));
-            let digit = _mm512_cmplt_epu8_mask(d, _mm512_set1_epi8(10));
-            let x = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
-            let x = _mm512_sub_epi8(x, _mm512_set1_epi8(b'a' as i8));
-            let alpha = _mm512_cmplt_epu8_mask(x, _mm512_set1_epi8(6));
-            stop = clear_triplets(stop, pct, digit | alpha, 64, s, i);
+            let (digit, letter) = crate::simd::x86_64::hex_masks64(v);
+            stop = clear_triplets(stop, pct, digit | letter, 64, s, i);
         }
         if t.pair {
             let lead = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(PAIR[0] as i8));
@@ -1096,7 +1092,8 @@ mod x86 {
             } else {
                 stop.trailing_zeros() as usize
             };
-            let high = _mm512_movepi8_mask(v) & _bzhi_u64(u64::MAX, k as u32);
+            let high_lanes = _mm512_movepi8_mask(v);
+            let high = high_lanes & _bzhi_u64(u64::MAX, k as u32);
             if high == 0 {
                 // SAFETY: at most 3 * i bytes were written and i < n: 64 more fit the
                 // 3 * n + 64 reserved. The lanes past `k` are scratch after the output.
@@ -1104,7 +1101,7 @@ mod x86 {
                 // SAFETY: k <= 64, within the reserved room.
                 dst = unsafe { dst.add(k) };
             } else {
-                let first = _mm512_mask_blend_epi8(_mm512_movepi8_mask(v), v, c.pct);
+                let first = _mm512_mask_blend_epi8(high_lanes, v, c.pct);
                 let hd = _mm512_shuffle_epi8(hex, h);
                 let ld = _mm512_shuffle_epi8(hex, l);
                 // SAFETY: both tables are 64 readable bytes; no alignment is required.

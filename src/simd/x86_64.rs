@@ -439,6 +439,27 @@ pub(crate) fn scan_into_avx2(t: &Avx2Tables, buf: &[u8], out: &mut Vec<BlockMask
     }
 }
 
+/// The lanes `3j` (j < 21) of a 64-lane block: the first lane of each of 21 three-byte
+/// groups — a `%HH` triplet of `hex.rs`'s AVX-512 decoder, a byte's `%HH` or plain lane in
+/// `pct.rs`'s AVX-512 expansion.
+pub(crate) const THIRDS: u64 = 0x1249_2492_4924_9249;
+
+/// [`hex_lanes`] for 64 lanes, as masks: `(digit, letter)`, the lanes of `0-9` and of
+/// `A-F a-f` (RFC 3986 §2.1), for the AVX-512 kernels of `pct.rs` and `hex.rs`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) fn hex_masks64(v: core::arch::x86_64::__m512i) -> (u64, u64) {
+    use core::arch::x86_64::*;
+    let d = _mm512_sub_epi8(v, _mm512_set1_epi8(b'0' as i8));
+    let digit = _mm512_cmplt_epu8_mask(d, _mm512_set1_epi8(10));
+    let l = _mm512_sub_epi8(
+        _mm512_or_si512(v, _mm512_set1_epi8(0x20)),
+        _mm512_set1_epi8(b'a' as i8),
+    );
+    let letter = _mm512_cmplt_epu8_mask(l, _mm512_set1_epi8(6));
+    (digit, letter)
+}
+
 /// Where the hex digits are among the 16 bytes of `v` (RFC 3986 §2.1, either case): the one
 /// test of the `%HH` kernels (`pct.rs`'s triplet masks, `hex.rs`'s decoders). Returns
 /// `(digit, d, letter, l)`: `digit` is 0xFF in the lanes of `0-9`, where `d = v - '0'` is the
