@@ -275,12 +275,15 @@ impl Worker {
                 cr_ok |= 1 << 63;
             }
             let mut fl = m.flag | (m.cr & !cr_ok);
+            let mut hi = m.high;
             let mut lf = m.lf;
             while lf != 0 {
                 let bit = lf.trailing_zeros();
                 let upto = (1u64 << bit) | ((1u64 << bit) - 1);
                 let dirty = st.line_dirty || fl & upto != 0;
                 fl &= !upto;
+                st.line_high |= hi & upto != 0;
+                hi &= !upto;
                 lf &= lf - 1;
                 let end = off + bit as usize;
                 // The common case, inline: a clean line (a trailing CR is harmless to
@@ -293,6 +296,7 @@ impl Worker {
                 {
                     res.stats.lines += 1;
                     st.line_start = end + 1;
+                    st.line_high = false;
                     continue;
                 }
                 let seen = if dirty { Seen::Flagged } else { Seen::Clean };
@@ -303,6 +307,7 @@ impl Worker {
                 }
             }
             st.line_dirty |= fl != 0;
+            st.line_high |= hi != 0;
             off = end;
         }
         self.masks = masks;
@@ -395,6 +400,14 @@ impl Worker {
         res.stats.lines += 1;
         st.line_start = term_end;
         st.line_dirty = false;
+        // Whether the line has a byte ≥ 0x80, from the classifier's `high` masks (the walk
+        // keeps them; the naive twin, which has none, asks the bytes).
+        let line_ascii = if seen == Seen::Unchecked {
+            data[start..content_end].is_ascii()
+        } else {
+            !std::mem::take(&mut st.line_high)
+        };
+        debug_assert_eq!(line_ascii, data[start..content_end].is_ascii());
         let content = &data[start..content_end];
         // The part converted: the whole line, or `--field`'s range (None: the field is missing).
         let field = match self.opts.field {
@@ -415,7 +428,9 @@ impl Worker {
                         return false;
                     }
                 } else if let Op::ToUri(c) = op {
-                    if f.is_ascii() {
+                    // `--field`'s part of a line with non-ASCII bytes may be ASCII.
+                    let ascii = line_ascii || (self.opts.field.is_some() && f.is_ascii());
+                    if ascii {
                         // A flagged ASCII line that is already a valid URI and passes
                         // `quick_ok` (`is_valid_flagged`) passes through.
                         if crate::convert::to_uri::is_valid_flagged_ascii(f) {
@@ -648,6 +663,8 @@ enum Seen {
 struct Walk {
     line_start: usize,
     line_dirty: bool,
+    /// The current line has a byte ≥ 0x80 (so far, in the blocks walked).
+    line_high: bool,
     run_start: usize,
     /// `data[utf8_from..utf8_to]` is known to be UTF-8 ([`Walk::utf8_line`]); `utf8_from` is a
     /// line's start.

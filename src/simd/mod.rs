@@ -120,6 +120,10 @@ pub struct BlockMasks {
     pub cr: u64,
     /// Bytes of the classifier's set, other than LF and CR.
     pub flag: u64,
+    /// Bytes ≥ 0x80 (non-ASCII), whatever the set: the engine's walk tells a flagged line
+    /// with non-ASCII bytes from an ASCII one by them, without a pass of its own over the
+    /// line (issue 11).
+    pub high: u64,
 }
 
 impl BlockMasks {
@@ -130,6 +134,7 @@ impl BlockMasks {
             lf: self.lf & keep,
             cr: self.cr & keep,
             flag: self.flag & keep,
+            high: self.high & keep,
         }
     }
 }
@@ -345,6 +350,9 @@ pub fn classify_naive(set: &ByteSet, bytes: &[u8]) -> BlockMasks {
     let mut m = BlockMasks::default();
     for (i, &b) in bytes.iter().enumerate() {
         let bit = 1u64 << i;
+        if b >= 0x80 {
+            m.high |= bit;
+        }
         if b == b'\n' {
             m.lf |= bit;
         } else if b == b'\r' {
@@ -495,6 +503,7 @@ mod tests {
             lf: m.lf << bit,
             cr: m.cr << bit,
             flag: m.flag << bit,
+            high: m.high << bit,
         }
     }
 
@@ -545,6 +554,7 @@ mod tests {
                         exp.lf = (exp.lf & !bit) | new.lf;
                         exp.cr = (exp.cr & !bit) | new.cr;
                         exp.flag = (exp.flag & !bit) | new.flag;
+                        exp.high = (exp.high & !bit) | new.high;
                     }
                 }
                 let buf = &storage[align..align + len];
@@ -744,8 +754,12 @@ mod tests {
             lf: 0b10,
             cr: 0b1000,
             flag: 0b10000,
+            high: 0,
         };
         assert_eq!(out, [BlockMasks::default(), expected]);
+        let mut out = Vec::new();
+        c.scan_into("a\u{e9}\n".as_bytes(), &mut out);
+        assert_eq!(out[0].high, 0b110);
         assert!(c.scan(b"").is_empty());
     }
 

@@ -53,6 +53,8 @@ pub(crate) fn classify64(table: &Table, block: &[u8; 64]) -> BlockMasks {
             c |= u64::from(table.0[usize::from(b)]) << (8 * k);
         }
         let shift = 8 * i;
+        let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        m.high |= gather_lsbs(word >> 7) << shift;
         m.lf |= gather_lsbs(c) << shift;
         m.cr |= gather_lsbs(c >> 1) << shift;
         m.flag |= gather_lsbs(c >> 2) << shift;

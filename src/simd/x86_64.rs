@@ -233,6 +233,7 @@ fn sse2_block64(plan: &Sse2Plan, block: &[u8; 64]) -> BlockMasks {
         lf,
         cr,
         flag: movemask4(acc) & !(lf | cr),
+        high: movemask4(v),
     }
 }
 
@@ -394,6 +395,10 @@ fn block64<const MODE: u8>(w: &Wide, block: &[u8; 64]) -> BlockMasks {
         lf: join(eq(v0, w.lf), eq(v1, w.lf)),
         cr: join(eq(v0, w.cr), eq(v1, w.cr)),
         flag: join(member32::<MODE>(w, v0), member32::<MODE>(w, v1)),
+        high: join(
+            _mm256_movemask_epi8(v0) as u32,
+            _mm256_movemask_epi8(v1) as u32,
+        ),
     }
 }
 
