@@ -925,9 +925,52 @@ pub fn is_dns_name(name: &str) -> bool {
     dns_name_bytes(name.as_bytes()).0
 }
 
-/// [`is_dns_name`] of `b`, and whether `b` holds a `-` (for [`host_scan`]).
+/// [`is_dns_name`] of `b`, and whether `b` holds a `-` (for [`host_scan`]): by masks for a
+/// name of at most 64 bytes (nearly every host), else by [`DNS_DFA`].
 #[inline]
 fn dns_name_bytes(b: &[u8]) -> (bool, bool) {
+    if (1..=64).contains(&b.len()) {
+        dns_name_masks(b)
+    } else {
+        dns_name_dfa(b)
+    }
+}
+
+/// [`dns_name_bytes`] of 1 to 64 bytes by 64-bit masks of the letters and digits, hyphens and
+/// dots ([`dns_masks16`](crate::simd::delims::dns_masks16)): RFC 1123 §2.1's rules as bit
+/// tests, with no chain of dependent loads (the automaton's loop was about half of
+/// `convert_with_head`'s samples in check on `intl_cldr`, issue 11). A dot follows a letter
+/// or digit (so no label is empty and none ends with a hyphen), a hyphen follows a letter,
+/// digit or hyphen (so no label starts with one), and the name ends with a letter or digit
+/// or a root dot; 64 bytes without a dot are one label too long. Twins: [`dns_name_dfa`] and
+/// [`is_dns_name_naive`] (the test `dns_name_matches_twin`).
+#[inline]
+fn dns_name_masks(b: &[u8]) -> (bool, bool) {
+    use crate::simd::delims::dns_masks16;
+    let n = b.len();
+    debug_assert!((1..=64).contains(&n));
+    let p = crate::simd::padded::<64>(b);
+    let (mut alnum, mut hyphen, mut dot) = (0u64, 0u64, 0u64);
+    for (k, block) in p.chunks_exact(16).take(n.div_ceil(16)).enumerate() {
+        let (a, h, d) = dns_masks16(block.try_into().expect("16 bytes"));
+        alnum |= u64::from(a) << (16 * k);
+        hyphen |= u64::from(h) << (16 * k);
+        dot |= u64::from(d) << (16 * k);
+    }
+    let all = u64::MAX >> (64 - n);
+    let last = 1u64 << (n - 1);
+    let ok = alnum | hyphen | dot == all
+        && dot & !(alnum << 1) == 0
+        && hyphen & !((alnum | hyphen) << 1) == 0
+        && (alnum | dot) & last != 0
+        && (n < 64 || dot != 0);
+    (ok, hyphen != 0)
+}
+
+/// [`dns_name_bytes`] by one pass of [`DNS_DFA`] (the label lengths in a second pass, only for
+/// a name longer than 63 octets): names longer than 64 bytes, and the twin of
+/// [`dns_name_masks`].
+fn dns_name_dfa(b: &[u8]) -> (bool, bool) {
     let st = b.iter().fold(D_START, |st, &x| {
         DNS_DFA[usize::from(st & 15)][usize::from(x)]
     });
@@ -1613,5 +1656,38 @@ mod tests {
             }
         }
         assert!(is_dns_name("a-b.example.") && !is_dns_name("a..b") && !is_dns_name("-a"));
+        // The masks against the automaton and the rules on names of every length up to 70
+        // (past the masks' 64), over the bytes they decide on, with whether a hyphen is in.
+        let alphabet = [b'a', b'Z', b'0', b'9', b'-', b'.', b'_', 0xC3, 0x00, b'/'];
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut valid = [0u32; 71];
+        for round in 0..40_000u32 {
+            let len = 1 + (round as usize % 70);
+            let name: Vec<u8> = (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    // Mostly letters and digits, so that many names are valid.
+                    let r = (x >> 20) as usize;
+                    if r.is_multiple_of(6) {
+                        alphabet[r / 6 % alphabet.len()]
+                    } else {
+                        b'a' + (r % 26) as u8
+                    }
+                })
+                .collect();
+            let want = String::from_utf8(name.clone()).is_ok_and(|s| is_dns_name_naive(&s));
+            let got = dns_name_bytes(&name);
+            assert_eq!(got.0, want, "{:?}", String::from_utf8_lossy(&name));
+            assert_eq!(got.0, dns_name_dfa(&name).0, "{name:?}");
+            if got.0 {
+                valid[len] += 1;
+                assert_eq!(got.1, name.contains(&b'-'), "{name:?}");
+                assert_eq!(dns_name_dfa(&name).1, got.1, "{name:?}");
+            }
+        }
+        // Valid names of every length but 64 (one label too long unless a dot is drawn).
+        assert!(valid[1..64].iter().all(|&v| v > 0), "{valid:?}");
     }
 }
