@@ -337,7 +337,7 @@ impl ToUri {
         // Step 4: path, query, fragment (RFC 3987 §3.1 step 2, 3987bis §3.3).
         out.extend_from_slice(&line[pos..tail]);
         if fused {
-            self.encode_tail(line, tail, out, &mut o)?;
+            self.encode_tail(line, tail, out, &mut o, false)?;
             if self.scan_only {
                 self.head = Some((c, auth));
             }
@@ -411,18 +411,32 @@ impl ToUri {
         if wide && matches!(self.opts.host, HostMode::Idna2003(_)) {
             return None;
         }
-        // RFC 3987 §3.1 step 1c.
-        let text = utf8()?;
-        debug_assert_eq!(text.as_bytes(), line);
+        // RFC 3987 §3.1 step 1c: the line is UTF-8. Where the kernel validates as it encodes
+        // (`PctEncoder::validates_in_pass`, AVX-512), the tail is validated by step 4's
+        // kernel calls and the characters they stop at (`encode_stop` decodes them strictly),
+        // and a host written in Unicode here, alone; the head and an ASCII authority are
+        // ASCII (`crawl_authority`). The pieces meet at ASCII bytes (`//`, and `/ ? #` or
+        // the line's end), so the line is UTF-8 exactly when each piece is. Elsewhere the
+        // engine validates a run of lines at once (`utf8`).
+        let fused = self.enc.validates_in_pass();
+        let text = if fused { None } else { Some(utf8()?) };
+        debug_assert!(text.is_none_or(|t| t.as_bytes() == line));
         // The Guard's mapping check in the UTS #46 modes (`check_mapping`, RFC 3491 §3 / UTS
         // #46 §4; issue 16): a host with a character the mapping deletes is
         // `host-char-removed`, the slow path's to report. (The host is cut at `//` and at
         // `/`, `?`, `#` or the line's end: character boundaries of `text`.)
-        if wide
-            && self.opts.host != HostMode::Percent
-            && integrity::removed_char(text.get(a0..end)?, false).is_some()
-        {
-            return None;
+        if wide {
+            let host = match text {
+                Some(t) => t.get(a0..end)?,
+                None => crate::simd::utf8::validate(&line[a0..end])
+                    .ok()
+                    // SAFETY: just validated.
+                    .map(|()| unsafe { std::str::from_utf8_unchecked(&line[a0..end]) })?,
+            };
+            if self.opts.host != HostMode::Percent && integrity::removed_char(host, false).is_some()
+            {
+                return None;
+            }
         }
         let mark = out.len();
         out.extend_from_slice(&line[..a0]);
@@ -449,7 +463,7 @@ impl ToUri {
         // Step 4 as `convert_inner` runs it on the block path (`encode_tail`: the kernel, the
         // fragment's `#`, the bytes it stops at); a line with anything to report or repair
         // is the slow path's.
-        let quiet = self.encode_tail(line, tail, out, &mut o).is_ok()
+        let quiet = self.encode_tail(line, tail, out, &mut o, fused).is_ok()
             && o.repairs == 0
             && o.warnings == 0
             && o.first_warning.is_none()
@@ -487,7 +501,8 @@ impl ToUri {
         // delimiters, is too; the second validation cost ~220 instructions an IDN host
         // (issue 11). A line that is not UTF-8 validates its host here.
         let s = if self.valid_utf8 {
-            // SAFETY: `line` is valid UTF-8 (`self.valid_utf8`, set by step 1 for this line),
+            // SAFETY: `line` is valid UTF-8 (`self.valid_utf8`, set by step 1 for this line;
+            // or, in `convert_crawl_line`, the host alone, which is all that is read here),
             // and `r` starts after `//` or `@` and ends at `:`, `/`, `?`, `#` or the line's
             // end (`components::split_authority`): ASCII bytes, which are never inside a
             // multi-byte character, so `host` is whole characters of `line`. The test
@@ -631,12 +646,19 @@ impl ToUri {
     /// a hex digit), so the checks see the same triplets as per component. The component
     /// decides only whether private use is allowed (in the query, §2.2): it is looked up at the
     /// few characters that take the per-character check.
+    ///
+    /// With `utf8`, the kernel also validates what it maps (`PctEncoder::encode_prefix_utf8`;
+    /// the characters it stops at are decoded strictly by `encode_stop`), and a tail that is
+    /// not UTF-8 is an `invalid-utf8` error at the start of the kernel call that found it,
+    /// not at the byte: only `convert_crawl_line` asks for it, and it hands such a line to
+    /// the slow path, which reports the byte.
     fn encode_tail(
         &self,
         line: &[u8],
         start: usize,
         out: &mut Vec<u8>,
         o: &mut Outcome,
+        utf8: bool,
     ) -> Result<(), LineError> {
         let s = &line[start..];
         let n = s.len();
@@ -646,7 +668,15 @@ impl ToUri {
         let mut query: Option<Option<usize>> = None;
         loop {
             let before = out.len();
-            let k = self.kernel(&s[i..], out);
+            let k = if utf8 {
+                let (k, valid) = self.enc.encode_prefix_utf8(&s[i..], out);
+                if !valid {
+                    return Err(LineError::new(ErrorKind::InvalidUtf8, start + i));
+                }
+                k
+            } else {
+                self.kernel(&s[i..], out)
+            };
             if out.len() - before != k {
                 o.written = Written::Wrote;
             }

@@ -337,7 +337,7 @@ impl PctEncoder {
             // SAFETY: `Level::Avx512` is only stored after `is_available()` detected AVX-512
             // F, BW, VBMI, VBMI2, BMI2 and POPCNT (`new` through `Level::best`, `with_level`), the
             // callee's only requirement.
-            Level::Avx512 => unsafe { x86::encode_avx512(self.t, s, out) },
+            Level::Avx512 => unsafe { x86::encode_avx512::<false>(self.t, s, out).0 },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Level::Avx2` is only stored after `is_available()` detected AVX2
             // (`new` through `Level::best`, `with_level`), the callee's only requirement.
@@ -347,6 +347,40 @@ impl PctEncoder {
             Level::Ssse3 => unsafe { x86::encode_ssse3(self.t, s, out) },
             _ => self.encode_prefix_naive(s, out),
         }
+    }
+
+    /// Whether [`PctEncoder::encode_prefix_utf8`] validates in the same pass as it maps (the
+    /// AVX-512 level); elsewhere it validates the mapped prefix afterwards, and a caller that
+    /// can validate a whole run of lines at once does better to keep doing that.
+    #[inline]
+    pub(crate) fn validates_in_pass(&self) -> bool {
+        matches!(self.level, Level::Avx512)
+    }
+
+    /// [`PctEncoder::encode_prefix`], and whether the prefix it maps is UTF-8 standing alone
+    /// (RFC 3629 §4; RFC 3987 §3.1 step 1c): to-uri's one-pass crawl line validates its tail
+    /// here instead of in a pass of its own (issue 11). In one pass on the AVX-512 level
+    /// ([`PctEncoder::validates_in_pass`]); [`PctEncoder::encode_prefix_utf8_naive`] is its
+    /// twin.
+    #[inline]
+    pub(crate) fn encode_prefix_utf8(&self, s: &[u8], out: &mut Vec<u8>) -> (usize, bool) {
+        match self.level {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `encode_prefix`: `Level::Avx512` is only stored after its
+            // features were detected.
+            Level::Avx512 => unsafe { x86::encode_avx512::<true>(self.t, s, out) },
+            _ => {
+                let k = self.encode_prefix(s, out);
+                (k, crate::simd::utf8::validate(&s[..k]).is_ok())
+            }
+        }
+    }
+
+    /// The obviously correct twin of [`PctEncoder::encode_prefix_utf8`].
+    #[cfg(any(test, feature = "twins"))]
+    pub(crate) fn encode_prefix_utf8_naive(&self, s: &[u8], out: &mut Vec<u8>) -> (usize, bool) {
+        let k = self.encode_prefix_naive(s, out);
+        (k, std::str::from_utf8(&s[..k]).is_ok())
     }
 
     /// The length of the prefix that [`PctEncoder::encode_prefix`] maps, without writing the
@@ -423,6 +457,13 @@ pub fn pct_twin_check(s: &[u8]) {
                 e.scan_prefix(s),
                 n,
                 "scan {level:?}, leiri {leiri}, {s:02X?}"
+            );
+            let mut got = b"x".to_vec();
+            let mut want_u = b"x".to_vec();
+            assert_eq!(
+                (e.encode_prefix_utf8(s, &mut got), &got),
+                (naive.encode_prefix_utf8_naive(s, &mut want_u), &want_u),
+                "utf8 {level:?}, leiri {leiri}, {s:02X?}"
             );
         }
     }
@@ -1074,14 +1115,30 @@ mod x86 {
     /// Twin: [`super::PctEncoder::encode_prefix_naive`] (the kernel tests run every level this
     /// CPU has; the fuzz target `simd_twin` too).
     ///
+    /// With `UTF8`, it also validates the prefix it maps as UTF-8 standing alone (RFC 3629 §4:
+    /// no character cut at either end), on the blocks it loaded
+    /// ([`crate::simd::utf8::avx512::errors64`], the lanes up to and with the stop lane, which
+    /// holds an ASCII or lead byte: a character cut by the stop is an error there), and
+    /// returns whether it is; without, the second value is `true`. Twin:
+    /// [`super::PctEncoder::encode_prefix_utf8_naive`].
+    ///
     /// # Safety
     /// The CPU must support AVX-512 F, BW, VBMI and VBMI2, BMI2 and POPCNT.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-    pub(super) unsafe fn encode_avx512(t: &Tables, s: &[u8], out: &mut Vec<u8>) -> usize {
+    pub(super) unsafe fn encode_avx512<const UTF8: bool>(
+        t: &Tables,
+        s: &[u8],
+        out: &mut Vec<u8>,
+    ) -> (usize, bool) {
+        use crate::simd::utf8::avx512 as u8x;
         let mut dst = start(s, out);
         let n = s.len();
         let c = Consts512::new(t);
         let hex = _mm512_broadcast_i32x4(v16(HEX));
+        let uc = u8x::Consts::new();
+        // The block before (zero: ASCII before the prefix) and the lanes with an error.
+        let mut prev = _mm512_setzero_si512();
+        let mut bad = 0u64;
         let mut i = 0;
         while i < n {
             let rem = n - i;
@@ -1092,6 +1149,12 @@ mod x86 {
             } else {
                 stop.trailing_zeros() as usize
             };
+            if UTF8 {
+                // The lanes of the prefix and the one after it (the stop, or a zero lane
+                // past `s`); at k = 64 that lane is the next block's first.
+                bad |= u8x::errors64(&uc, v, prev, h) & _bzhi_u64(u64::MAX, k as u32 + 1);
+                prev = v;
+            }
             let high_lanes = _mm512_movepi8_mask(v);
             let high = high_lanes & _bzhi_u64(u64::MAX, k as u32);
             if high == 0 {
@@ -1142,7 +1205,9 @@ mod x86 {
         }
         // SAFETY: every byte up to `dst` was written by the stores above, within capacity.
         unsafe { finish(out, dst) };
-        i
+        // A prefix that is all of `s` and ends a full block had no lane after it checked.
+        let cut = UTF8 && i == n && n.is_multiple_of(64) && crate::simd::utf8::ends_inside_char(s);
+        (i, bad == 0 && !cut)
     }
 
     #[cfg(test)]
@@ -1227,6 +1292,69 @@ mod tests {
         // The validate-only scan stops where the encoder stops.
         assert_eq!(e.scan_prefix(s), n_want, "scan {:?} on {:02X?}", e.level, s);
         assert_eq!(e.scan_prefix_naive(s), n_want, "scan twin on {:02X?}", s);
+        // The validating variant: the same bytes and prefix, and whether it is UTF-8.
+        let mut got = prefix.to_vec();
+        let mut want = prefix.to_vec();
+        assert_eq!(
+            (e.encode_prefix_utf8(s, &mut got), &got),
+            (e.encode_prefix_utf8_naive(s, &mut want), &want),
+            "utf8 {:?} on {:02X?}",
+            e.level,
+            s
+        );
+    }
+
+    /// The validating variant against its twin on UTF-8 edge cases where the AVX-512 step
+    /// decides across lanes: every pair, and every three- and four-byte sequence, of bytes at
+    /// the edges of the UTF-8 ranges (RFC 3629 §4: the leads' limits, overlongs, surrogates,
+    /// U+10FFFF, and stop bytes), at the lanes around the 64-byte block edges, in ASCII and
+    /// in non-ASCII text without stops, with the input cut right after the sequence or going
+    /// on. Both outcomes must occur many times (the test would be void otherwise).
+    #[test]
+    fn encode_prefix_utf8_at_block_edges() {
+        let edges: [u8; 24] = [
+            0x00, b'%', b'A', 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xC3,
+            0xDF, 0xE0, 0xE2, 0xED, 0xEF, 0xF0, 0xF3, 0xF4, 0xF5, 0xFF,
+        ];
+        let mut seqs: Vec<Vec<u8>> = Vec::new();
+        for &a in &edges {
+            for &b in &edges {
+                seqs.push(vec![a, b]);
+                if a >= 0xE0 {
+                    for &c in &edges[3..10] {
+                        seqs.push(vec![a, b, c]);
+                        if a >= 0xF0 {
+                            seqs.push(vec![a, b, c, 0x80]);
+                        }
+                    }
+                }
+            }
+        }
+        let fills: [&[u8]; 2] = [b"abcdefgh", "é日".as_bytes()];
+        let (mut valid, mut invalid) = (0u32, 0u32);
+        for e in encoders(false).iter().chain(encoders(true).iter()) {
+            for (k, seq) in seqs.iter().enumerate() {
+                let fill = fills[k % 2];
+                for at in [0usize, 1, 2, 61, 62, 63, 64, 65, 125, 126, 127] {
+                    let mut s: Vec<u8> = fill.iter().copied().cycle().take(at).collect();
+                    s.extend_from_slice(seq);
+                    let cut = s.len();
+                    s.extend(fill.iter().copied().cycle().take(140 - at));
+                    for t in [&s[..cut], &s[..]] {
+                        let (mut got, mut want) = (Vec::new(), Vec::new());
+                        let g = e.encode_prefix_utf8(t, &mut got);
+                        let w = e.encode_prefix_utf8_naive(t, &mut want);
+                        assert_eq!((g, &got), (w, &want), "{:?} on {t:02X?}", e.level);
+                        if w.1 {
+                            valid += 1;
+                        } else {
+                            invalid += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(valid > 10_000 && invalid > 10_000, "{valid} {invalid}");
     }
 
     #[test]
