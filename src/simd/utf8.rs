@@ -183,6 +183,7 @@ pub(crate) mod avx512 {
 /// Whether `s` ends inside a character: a lead byte in one of its last three bytes whose
 /// character needs more bytes than are left (RFC 3629 §3), for a block kernel that validated
 /// up to the end of its input with no lane after it (`avx512::errors64` finds the rest).
+#[cfg(target_arch = "x86_64")]
 #[inline]
 pub(crate) fn ends_inside_char(s: &[u8]) -> bool {
     let n = s.len();
