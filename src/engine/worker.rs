@@ -401,13 +401,10 @@ impl Worker {
         st.line_start = term_end;
         st.line_dirty = false;
         // Whether the line has a byte ≥ 0x80, from the classifier's `high` masks (the walk
-        // keeps them; the naive twin, which has none, asks the bytes).
-        let line_ascii = if seen == Seen::Unchecked {
-            data[start..content_end].is_ascii()
-        } else {
-            !std::mem::take(&mut st.line_high)
-        };
-        debug_assert_eq!(line_ascii, data[start..content_end].is_ascii());
+        // keeps them). Read only by the shortcuts below, which the naive twin
+        // (`Seen::Unchecked`, no masks) never takes.
+        let line_high = std::mem::take(&mut st.line_high);
+        debug_assert!(seen == Seen::Unchecked || line_high != data[start..content_end].is_ascii());
         let content = &data[start..content_end];
         // The part converted: the whole line, or `--field`'s range (None: the field is missing).
         let field = match self.opts.field {
@@ -429,7 +426,7 @@ impl Worker {
                     }
                 } else if let Op::ToUri(c) = op {
                     // `--field`'s part of a line with non-ASCII bytes may be ASCII.
-                    let ascii = line_ascii || (self.opts.field.is_some() && f.is_ascii());
+                    let ascii = !line_high || (self.opts.field.is_some() && f.is_ascii());
                     if ascii {
                         // A flagged ASCII line that is already a valid URI and passes
                         // `quick_ok` (`is_valid_flagged`) passes through.
