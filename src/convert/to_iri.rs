@@ -461,26 +461,39 @@ impl ToIri {
         if let Some(p) = backslash {
             return Err(LineError::new(ErrorKind::BackslashAuthority, p));
         }
-        let valid = if self.naive {
-            simdutf8::compat::from_utf8(line)
-                .map(|_| ())
-                .map_err(|e| e.valid_up_to())
+        // RFC 3987 §3.2 step 1 reads UTF-8, and raw controls would reach the display (NUL,
+        // CR, LF must never be produced): an invalid line is `invalid-utf8`, then a C0 or C1
+        // control is `control-char`. An ASCII line (most URIs) is UTF-8 without a C1
+        // control: one pass finds its controls ([`ascii_line_control`]).
+        let ascii = if self.naive {
+            None
         } else {
-            crate::simd::utf8::validate(line)
+            ascii_line_control(line)
         };
-        if let Err(at) = valid {
-            return Err(LineError::new(ErrorKind::InvalidUtf8, at));
-        }
-        // Raw controls would reach the display (and NUL, CR, LF must never be produced).
-        let control = if self.naive {
-            line.iter()
-                .position(|&b| classes::is(b, classes::CONTROL))
-                .or_else(|| {
-                    let s = std::str::from_utf8(line).expect("checked");
-                    s.char_indices().find(|&(_, c)| is_c1(c)).map(|(p, _)| p)
-                })
-        } else {
-            find_control_or_c1(line)
+        let control = match ascii {
+            Some(control) => control,
+            None => {
+                let valid = if self.naive {
+                    simdutf8::compat::from_utf8(line)
+                        .map(|_| ())
+                        .map_err(|e| e.valid_up_to())
+                } else {
+                    crate::simd::utf8::validate(line)
+                };
+                if let Err(at) = valid {
+                    return Err(LineError::new(ErrorKind::InvalidUtf8, at));
+                }
+                if self.naive {
+                    line.iter()
+                        .position(|&b| classes::is(b, classes::CONTROL))
+                        .or_else(|| {
+                            let s = std::str::from_utf8(line).expect("checked");
+                            s.char_indices().find(|&(_, c)| is_c1(c)).map(|(p, _)| p)
+                        })
+                } else {
+                    find_control_or_c1(line)
+                }
+            }
         };
         if let Some(p) = control {
             return Err(LineError::new(ErrorKind::ControlChar, p));
@@ -1005,6 +1018,50 @@ fn find_control_or_c1(line: &[u8]) -> Option<usize> {
     }
 }
 
+/// For a line of ASCII bytes only, `Some` of its first C0 control or DEL (`None` inside when
+/// it has none); `None` when the line holds a byte ≥ 0x80. An ASCII line is UTF-8 (RFC 3629
+/// §4) and holds no C1 control, so for it this answers both the UTF-8 validation and
+/// [`find_control_or_c1`] in one pass (issue 11: "one pass per line where today there are
+/// several"; URIs, what to-iri reads, are ASCII). SSE2 over 16-byte blocks, the last one
+/// zero-padded ([`crate::simd::padded`]); the twin is [`ascii_line_control_naive`] (the test
+/// `control_scans_match_twins`).
+fn ascii_line_control(line: &[u8]) -> Option<Option<usize>> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        let mut first = None;
+        let mut base = 0;
+        for block in line.chunks(16) {
+            let (control, high) = match block.first_chunk::<16>() {
+                Some(b) => sse2::control_and_high_masks(b),
+                // The zeros of the padding are C0 controls, and not high.
+                None => {
+                    let (c, h) = sse2::control_and_high_masks(&crate::simd::padded::<16>(block));
+                    (c & ((1u32 << block.len()) - 1), h)
+                }
+            };
+            if high != 0 {
+                return None;
+            }
+            if control != 0 && first.is_none() {
+                first = Some(base + control.trailing_zeros() as usize);
+            }
+            base += 16;
+        }
+        Some(first)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        ascii_line_control_naive(line)
+    }
+}
+
+/// The twin of [`ascii_line_control`].
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+fn ascii_line_control_naive(line: &[u8]) -> Option<Option<usize>> {
+    line.is_ascii()
+        .then(|| line.iter().position(|&b| classes::is(b, classes::CONTROL)))
+}
+
 /// The SSE2 comparisons of [`find_percent`] and [`find_control_or_c1`] (SSE2 is the x86_64
 /// baseline: no run-time detection).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -1025,6 +1082,23 @@ mod sse2 {
             (
                 _mm_movemask_epi8(_mm_or_si128(c0, del)) as u32,
                 _mm_movemask_epi8(c2) as u32,
+            )
+        }
+    }
+
+    /// Bit i of the first mask set iff `b[i]` is a C0 control or DEL (as in
+    /// [`control_and_c2_masks`]); of the second iff `b[i]` is at least 0x80.
+    #[inline(always)]
+    pub(super) fn control_and_high_masks(b: &[u8; 16]) -> (u32, u32) {
+        // SAFETY: SSE2 is enabled at compile time (the cfg of this module); `b` is 16
+        // readable bytes and `loadu` has no alignment requirement.
+        unsafe {
+            let v = _mm_loadu_si128(b.as_ptr().cast());
+            let c0 = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
+            let del = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F));
+            (
+                _mm_movemask_epi8(_mm_or_si128(c0, del)) as u32,
+                _mm_movemask_epi8(v) as u32,
             )
         }
     }
@@ -1372,9 +1446,19 @@ mod tests {
             for fill in fills {
                 let base: Vec<u8> = fill.iter().copied().cycle().take(len).collect();
                 for p in 0..len {
-                    for b in 0..0x80u8 {
+                    for b in 0..=0xFFu8 {
                         let mut v = base.clone();
                         v[p] = b;
+                        assert_eq!(ascii_line_control(&v), ascii_line_control_naive(&v));
+                        // A control too, before or after the byte.
+                        for q in [p.saturating_sub(1), (p + 17).min(len - 1)] {
+                            let mut w = v.clone();
+                            w[q] = 0x1F;
+                            assert_eq!(ascii_line_control(&w), ascii_line_control_naive(&w));
+                        }
+                        if b >= 0x80 {
+                            continue;
+                        }
                         assert_eq!(find_control(&v), naive_ctl(&v), "{v:02X?}");
                         // The C1 search is for valid UTF-8 lines (checked before it).
                         if std::str::from_utf8(&v).is_ok() {
