@@ -1090,20 +1090,8 @@ impl<C: Converter> Guard<C> {
         written: &[u8],
         o: &mut Outcome,
     ) -> Result<(), LineError> {
-        // `host_of(written)`, keeping the authority's end, and the written scheme: the head
-        // of what was written, scanned here (never the converter's split of its input).
-        let wc = components::scan_head::<false>(written);
-        let written_special = wc
-            .scheme
-            .clone()
-            .is_some_and(|r| components::is_special_scheme(&written[r]));
-        let auth = wc.authority.clone();
-        let written_host = wc
-            .split_authority(written)
-            .and_then(Result::ok)
-            .map(|a| &written[a.host]);
-        check_output(input, head, written, written_host, written_special)?;
-        if auth.is_some_and(|a| same_authority(input, written, a.end)) {
+        let (auth_end, written_host) = check_written_output(input, head, written)?;
+        if auth_end.is_some_and(|end| same_authority(input, written, end)) {
             // `input` has the written scheme and authority, so `host_of(input)` is
             // `written_host`: check_mapping finds the host as the mode left it.
             return Ok(());
@@ -1189,6 +1177,45 @@ impl<C: Converter> Guard<C> {
         }
         Ok(())
     }
+}
+
+/// [`check_output`] on `written` (what a converter wrote from `input`, whose [`LineHead`] is
+/// `head`), split here: `host_of(written)`, keeping the authority's end, and the written
+/// scheme, the head of what was written (never the converter's split of its input). Returns
+/// the written authority's end and host.
+fn check_written_output<'w>(
+    input: &[u8],
+    head: &LineHead,
+    written: &'w [u8],
+) -> Result<(Option<usize>, Option<&'w [u8]>), LineError> {
+    let wc = components::scan_head::<false>(written);
+    let written_special = wc
+        .scheme
+        .clone()
+        .is_some_and(|r| components::is_special_scheme(&written[r]));
+    let auth_end = wc.authority.as_ref().map(|a| a.end);
+    let written_host = wc
+        .split_authority(written)
+        .and_then(Result::ok)
+        .map(|a| &written[a.host]);
+    check_output(input, head, written, written_host, written_special)?;
+    Ok((auth_end, written_host))
+}
+
+/// What [`Guard`]'s checks of a conversion's result ask of a converter that maps no host
+/// (`GuardOptions::maps_hosts` is `None`: to-iri), for its one-pass shortcut
+/// (`ToIri::convert_crawl_line`): `written`, the line it wrote from `input` (whose head is
+/// `head`), passes exactly when the Guard's `check_written` would let it pass; the error is
+/// the Guard's.
+pub(crate) fn check_written_unmapped(
+    input: &[u8],
+    head: &LineHead,
+    written: &[u8],
+) -> Result<(), LineError> {
+    if written == input || same_head(input, head, written) {
+        return Ok(());
+    }
+    check_written_output(input, head, written).map(|_| ())
 }
 
 /// The host a converter wrote must still be one (`missing-host`: normalize must not turn

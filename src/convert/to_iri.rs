@@ -19,7 +19,7 @@
 //! case of hex digits and decoded unreserved characters (RFC 3987 §3.2).
 
 use crate::config::HostMode;
-use crate::convert::integrity::LineHead;
+use crate::convert::integrity::{self, LineHead};
 use crate::convert::Component;
 use crate::convert::{Outcome, Written};
 use crate::error::{ErrorKind, LineError};
@@ -422,6 +422,47 @@ impl ToIri {
         self.convert_head(line, head, out)
     }
 
+    /// The whole of the slow path (the engine's line handling, the [`Guard`]'s checks,
+    /// [`ToIri::convert_with_head`]) in one call for the common crawl line (issue 11: "one
+    /// pass per line where today there are several"): `Some(wrote)` after appending the IRI
+    /// of `line` to `out` (`wrote`: it differs from `line`; `false` leaves `out` as it was),
+    /// or `None`, with `out` as it was, for every line it does not answer (the caller takes
+    /// the slow path, which reports what there is to report). It answers a line of
+    /// [`LineHead::crawl`]'s shape (`https://` or `http://`, a non-empty authority of
+    /// `reg-name` bytes without `%` or of non-ASCII bytes, the last byte above the space)
+    /// that converts without an error and whose result passes the Guard's checks of a
+    /// written line ([`integrity::check_written_unmapped`]: a host that is still one and
+    /// that a browser does not read as IPv4, WHATWG URL §3.5).
+    ///
+    /// For such a line the Guard's checks before the converter have nothing to find
+    /// ([`LineHead::crawl`]: nothing for a browser to strip, no `\` in the authority, no
+    /// file URL, a host), to-iri maps no host for the Guard's mapping check
+    /// (`GuardOptions::maps_hosts` is `None`) and reports no repair, warning or fallback, so
+    /// the slow path writes what the converter wrote. The test
+    /// `crawl_line_shortcut_equals_the_slow_path` compares it with the Guard around this
+    /// converter on every line of every data set, their URIs, and made lines, and
+    /// `tests/engine.rs` compares the engine with its naive twin.
+    ///
+    /// [`Guard`]: crate::convert::integrity::Guard
+    /// [`integrity::check_written_unmapped`]: crate::convert::integrity::check_written_unmapped
+    pub(crate) fn convert_crawl_line(&mut self, line: &[u8], out: &mut Vec<u8>) -> Option<bool> {
+        if self.naive {
+            return None;
+        }
+        let head = LineHead::crawl(line)?;
+        let mark = out.len();
+        // `convert_head` leaves `out` as it was on an error and on a pass-through.
+        let o = self.convert_head(line, Some(&head), out).ok()?;
+        if o.written != Written::Wrote {
+            return Some(false);
+        }
+        if integrity::check_written_unmapped(line, &head, &out[mark..]).is_err() {
+            out.truncate(mark);
+            return None;
+        }
+        Some(true)
+    }
+
     /// [`ToIri::convert_into`], with the head when the caller found it.
     fn convert_head(
         &mut self,
@@ -726,6 +767,74 @@ impl ToIri {
         out.extend_from_slice(&s[run..]);
         Ok(())
     }
+}
+
+/// The pairs [`crawl_line_compare`] compares: the converter, and the slow path of the engine
+/// (the [`Guard`](integrity::Guard) around the converter with the engine's options for
+/// to-iri: `maps_hosts: None`, with and without `--trim`), in every host mode.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn crawl_line_twins() -> Vec<(ToIri, integrity::Guard<ToIri>)> {
+    let mut twins = Vec::new();
+    for host in [
+        HostMode::Auto,
+        HostMode::Uts46,
+        HostMode::IDNA2003,
+        HostMode::Percent,
+    ] {
+        for trim in [false, true] {
+            let g = integrity::GuardOptions {
+                trim,
+                strict: false,
+                maps_hosts: None,
+                warnings_unseen: false,
+            };
+            let o = ToIriOptions { host };
+            twins.push((ToIri::new(o), integrity::Guard::new(ToIri::new(o), g)));
+        }
+    }
+    twins
+}
+
+/// [`ToIri::convert_crawl_line`] against its twin, the slow path it stands for, with each
+/// pair of [`crawl_line_twins`]: wherever the shortcut answers, the Guard around the
+/// converter succeeds with the same bytes, no repair, warning or fallback, and `Wrote`
+/// exactly when the shortcut wrote; where it declines, `out` is as it was. Returns how many
+/// pairs answered and declined. For the tests and the fuzz target `simd_twin`.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn crawl_line_compare(
+    twins: &mut [(ToIri, integrity::Guard<ToIri>)],
+    line: &[u8],
+) -> (usize, usize) {
+    use crate::convert::Converter;
+    let (mut answered, mut declined) = (0, 0);
+    let show = String::from_utf8_lossy(line);
+    for (quick, slow) in twins.iter_mut() {
+        let mut a = b"x".to_vec();
+        let Some(wrote) = quick.convert_crawl_line(line, &mut a) else {
+            assert_eq!(a, b"x", "{show:?}: declined, out untouched");
+            declined += 1;
+            continue;
+        };
+        answered += 1;
+        let mut b = b"x".to_vec();
+        let o = slow
+            .convert_into(line, &mut b)
+            .unwrap_or_else(|e| panic!("{show:?}: shortcut answered, slow path {e:?}"));
+        assert_eq!(a, b, "{show:?} {:?}", quick.opts.host);
+        let written = if wrote {
+            Written::Wrote
+        } else {
+            Written::Passthrough
+        };
+        let expected = Outcome {
+            written,
+            ..Outcome::default()
+        };
+        assert_eq!(o, expected, "{show:?} {:?}", quick.opts.host);
+    }
+    (answered, declined)
 }
 
 /// The display decision of [`ToIri::host_to_unicode`] for `host` whose ToUnicode is `u`:
@@ -1269,6 +1378,106 @@ mod tests {
             shown > 0 && ace_kept > 0,
             "{shown} shown, {ace_kept} with xn--"
         );
+    }
+
+    /// [`ToIri::convert_crawl_line`] against the slow path it stands for
+    /// ([`crawl_line_compare`] with every pair of [`crawl_line_twins`]) on every line of
+    /// `shortcut_test_lines` (made, random, every data set), the URI that to-uri writes for
+    /// each data-set line, and made URIs: ACE hosts (valid, refused, ending in a number once
+    /// shown, to be kept for display safety) and paths of `%` triplets (clean, to keep
+    /// encoded, look-alikes, broken).
+    #[test]
+    fn crawl_line_shortcut_equals_the_slow_path() {
+        let twins = std::cell::RefCell::new(crawl_line_twins());
+        let (answered, declined) = (std::cell::Cell::new(0usize), std::cell::Cell::new(0usize));
+        let check = |line: &[u8]| {
+            let (a, d) = crawl_line_compare(&mut twins.borrow_mut(), line);
+            answered.set(answered.get() + a);
+            declined.set(declined.get() + d);
+        };
+        let mut to_uri = crate::convert::to_uri::ToUri::new(crate::config::ToUriOptions::default());
+        let mut uri = Vec::new();
+        let read = crate::grammar::validate::shortcut_test_lines(check, |line| {
+            check(line);
+            uri.clear();
+            if to_uri.convert_into(line, &mut uri).is_ok() && !uri.is_empty() {
+                check(&uri);
+            }
+        });
+        let hosts = [
+            "a.b",
+            "xn--p1ai",
+            "www.xn--bcher-kva.de",
+            "XN--BCHER-KVA.de",
+            "xn--80ak6aa92e.com",
+            "a.xn--p1ai.123",
+            "xn--p1ai.0x1F",
+            "xn--bcher-kva.xn--p1ai.",
+            "xn--zz.de",
+            "xn--a.de",
+            "xn--ls8h.la",
+            "xn--mgbh0fb.xn--kgbechtv",
+            "xn--d1abbgf6aiiy.xn--p1ai",
+            "xn--fsqu00a.xn--0zwm56d",
+            "xn--80a.xn--e1a",
+            "ex.com:8080",
+            "u@h",
+            "",
+            "[::1]",
+            "bü.de",
+            "a%41",
+        ];
+        let pieces = [
+            "/",
+            "?",
+            "#",
+            "=",
+            "&",
+            "a",
+            "%41",
+            "%2F",
+            "%25",
+            "%D0%B6",
+            "%d0%b6",
+            "%E6%97%A5",
+            "%E2%80%AE",
+            "%E2%88%95",
+            "%C2%85",
+            "%EF%BC%8F",
+            "%F0%9F%98%80",
+            "%EE%80%80",
+            "%ED%A0%80",
+            "%C3",
+            "%4",
+            "%zz",
+            " ",
+            "\\",
+            "é",
+            "%00",
+            "%0A",
+        ];
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mut line = String::from(["https://", "http://", "file://"][(x % 3) as usize]);
+            line.push_str(hosts[(x >> 3) as usize % hosts.len()]);
+            let mut y = x;
+            for _ in 0..(x >> 58) + 2 {
+                y = y
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                line.push_str(pieces[(y >> 40) as usize % pieces.len()]);
+            }
+            check(line.as_bytes());
+        }
+        let (answered, declined) = (answered.get(), declined.get());
+        assert!(
+            answered > 50_000 && declined > 50_000,
+            "{answered} {declined}"
+        );
+        assert!(!read || answered > 500_000, "{answered}");
     }
 
     /// [`clean_prefix`] against its twin: every code point alone, twice, and between ASCII

@@ -449,6 +449,20 @@ impl Worker {
                             None => {}
                         }
                     }
+                } else if let Op::ToIri(c) = op {
+                    // The common crawl line in one call (`ToIri::convert_crawl_line`), as
+                    // above; a line it declines takes the slow path.
+                    if self.opts.field.is_none() && self.opts.filter == Filter::All {
+                        let mark = res.out.len();
+                        match c.convert_crawl_line(content, &mut res.out) {
+                            Some(true) => {
+                                write_converted(st, res, data, start, content_end, term_end, mark);
+                                return false;
+                            }
+                            Some(false) => return false,
+                            None => {}
+                        }
+                    }
                 }
             }
         }
