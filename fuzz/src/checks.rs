@@ -511,7 +511,8 @@ fn head_twins(data: &[u8]) {
 /// its scan of decoded octets (`clean_prefix`), UTF-8 validation of a line and of a run
 /// (`utf8_twin_check`), the crawl-authority scan and the `xn--`
 /// search against their scalar twins on the raw bytes, to-uri's one-pass crawl-line
-/// shortcut and to-iri's against the Guard around the converter (`crawl_line_compare`), and
+/// shortcut, to-iri's and check's against the Guard around the converter
+/// (`crawl_line_compare`), and
 /// [`head_twins`];
 /// then the per-line converters with their block kernels against their naive twins
 /// (`ToUri::new_naive`, `ToIri::new_naive`, `Checker::new_naive`): the same output, outcome
@@ -530,6 +531,10 @@ pub fn simd_twin(data: &[u8]) {
     );
     iribulk::convert::to_iri::crawl_line_compare(
         &mut iribulk::convert::to_iri::crawl_line_twins(),
+        data,
+    );
+    iribulk::convert::check::crawl_line_compare(
+        &mut iribulk::convert::check::crawl_line_twins(),
         data,
     );
     head_twins(data);

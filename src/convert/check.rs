@@ -182,6 +182,31 @@ impl Checker {
         self.convert_inner(line, Some(head), out)
     }
 
+    /// The whole of the slow path (the engine's line handling, the
+    /// [`Guard`](crate::convert::integrity::Guard)'s checks, [`Checker::convert_with_head`])
+    /// in one call for the common crawl line (issue 11: "one pass per line where today there
+    /// are several"): true when `line` has [`LineHead::crawl`]'s shape (`https://` or
+    /// `http://`, a non-empty authority of `reg-name` bytes without `%` or of non-ASCII
+    /// bytes, the last byte above the space) and is valid without a warning, so that the
+    /// slow path would pass it through with nothing to count or report; false for every
+    /// other line (the caller takes the slow path). For such a line the Guard's checks before
+    /// the converter have nothing to find (nothing for a browser to strip, no `\` in the
+    /// authority, no file URL, a host), and a valid line is its own output (its check of
+    /// what was written has nothing to compare). The test `crawl_line_shortcut_equals_the_slow_path`
+    /// (this module) compares it with the Guard around the checker, and
+    /// `tests/engine.rs` the engine with its naive twin.
+    pub(crate) fn check_crawl_line(&mut self, line: &[u8]) -> bool {
+        if self.naive {
+            return false;
+        }
+        let Some(head) = LineHead::crawl(line) else {
+            return false;
+        };
+        let mut scratch = Vec::new();
+        self.convert_inner(line, Some(&head), &mut scratch)
+            .is_ok_and(|o| o == Outcome::default())
+    }
+
     fn convert_inner(
         &mut self,
         line: &[u8],
@@ -1408,6 +1433,66 @@ fn warn_chars(s: &str, r: Range<usize>, is_compat: impl Fn(char) -> bool, o: &mu
     }
 }
 
+/// The pairs [`crawl_line_compare`] compares: the checker, and the slow path of the engine
+/// (the [`Guard`](crate::convert::integrity::Guard) around the checker with the engine's
+/// options for check: `maps_hosts: None`), for each option that changes a verdict (host
+/// modes, `--strict`, `--uri`, `--trim`, LEIRIs).
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn crawl_line_twins() -> Vec<(Checker, crate::convert::integrity::Guard<Checker>)> {
+    use crate::convert::integrity::{Guard, GuardOptions};
+    let base = ToUriOptions::default();
+    [
+        (base, false, false),
+        (base, true, false),
+        (base, false, true),
+        (base.strict(true), false, false),
+        (base.host(HostMode::Percent), false, false),
+        (base.host(HostMode::Uts46), false, false),
+        (base.host(HostMode::IDNA2003), false, false),
+        (base.leiri(true), false, false),
+    ]
+    .into_iter()
+    .map(|(to_uri, uri_only, trim)| {
+        let o = CheckOptions { to_uri, uri_only };
+        let g = GuardOptions {
+            trim,
+            strict: to_uri.strict,
+            maps_hosts: None,
+            warnings_unseen: false,
+        };
+        (Checker::new(o), Guard::new(Checker::new(o), g))
+    })
+    .collect()
+}
+
+/// [`Checker::check_crawl_line`] against its twin, the slow path it stands for, with each
+/// pair of [`crawl_line_twins`]: wherever the shortcut passes a line, the Guard around the
+/// checker passes it through with nothing to count ([`Outcome::default`]). Returns how many
+/// pairs passed and declined. For the tests and the fuzz target `simd_twin`.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn crawl_line_compare(
+    twins: &mut [(Checker, crate::convert::integrity::Guard<Checker>)],
+    line: &[u8],
+) -> (usize, usize) {
+    use crate::convert::Converter;
+    let (mut passed, mut declined) = (0, 0);
+    for (quick, slow) in twins.iter_mut() {
+        if !quick.check_crawl_line(line) {
+            declined += 1;
+            continue;
+        }
+        passed += 1;
+        let mut out = Vec::new();
+        let show = String::from_utf8_lossy(line);
+        let o = slow.convert_into(line, &mut out);
+        assert_eq!(o, Ok(Outcome::default()), "{show:?} {:?}", quick.opts);
+        assert!(out.is_empty(), "{show:?}");
+    }
+    (passed, declined)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1431,6 +1516,88 @@ mod tests {
     /// The word-at-a-time ASCII prefix and the byte decoder of `warn_line_fast` against their
     /// twins: every length × position of one non-ASCII character in ASCII text, and every
     /// scalar value from U+0080 after an ASCII prefix.
+    /// [`Checker::check_crawl_line`] against the slow path it stands for
+    /// ([`crawl_line_compare`] with every pair of [`crawl_line_twins`]) on every line of
+    /// `shortcut_test_lines` (made, random, every data set) and on made crawl lines: hosts
+    /// in Unicode (valid, refused, with warnings, right-to-left) and paths with characters
+    /// that warn (compatibility forms, joiners), break the bidi rules, or are refused.
+    #[test]
+    fn crawl_line_shortcut_equals_the_slow_path() {
+        let twins = std::cell::RefCell::new(crawl_line_twins());
+        let (passed, declined) = (std::cell::Cell::new(0usize), std::cell::Cell::new(0usize));
+        let check = |line: &[u8]| {
+            let (p, d) = crawl_line_compare(&mut twins.borrow_mut(), line);
+            passed.set(passed.get() + p);
+            declined.set(declined.get() + d);
+        };
+        let read = crate::grammar::validate::shortcut_test_lines(check, check);
+        let hosts = [
+            "a.b",
+            "xn--p1ai",
+            "xn--zz.de",
+            "bü.de",
+            "Bü.DE",
+            "пример.рф",
+            "例え.テスト",
+            "ｅｘ。ｃｏｍ",
+            "ex\u{AD}ämple.de",
+            "a\u{200D}ö.de",
+            "עברית.ישראל",
+            "مثال.إختبار",
+            "a1.עברית",
+            "bü.123",
+            "-bü.de",
+            "bü..de",
+            "b\u{A0}ü.de",
+        ];
+        let pieces = [
+            "/",
+            "?",
+            "#",
+            "=",
+            "&",
+            "a",
+            "%41",
+            "%zz",
+            "é",
+            "日本",
+            "ж",
+            "ا",
+            "ע",
+            "1",
+            "\u{FB01}",
+            "\u{FF21}",
+            "\u{200D}",
+            "\u{200F}",
+            "\u{301}",
+            "\u{85}",
+            "\u{E000}",
+            "\u{1F600}",
+            "\u{3002}",
+            " ",
+            "\\",
+        ];
+        let mut x = 0x5851_F42D_4C95_7F2Du64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mut line = String::from(["https://", "http://", "file://"][(x % 3) as usize]);
+            line.push_str(hosts[(x >> 3) as usize % hosts.len()]);
+            let mut y = x;
+            for _ in 0..(x >> 58) + 2 {
+                y = y
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                line.push_str(pieces[(y >> 40) as usize % pieces.len()]);
+            }
+            check(line.as_bytes());
+        }
+        let (passed, declined) = (passed.get(), declined.get());
+        assert!(passed > 50_000 && declined > 50_000, "{passed} {declined}");
+        assert!(!read || passed > 500_000, "{passed}");
+    }
+
     #[test]
     fn ascii_prefix_and_char_at_match_twins() {
         for len in 0..40 {

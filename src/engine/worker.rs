@@ -449,6 +449,16 @@ impl Worker {
                             None => {}
                         }
                     }
+                } else if let Op::Check(c, _) = op {
+                    // A valid crawl line without a warning passes in one call
+                    // (`Checker::check_crawl_line`); `--invalid-only` leaves valid lines
+                    // out, which the slow path does.
+                    if self.opts.field.is_none()
+                        && self.opts.filter != Filter::InvalidOnly
+                        && c.check_crawl_line(content)
+                    {
+                        return false;
+                    }
                 } else if let Op::ToIri(c) = op {
                     // The common crawl line in one call (`ToIri::convert_crawl_line`), as
                     // above; a line it declines takes the slow path.
