@@ -164,7 +164,7 @@ impl Checker {
     /// Validates one line. A valid line is its own output: it passes through
     /// ([`crate::convert::Written::Passthrough`], `out` as it was), with its warnings.
     pub fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
-        self.convert_inner(line, None, out)
+        self.convert_inner(line, None, None, out)
     }
 
     /// [`Checker::convert_into`] of a line whose head the caller (the
@@ -179,7 +179,7 @@ impl Checker {
         head: &LineHead,
         out: &mut Vec<u8>,
     ) -> Result<Outcome, LineError> {
-        self.convert_inner(line, Some(head), out)
+        self.convert_inner(line, None, Some(head), out)
     }
 
     /// The whole of the slow path (the engine's line handling, the
@@ -195,21 +195,35 @@ impl Checker {
     /// what was written has nothing to compare). The test `crawl_line_shortcut_equals_the_slow_path`
     /// (this module) compares it with the Guard around the checker, and
     /// `tests/engine.rs` the engine with its naive twin.
-    pub(crate) fn check_crawl_line(&mut self, line: &[u8]) -> bool {
+    ///
+    /// `utf8` is asked, once the line has that shape, for the line as text: `None` when it is
+    /// not UTF-8 (the engine answers it from one validation of a run of lines,
+    /// `Walk::utf8_line`; the twin test from `core::str::from_utf8`); the strict conversion
+    /// then has no UTF-8 to validate ([`ToUri::validate_text`]).
+    pub(crate) fn check_crawl_line<'a>(
+        &mut self,
+        line: &'a [u8],
+        utf8: impl FnOnce() -> Option<&'a str>,
+    ) -> bool {
         if self.naive {
             return false;
         }
         let Some(head) = LineHead::crawl(line) else {
             return false;
         };
+        let Some(text) = utf8() else {
+            return false;
+        };
         let mut scratch = Vec::new();
-        self.convert_inner(line, Some(&head), &mut scratch)
+        self.convert_inner(line, Some(text), Some(&head), &mut scratch)
             .is_ok_and(|o| o == Outcome::default())
     }
 
+    /// `text`: `line` as a `str`, when the caller holds it so (`check_crawl_line`).
     fn convert_inner(
         &mut self,
         line: &[u8],
+        text: Option<&str>,
         line_head: Option<&LineHead>,
         out: &mut Vec<u8>,
     ) -> Result<Outcome, LineError> {
@@ -234,8 +248,12 @@ impl Checker {
                 self.scratch.clear();
                 self.conv.convert_into(line, &mut self.scratch)?;
             } else {
-                // The same errors without writing the URI (`ToUri::validate`).
-                head = self.conv.validate(line, line_head, &mut self.scratch)?;
+                // The same errors without writing the URI (`ToUri::validate`; a line known
+                // to be UTF-8, `check_crawl_line`'s, as text: `ToUri::validate_text`).
+                head = match text {
+                    Some(t) => self.conv.validate_text(t, line_head, &mut self.scratch)?,
+                    None => self.conv.validate(line, line_head, &mut self.scratch)?,
+                };
             }
         }
         let s = if self.naive {
@@ -1479,7 +1497,7 @@ pub fn crawl_line_compare(
     use crate::convert::Converter;
     let (mut passed, mut declined) = (0, 0);
     for (quick, slow) in twins.iter_mut() {
-        if !quick.check_crawl_line(line) {
+        if !quick.check_crawl_line(line, || std::str::from_utf8(line).ok()) {
             declined += 1;
             continue;
         }

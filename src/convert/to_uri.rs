@@ -58,6 +58,9 @@ pub struct ToUri {
     /// Inside [`ToUri::validate`]: the block kernel only finds the stop bytes, it writes
     /// nothing ([`ToUri::kernel`]).
     scan_only: bool,
+    /// Inside [`ToUri::validate_text`]: the line is a `str` (the caller's proof that it is
+    /// UTF-8), so step 1 has nothing to validate.
+    known_utf8: bool,
     /// Inside [`ToUri::validate`]: the head split of step 2 (scheme, authority, the path's
     /// start) and the authority's split, of a line that passed.
     head: Option<Head>,
@@ -75,6 +78,7 @@ impl ToUri {
             valid_utf8: false,
             naive: false,
             scan_only: false,
+            known_utf8: false,
             head: None,
             repairer: Repairer::default(),
         }
@@ -196,6 +200,22 @@ impl ToUri {
         r.map(|_| head)
     }
 
+    /// [`ToUri::validate`] of a line the caller holds as text (the engine validated it with
+    /// its neighbours, `Walk::utf8_line`; issue 11: "UTF-8 validated once for a whole run of
+    /// flagged lines"): step 1 (RFC 3987 §3.1 step 1c) has nothing to find in a `str`, so it
+    /// is skipped; every other step is [`ToUri::validate`]'s.
+    pub(crate) fn validate_text(
+        &mut self,
+        text: &str,
+        line_head: Option<&LineHead>,
+        scratch: &mut Vec<u8>,
+    ) -> Result<Option<Head>, LineError> {
+        self.known_utf8 = !self.naive;
+        let r = self.validate(text.as_bytes(), line_head, scratch);
+        self.known_utf8 = false;
+        r
+    }
+
     /// [`ToUriOptions::repair`]: the repairs of [`crate::convert::repair`] (RFC 3987 §3.1's
     /// preprocessing step), then the conversion of the repaired line, its offsets mapped back.
     fn convert_repairing(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
@@ -240,8 +260,11 @@ impl ToUri {
         out: &mut Vec<u8>,
     ) -> Result<Outcome, LineError> {
         let mut o = Outcome::default();
-        // Step 1: UTF-8 (RFC 3987 §3.1 step 1c).
-        let valid = if self.naive {
+        // Step 1: UTF-8 (RFC 3987 §3.1 step 1c); known for a line the caller holds as a
+        // `str` ([`ToUri::validate_text`]).
+        let valid = if self.known_utf8 {
+            Ok(())
+        } else if self.naive {
             simdutf8::compat::from_utf8(line)
                 .map(|_| ())
                 .map_err(|e| e.valid_up_to())

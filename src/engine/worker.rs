@@ -453,9 +453,18 @@ impl Worker {
                     // A valid crawl line without a warning passes in one call
                     // (`Checker::check_crawl_line`); `--invalid-only` leaves valid lines
                     // out, which the slow path does.
+                    // Its UTF-8: an ASCII line's by `core::str::from_utf8` (its word-at-a-time
+                    // ASCII loop), a non-ASCII line's from the walk's run validation.
+                    let utf8 = || {
+                        if line_high {
+                            st.utf8_line(data, start, content_end)
+                        } else {
+                            std::str::from_utf8(content).ok()
+                        }
+                    };
                     if self.opts.field.is_none()
                         && self.opts.filter != Filter::InvalidOnly
-                        && c.check_crawl_line(content)
+                        && c.check_crawl_line(content, utf8)
                     {
                         return false;
                     }
