@@ -1349,13 +1349,10 @@ mod scan_avx512 {
     use core::arch::x86_64::*;
     use std::sync::OnceLock;
 
-    /// Whether the CPU runs [`quiet_line`] (std caches each detection).
+    /// Whether the CPU runs [`quiet_line`].
     #[inline]
     pub(super) fn available() -> bool {
-        std::arch::is_x86_feature_detected!("avx512vbmi")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-            && std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("bmi2")
+        crate::simd::x86_64::has_avx512_vbmi()
     }
 
     /// The window's lookup tables, each a whole number of 64-byte vectors.
@@ -1829,22 +1826,12 @@ mod tests {
             " ",
             "\\",
         ];
-        let mut x = 0x5851_F42D_4C95_7F2Du64;
-        for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let mut line = String::from(["https://", "http://", "file://"][(x % 3) as usize]);
-            line.push_str(hosts[(x >> 3) as usize % hosts.len()]);
-            let mut y = x;
-            for _ in 0..(x >> 58) + 2 {
-                y = y
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                line.push_str(pieces[(y >> 40) as usize % pieces.len()]);
-            }
-            check(line.as_bytes());
-        }
+        crate::grammar::validate::made_crawl_lines(
+            0x5851_F42D_4C95_7F2Du64,
+            &hosts,
+            &pieces,
+            check,
+        );
         let (passed, declined) = (passed.get(), declined.get());
         assert!(passed > 50_000 && declined > 50_000, "{passed} {declined}");
         assert!(!read || passed > 500_000, "{passed}");

@@ -1456,22 +1456,12 @@ mod tests {
             "%00",
             "%0A",
         ];
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let mut line = String::from(["https://", "http://", "file://"][(x % 3) as usize]);
-            line.push_str(hosts[(x >> 3) as usize % hosts.len()]);
-            let mut y = x;
-            for _ in 0..(x >> 58) + 2 {
-                y = y
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                line.push_str(pieces[(y >> 40) as usize % pieces.len()]);
-            }
-            check(line.as_bytes());
-        }
+        crate::grammar::validate::made_crawl_lines(
+            0x2545_F491_4F6C_DD1Du64,
+            &hosts,
+            &pieces,
+            check,
+        );
         let (answered, declined) = (answered.get(), declined.get());
         assert!(
             answered > 50_000 && declined > 50_000,

@@ -1358,22 +1358,12 @@ mod tests {
             "ü_ö.de",
             "\u{301}ö.de",
         ];
-        let mut x = 0xD1B5_4A32_D192_ED03u64;
-        for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let mut line = String::from(["https://", "http://", "file://"][(x % 3) as usize]);
-            line.push_str(hosts[(x >> 3) as usize % hosts.len()]);
-            let mut y = x;
-            for _ in 0..(x >> 58) + 2 {
-                y = y
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                line.push_str(pieces[(y >> 40) as usize % pieces.len()]);
-            }
-            check(line.as_bytes());
-        }
+        crate::grammar::validate::made_crawl_lines(
+            0xD1B5_4A32_D192_ED03u64,
+            &hosts,
+            &pieces,
+            check,
+        );
         let (answered, declined) = (answered.get(), declined.get());
         assert!(
             answered > 50_000 && declined > 50_000,

@@ -297,6 +297,34 @@ pub(crate) fn assert_shortcut(
     assert!(!read || real > 80_000, "{real} of {lines}");
 }
 
+/// For the tests of the one-pass crawl-line shortcuts: 20,000 made lines, each a head
+/// (`https://`, `http://` or `file://`), one of `hosts` and 2 to 65 of `pieces`, drawn by a
+/// xorshift and an LCG from `seed` (reproducible), each passed to `f`.
+#[cfg(test)]
+pub(crate) fn made_crawl_lines(
+    seed: u64,
+    hosts: &[&str],
+    pieces: &[&str],
+    mut f: impl FnMut(&[u8]),
+) {
+    let mut x = seed;
+    for _ in 0..20_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let mut line = String::from(["https://", "http://", "file://"][(x % 3) as usize]);
+        line.push_str(hosts[(x >> 3) as usize % hosts.len()]);
+        let mut y = x;
+        for _ in 0..(x >> 58) + 2 {
+            y = y
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            line.push_str(pieces[(y >> 40) as usize % pieces.len()]);
+        }
+        f(line.as_bytes());
+    }
+}
+
 /// Lines for the tests of the one-pass shortcuts of [`crawl_head`]'s shape, given to `made`
 /// and then to `data`: lines made of the bytes they look at (each head; every length up to
 /// 48; two of `/ ? # : @ | - % [ ] a F 0`, a space, CR, NUL or 0x80 at every position, with

@@ -144,13 +144,10 @@ pub fn hex_twin_check(s: &[u8]) {
 mod avx512 {
     use core::arch::x86_64::*;
 
-    /// Whether the CPU runs [`decode`] (std caches each detection).
+    /// Whether the CPU runs [`decode`].
     #[inline]
     pub(super) fn available() -> bool {
-        std::arch::is_x86_feature_detected!("avx512vbmi")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-            && std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("bmi2")
+        crate::simd::x86_64::has_avx512_vbmi()
     }
 
     /// Triplets per block: 63 bytes.

@@ -27,6 +27,16 @@ use core::arch::x86_64::{
 
 use super::{BlockMasks, ByteSet};
 
+/// Whether the CPU runs the byte-permuting AVX-512 kernels: AVX-512 F, BW and VBMI, and BMI2
+/// (`vpermb`/`vpermi2b` on 64 lanes, masks from `bzhi`). std caches each detection.
+#[inline]
+pub(crate) fn has_avx512_vbmi() -> bool {
+    std::arch::is_x86_feature_detected!("avx512vbmi")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("bmi2")
+}
+
 /// The most compares (ranges plus single bytes) an SSE2 plan may hold.
 pub(crate) const MAX_TERMS: usize = 24;
 
