@@ -53,6 +53,9 @@ pub struct CheckOptions {
     pub uri_only: bool,
 }
 
+/// [`Checker::convert_inner`]'s `utf8` for a caller that does not hold the line as text.
+const NO_TEXT: Option<fn() -> Option<&'static str>> = None;
+
 /// The validator. One per worker thread.
 ///
 /// ```
@@ -164,7 +167,7 @@ impl Checker {
     /// Validates one line. A valid line is its own output: it passes through
     /// ([`crate::convert::Written::Passthrough`], `out` as it was), with its warnings.
     pub fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
-        self.convert_inner(line, None, None, out)
+        self.convert_inner(line, NO_TEXT, None, out)
     }
 
     /// [`Checker::convert_into`] of a line whose head the caller (the
@@ -179,7 +182,7 @@ impl Checker {
         head: &LineHead,
         out: &mut Vec<u8>,
     ) -> Result<Outcome, LineError> {
-        self.convert_inner(line, None, Some(head), out)
+        self.convert_inner(line, NO_TEXT, Some(head), out)
     }
 
     /// The whole of the slow path (the engine's line handling, the
@@ -196,10 +199,11 @@ impl Checker {
     /// (this module) compares it with the Guard around the checker, and
     /// `tests/engine.rs` the engine with its naive twin.
     ///
-    /// `utf8` is asked, once the line has that shape, for the line as text: `None` when it is
-    /// not UTF-8 (the engine answers it from one validation of a run of lines,
-    /// `Walk::utf8_line`; the twin test from `core::str::from_utf8`); the strict conversion
-    /// then has no UTF-8 to validate ([`ToUri::validate_text`]).
+    /// `utf8` is asked for the line as text only where the strict conversion runs (not for
+    /// an ASCII line that passes the ASCII grammar): `None` when it is not UTF-8 (the engine
+    /// answers it from one validation of a run of lines, `Walk::utf8_line`; the twin test
+    /// from `core::str::from_utf8`); the strict conversion then has no UTF-8 to validate
+    /// ([`ToUri::validate_text`]), or validates the line itself and reports it.
     pub(crate) fn check_crawl_line<'a>(
         &mut self,
         line: &'a [u8],
@@ -211,19 +215,17 @@ impl Checker {
         let Some(head) = LineHead::crawl(line) else {
             return false;
         };
-        let Some(text) = utf8() else {
-            return false;
-        };
         let mut scratch = Vec::new();
-        self.convert_inner(line, Some(text), Some(&head), &mut scratch)
+        self.convert_inner(line, Some(utf8), Some(&head), &mut scratch)
             .is_ok_and(|o| o == Outcome::default())
     }
 
-    /// `text`: `line` as a `str`, when the caller holds it so (`check_crawl_line`).
-    fn convert_inner(
+    /// `utf8`: `line` as a `str`, asked where the strict conversion needs it, when the caller
+    /// holds it so (`check_crawl_line`).
+    fn convert_inner<'a>(
         &mut self,
-        line: &[u8],
-        text: Option<&str>,
+        line: &'a [u8],
+        utf8: Option<impl FnOnce() -> Option<&'a str>>,
         line_head: Option<&LineHead>,
         out: &mut Vec<u8>,
     ) -> Result<Outcome, LineError> {
@@ -250,7 +252,7 @@ impl Checker {
             } else {
                 // The same errors without writing the URI (`ToUri::validate`; a line known
                 // to be UTF-8, `check_crawl_line`'s, as text: `ToUri::validate_text`).
-                head = match text {
+                head = match utf8.and_then(|f| f()) {
                     Some(t) => self.conv.validate_text(t, line_head, &mut self.scratch)?,
                     None => self.conv.validate(line, line_head, &mut self.scratch)?,
                 };

@@ -1140,11 +1140,17 @@ fn ascii_line_control(line: &[u8]) -> Option<Option<usize>> {
         let mut first = None;
         let mut base = 0;
         for block in line.chunks(16) {
+            // The control mask of `find_control_or_c1`'s compares, the high bits by
+            // `simd::delims::high_mask16` (the same loaded block).
+            let masks = |b: &[u8; 16]| {
+                let (control, _) = sse2::control_and_c2_masks(b);
+                (control, crate::simd::delims::high_mask16(b))
+            };
             let (control, high) = match block.first_chunk::<16>() {
-                Some(b) => sse2::control_and_high_masks(b),
+                Some(b) => masks(b),
                 // The zeros of the padding are C0 controls, and not high.
                 None => {
-                    let (c, h) = sse2::control_and_high_masks(&crate::simd::padded::<16>(block));
+                    let (c, h) = masks(&crate::simd::padded::<16>(block));
                     (c & ((1u32 << block.len()) - 1), h)
                 }
             };
@@ -1191,23 +1197,6 @@ mod sse2 {
             (
                 _mm_movemask_epi8(_mm_or_si128(c0, del)) as u32,
                 _mm_movemask_epi8(c2) as u32,
-            )
-        }
-    }
-
-    /// Bit i of the first mask set iff `b[i]` is a C0 control or DEL (as in
-    /// [`control_and_c2_masks`]); of the second iff `b[i]` is at least 0x80.
-    #[inline(always)]
-    pub(super) fn control_and_high_masks(b: &[u8; 16]) -> (u32, u32) {
-        // SAFETY: SSE2 is enabled at compile time (the cfg of this module); `b` is 16
-        // readable bytes and `loadu` has no alignment requirement.
-        unsafe {
-            let v = _mm_loadu_si128(b.as_ptr().cast());
-            let c0 = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
-            let del = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F));
-            (
-                _mm_movemask_epi8(_mm_or_si128(c0, del)) as u32,
-                _mm_movemask_epi8(v) as u32,
             )
         }
     }
