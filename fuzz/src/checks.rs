@@ -523,6 +523,7 @@ pub fn simd_twin(data: &[u8]) {
     iribulk::simd::hex_twin_check(data);
     iribulk::simd::utf8_twin_check(data);
     iribulk::convert::to_iri::clean_prefix_twin_check(data);
+    iribulk::convert::normalize::clean_line_twin_check(data);
     iribulk::grammar::validate::crawl_twin_check(data);
     iribulk::host::ace_twin_check(data);
     iribulk::convert::to_uri::crawl_line_compare(
@@ -554,6 +555,20 @@ pub fn simd_twin(data: &[u8]) {
     let rx = Checker::new(check).convert_or_copy_into(line, &mut x);
     let ry = Checker::new_naive(check).convert_or_copy_into(line, &mut y);
     assert_eq!((&rx, lossy(&x)), (&ry, lossy(&y)), "check {check:?}");
+    // normalize's one-pass IRI form against steps 0–9 in full (issue #11).
+    let norm = iribulk::convert::normalize::NormalizeOptions {
+        rungs: Rungs {
+            case: b & 32 == 0,
+            path: b & 64 == 0,
+            ..Rungs::level(Level::Syntax)
+        },
+        ..Default::default()
+    };
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    let rx = iribulk::convert::normalize::Normalizer::new(norm).convert_or_copy_into(line, &mut x);
+    let ry =
+        iribulk::convert::normalize::Normalizer::new_full(norm).convert_or_copy_into(line, &mut y);
+    assert_eq!((&rx, lossy(&x)), (&ry, lossy(&y)), "normalize {norm:?}");
     let iri = ToIriOptions {
         host: HOSTS[(b & 3) as usize],
     };

@@ -147,9 +147,9 @@
 use crate::config::{is_dns_scheme, HostMode, ToUriOptions};
 use crate::convert::integrity;
 use crate::convert::to_iri::{is_displayable, ToIri, ToIriOptions};
-use crate::convert::to_uri::ToUri;
+use crate::convert::to_uri::{self, ToUri};
 use crate::convert::Component;
-use crate::convert::{Converter, Outcome};
+use crate::convert::{Converter, Outcome, Written};
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar, HEX_UPPER};
 use crate::grammar::components;
@@ -682,6 +682,12 @@ pub struct Normalizer {
     text: String,
     /// One normalized run.
     run: String,
+    /// The options let [`quick_iri_form`] answer (the IRI form of step 9 with no other rung
+    /// than case, percent and path: [`Normalizer::takes_quick_form`]).
+    quick: bool,
+    /// The twin ([`Normalizer::new_full`]): every line through steps 0–9 as written, step 0
+    /// writing its URI.
+    full: bool,
 }
 
 impl Normalizer {
@@ -702,6 +708,29 @@ impl Normalizer {
             ace: Vec::new(),
             text: String::new(),
             run: String::new(),
+            quick: Self::takes_quick_form(&opts),
+            full: false,
+        }
+    }
+
+    /// True for the options under which [`quick_iri_form`] can stand for steps 1–9: the IRI
+    /// form of step 9 ([`Rungs::percent`], not [`NormalizeOptions::as_uri`]), with
+    /// [`Rungs::case`] and [`Rungs::path`] on or off and no other rung (no character
+    /// normalization, no scheme rung, no IDN rung): `--level syntax`, the default.
+    fn takes_quick_form(opts: &NormalizeOptions) -> bool {
+        let r = opts.rungs;
+        r.percent && !opts.as_uri && !r.nfc && !r.nfkc && !r.scheme && r.idn.is_none()
+    }
+
+    /// The twin of the normalizer: no [`quick_iri_form`], and step 0 writes the URI it
+    /// validates (`ToUri::convert_into` instead of the scan). For the test that compares
+    /// both; not meant for production use.
+    #[cfg(any(test, feature = "twins"))]
+    #[doc(hidden)]
+    pub fn new_full(opts: NormalizeOptions) -> Self {
+        Normalizer {
+            full: true,
+            ..Normalizer::new(opts)
         }
     }
 
@@ -747,9 +776,36 @@ impl Normalizer {
         out: &mut Vec<u8>,
         mark: usize,
     ) -> Result<Outcome, LineError> {
-        // Step 0: validation (errors of to-uri, offsets in the line).
-        self.scratch.clear();
-        let mut o = self.validator.convert_into(line, &mut self.scratch)?;
+        // Step 0: validation (errors of to-uri, offsets in the line). Its URI is not needed,
+        // only the errors and the counts: the scan of `ToUri::validate` (issue 11).
+        let mut o = if self.full {
+            self.scratch.clear();
+            self.validator.convert_into(line, &mut self.scratch)?
+        } else {
+            let (o, head) = self
+                .validator
+                .validate_counted(line, None, &mut self.scratch)?;
+            if self.quick && o.repairs == 0 && o.host_fallbacks == 0 {
+                match quick_iri_form(line, head) {
+                    Quick::Same => {
+                        return Ok(Outcome {
+                            written: Written::Passthrough,
+                            ..o
+                        });
+                    }
+                    Quick::ToIri => {
+                        let mut o = o;
+                        self.presenter
+                            .convert_or_copy_into(line, out)
+                            .map_err(|e| LineError::new(e.kind, 0))?;
+                        o.settle(line, out, mark);
+                        return Ok(o);
+                    }
+                    Quick::Full => {}
+                }
+            }
+            o
+        };
         if self.opts.as_uri {
             let mut iri = std::mem::take(&mut self.iri);
             iri.clear();
@@ -1040,6 +1096,417 @@ impl Normalizer {
             dst.extend_from_slice(&self.ace);
         }
     }
+}
+
+/// What [`quick_iri_form`] found for a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Quick {
+    /// Steps 1–9 give the line back.
+    Same,
+    /// Steps 1–9 give what the presenter ([`ToIri`], `--host percent`) writes for the line.
+    ToIri,
+    /// Run steps 1–9.
+    Full,
+}
+
+/// Issue #11: the result of steps 1–9 under [`Normalizer::takes_quick_form`]'s options for
+/// a line step 0 accepted without a repair or a host fallback (`head`: step 0's split, if
+/// it gave one), found in one pass over the line instead of three conversions. It answers
+/// [`Quick::Full`] wherever it cannot tell. Conditions, per step of the module docs:
+///
+/// * 2: the scheme has no capital (RFC 3986 §3.1, RFC 3987 §5.3.2.1).
+/// * 3: in every component, no printable ASCII outside IRIs and no control (nothing for the
+///   byte steps to percent-encode, RFC 3987 §3.1); every `%HH` has upper-case hex digits
+///   (§5.3.2.1) and stands for no unreserved character (§5.3.2.3); every raw non-ASCII
+///   character is one that [`ToIri`] writes decoded and as it is in its component
+///   ([`super::to_iri::is_clean_char`]: displayable, RFC 3987 §3.2 step 4, no delimiter in
+///   its UTS #39 skeleton, issue 16), which is `iunreserved` there (§2.2, §4.1: the byte
+///   steps keep it; the test `clean_characters_are_iri_characters` holds the two rules to
+///   each other).
+/// * 4: a reg-name host has no `%` and no `--` (no `xn--` label, RFC 3490 §5, nor a host
+///   IDNA must check once decoded: `check_decoded_host` has nothing to do for a raw host of
+///   displayable characters), and no capital when it is US-ASCII (§5.3.2.1); an IP literal
+///   has no capital (RFC 3986 §3.2.2).
+/// * 6: the path has no `.` or `..` segment (RFC 3986 §5.2.4 is then the identity).
+/// * 8, 9: step 9 writes `to_iri(to_uri(x))` for the IRI form `x`, here the line itself.
+///   `to_uri` (`--host percent`, as step 0: the same URI step 0 validated) percent-encodes
+///   exactly the raw non-ASCII characters (RFC 3987 §3.1 step 2); `to_iri` decodes each of
+///   them back, as they are clean, and treats the line's own `%HH` as it would in the line
+///   itself: UTF-8 synchronizes on every raw character's lead octet, so a run of `%HH` next
+///   to it splits into the same characters either way (RFC 3629 §3), and the display rule is
+///   per character. So step 9 writes `to_iri(x)`: the line itself when every `%HH` is of
+///   ASCII (kept as written, §3.2 step 2), else the presenter's output ([`Quick::ToIri`]).
+///
+/// The test `quick_form_matches_the_full_steps` compares the normalizer with its twin
+/// ([`Normalizer::new_full`]) on every data set and on random lines.
+fn quick_iri_form(line: &[u8], head: Option<to_uri::Head>) -> Quick {
+    let split = match head {
+        Some((c, a)) if a.is_some() || c.authority.is_none() => {
+            let tail = components::split_tail_memchr(line, c);
+            Ok((tail, a))
+        }
+        _ => {
+            let c = components::split(line);
+            match c.authority.clone() {
+                Some(ar) => components::split_authority(line, ar).map(|a| (c, Some(a))),
+                None => Ok((c, None)),
+            }
+        }
+    };
+    let Ok((c, auth)) = split else {
+        return Quick::Full;
+    };
+    if c.scheme
+        .clone()
+        .is_some_and(|r| line[r].iter().any(u8::is_ascii_uppercase))
+    {
+        return Quick::Full;
+    }
+    // Most lines pass every component's scan with no `%HH` at once ([`clean_line`]).
+    let clean = clean_line(line);
+    let mut high = false;
+    let mut scan = |r: Range<usize>, in_query: bool| {
+        clean
+            || match quick_component(&line[r], in_query) {
+                Some(h) => {
+                    high |= h;
+                    true
+                }
+                None => false,
+            }
+    };
+    if let Some(a) = auth {
+        if let Some(ui) = a.userinfo {
+            if !scan(ui, false) {
+                return Quick::Full;
+            }
+        }
+        let h = &line[a.host.clone()];
+        let upper = || h.iter().any(u8::is_ascii_uppercase);
+        if h.first() == Some(&b'[') {
+            if upper() {
+                return Quick::Full;
+            }
+        } else if memchr::memchr(b'%', h).is_some()
+            || memchr::memchr_iter(b'-', h).any(|k| h.get(k + 1) == Some(&b'-'))
+            || (h.is_ascii() && upper())
+            || !scan(a.host, false)
+        {
+            return Quick::Full;
+        }
+    }
+    let path = &line[c.path.clone()];
+    if has_dot_segment(path) || !scan(c.path, false) {
+        return Quick::Full;
+    }
+    if let Some(q) = c.query {
+        if !scan(q, true) {
+            return Quick::Full;
+        }
+    }
+    if let Some(f) = c.fragment {
+        if !scan(f, false) {
+            return Quick::Full;
+        }
+    }
+    if high {
+        Quick::ToIri
+    } else {
+        Quick::Same
+    }
+}
+
+/// True if `line` has no `%`, no printable ASCII outside IRIs, no control, and only
+/// non-ASCII characters that [`super::to_iri::is_clean_char`] accepts outside the query
+/// (which it accepts in the query too: the test `clean_outside_the_query_is_clean_inside`):
+/// then every component passes [`quick_component`] with no `%HH` (issue #11). By 64-byte
+/// windows where the CPU has AVX-512 VBMI ([`clean_avx512::clean_line`]); elsewhere `false`
+/// (the components are scanned one by one). Twin: [`clean_line_naive`].
+#[inline]
+fn clean_line(line: &[u8]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if clean_avx512::available() {
+        // SAFETY: the kernel's features (AVX-512 F, BW, VBMI, BMI2), detected just above.
+        return unsafe { clean_avx512::clean_line(line) };
+    }
+    let _ = line;
+    false
+}
+
+/// The twin of [`clean_line`], character by character (`false` for a line that is not
+/// UTF-8).
+#[cfg(any(test, feature = "twins"))]
+fn clean_line_naive(line: &[u8]) -> bool {
+    std::str::from_utf8(line).is_ok_and(|s| {
+        s.chars().all(|c| match u8::try_from(c) {
+            Ok(b) if b < 0x80 => {
+                b != b'%' && !classes::is(b, classes::DISALLOWED_ASCII | classes::CONTROL)
+            }
+            _ => super::to_iri::is_clean_char(c, false),
+        })
+    })
+}
+
+/// Panics unless [`clean_line`], where the CPU runs its kernel, agrees with its twin on
+/// `line` and on each of its suffixes that is UTF-8 (every alignment; the kernel is asked
+/// only about lines step 0 validated, and runs safely on any bytes). For the fuzz target
+/// `simd_twin` and the tests; not part of the API.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn clean_line_twin_check(line: &[u8]) {
+    #[cfg(target_arch = "x86_64")]
+    if clean_avx512::available() {
+        for k in 0..line.len().min(70) {
+            let s = &line[k..];
+            if std::str::from_utf8(s).is_ok() {
+                assert_eq!(
+                    clean_line(s),
+                    clean_line_naive(s),
+                    "{:?}",
+                    String::from_utf8_lossy(s)
+                );
+            } else {
+                clean_line(s);
+            }
+        }
+    }
+}
+
+/// The AVX-512 kernel of [`clean_line`]: per 64-byte window, the ASCII stops by one
+/// 128-entry lookup (`vpermi2b`); two-byte characters exactly, by a bitmap of U+0080–U+07FF
+/// (two `vpermi2b` and a blend); three-byte characters by their block of 64 code points when
+/// the whole block is clean (one `vpermi2b`: CJK, Hangul, most scripts' letters), and the
+/// others, with the four-byte characters, looked up alone. The model is `check`'s
+/// `scan_avx512::quiet_line`.
+#[cfg(target_arch = "x86_64")]
+mod clean_avx512 {
+    use crate::grammar::classes;
+    use core::arch::x86_64::*;
+    use std::sync::OnceLock;
+
+    /// Whether the CPU runs [`clean_line`].
+    #[inline]
+    pub(super) fn available() -> bool {
+        crate::simd::x86_64::has_avx512_vbmi()
+    }
+
+    /// The window's lookup tables, each a whole number of 64-byte vectors.
+    #[repr(C, align(64))]
+    struct Tables {
+        /// Byte `b` (ASCII): 0xFF when `b` ends the answer: `%`, printable ASCII outside
+        /// IRIs, controls.
+        ascii: [u8; 128],
+        /// Bit `cp & 7` of byte `cp >> 3` (U+0000–U+07FF): not clean (no two-byte form
+        /// below U+0080 is UTF-8: those bits are set).
+        unclean2: [u8; 256],
+        /// Bit `b & 7` of byte `b >> 3`: every code point of block `b` (64 code points,
+        /// U+0800 and up) is clean (none in the surrogates' blocks, which hold no character).
+        clean3: [u8; 128],
+    }
+
+    /// Built on first use from `to_iri`'s bitmap of clean characters.
+    fn tables() -> &'static Tables {
+        static T: OnceLock<Tables> = OnceLock::new();
+        T.get_or_init(|| {
+            let map = &crate::convert::to_iri::CLEAN_BMP[0];
+            let clean = |cp: u32| map[(cp >> 6) as usize] >> (cp & 63) & 1 != 0;
+            let mut t = Tables {
+                ascii: [0; 128],
+                unclean2: [0; 256],
+                clean3: [0; 128],
+            };
+            for b in 0..0x80u8 {
+                if b == b'%' || classes::is(b, classes::DISALLOWED_ASCII | classes::CONTROL) {
+                    t.ascii[b as usize] = 0xFF;
+                }
+            }
+            for cp in 0..0x800u32 {
+                if cp < 0x80 || !clean(cp) {
+                    t.unclean2[(cp >> 3) as usize] |= 1 << (cp & 7);
+                }
+            }
+            for block in 32u32..1024 {
+                if map[block as usize] == u64::MAX {
+                    t.clean3[(block >> 3) as usize] |= 1 << (block & 7);
+                }
+            }
+            t
+        })
+    }
+
+    /// Lane i: `1 << (i & 7)` (`vpermb` reads an index's low six bits).
+    static POW2: [u8; 64] = {
+        let mut t = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            t[i] = 1 << (i % 8);
+            i += 1;
+        }
+        t
+    };
+
+    /// [`super::clean_line`] of `b`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512 F, BW and VBMI, and BMI2. The answer means something for
+    /// UTF-8 only (continuation bytes are read as part of their lead's character), but any
+    /// bytes are safe: the loads are masked to `b`, lookups only read a table, and a
+    /// character looked up alone is decoded strictly.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,bmi2")]
+    pub(super) unsafe fn clean_line(b: &[u8]) -> bool {
+        let t = tables();
+        let n = b.len();
+        let set1 = |x: u8| _mm512_set1_epi8(x as i8);
+        // SAFETY: the tables are 64-byte aligned (`Tables`) and whole vectors; POW2 is 64
+        // bytes (an unaligned load).
+        let (a0, a1, u0, u1, u2, u3, c0, c1, pow2) = unsafe {
+            let tv = |a: *const u8, i: usize| _mm512_load_si512(a.add(64 * i).cast());
+            (
+                tv(t.ascii.as_ptr(), 0),
+                tv(t.ascii.as_ptr(), 1),
+                tv(t.unclean2.as_ptr(), 0),
+                tv(t.unclean2.as_ptr(), 1),
+                tv(t.unclean2.as_ptr(), 2),
+                tv(t.unclean2.as_ptr(), 3),
+                tv(t.clean3.as_ptr(), 0),
+                tv(t.clean3.as_ptr(), 1),
+                _mm512_loadu_si512(POW2.as_ptr().cast()),
+            )
+        };
+        let mut i = 0;
+        while i < n {
+            let rem = n - i;
+            let lanes = _bzhi_u64(u64::MAX, rem.min(64) as u32);
+            let next_lanes = _bzhi_u64(u64::MAX, (rem - 1).min(64) as u32);
+            // SAFETY: the lanes read are `b[i..i + min(rem, 64)]` and `b[i + 1..][..min(rem -
+            // 1, 64)]`, within `b` (`b.as_ptr().add(i + 1)` is at most one past its end); a
+            // masked load does not touch the memory of the lanes it leaves out.
+            let (v, next) = unsafe {
+                let p = b.as_ptr().add(i);
+                (
+                    _mm512_maskz_loadu_epi8(lanes, p.cast()),
+                    _mm512_maskz_loadu_epi8(next_lanes, p.add(1).cast()),
+                )
+            };
+            let high = _mm512_movepi8_mask(v);
+            // ASCII stops, by the byte's low seven bits (lanes past the end are zero: left
+            // out).
+            let ascii = _mm512_movepi8_mask(_mm512_permutex2var_epi8(a0, v, a1));
+            if ascii & !high & lanes != 0 {
+                return false;
+            }
+            let lead2 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, set1(0xC0)), set1(0x20));
+            let lead3 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, set1(0xE0)), set1(0x10));
+            let lead4 = _mm512_cmpge_epu8_mask(v, set1(0xF0));
+            // The bit of a character in its table byte: the next byte's low three; the
+            // byte: the lead's payload bits above the next byte's 0x38.
+            let bit = _mm512_permutexvar_epi8(next, pow2);
+            let upper = _mm512_and_si512(_mm512_srli_epi16(next, 3), set1(0x07));
+            let i2 = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(v, set1(0x1F)), 3), upper);
+            let i3 = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(v, set1(0x0F)), 3), upper);
+            let unclean2 = _mm512_mask_blend_epi8(
+                _mm512_movepi8_mask(i2),
+                _mm512_permutex2var_epi8(u0, i2, u1),
+                _mm512_permutex2var_epi8(u2, i2, u3),
+            );
+            if lead2 & _mm512_test_epi8_mask(unclean2, bit) != 0 {
+                return false;
+            }
+            let clean3 = _mm512_permutex2var_epi8(c0, i3, c1);
+            // Looked up alone: three-byte characters of blocks that are not all clean, and
+            // four-byte characters.
+            let mut alone = lead3 & !_mm512_test_epi8_mask(clean3, bit) | lead4;
+            while alone != 0 {
+                let k = i + alone.trailing_zeros() as usize;
+                alone &= alone - 1;
+                match crate::grammar::pct::decode_utf8(&b[k..]) {
+                    Some((c, _)) if crate::convert::to_iri::is_clean_char(c, false) => {}
+                    _ => return false,
+                }
+            }
+            i += 64;
+        }
+        true
+    }
+}
+
+/// What [`quick_iri_form`] answers for `line` with no split from step 0 (`"same"`,
+/// `"to-iri"` or `"full"`), for the test that it serves most lines of a data set. Meaningful
+/// only for a line that step 0 accepts without a repair. Not part of the API.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn quick_form_kind(line: &[u8]) -> &'static str {
+    match quick_iri_form(line, None) {
+        Quick::Same => "same",
+        Quick::ToIri => "to-iri",
+        Quick::Full => "full",
+    }
+}
+
+/// One component for [`quick_iri_form`] (step 3's conditions): `None` if a step may change
+/// it, else whether it holds a `%HH` of an octet at or above 0x80 (which step 9 may decode).
+/// `s` is a validated component: UTF-8, every `%` starts a `%HH`.
+fn quick_component(s: &[u8], in_query: bool) -> Option<bool> {
+    let upper_hex = |b: u8| b.is_ascii_digit() || (b'A'..=b'F').contains(&b);
+    let mut high = false;
+    let mut k = 0;
+    while k < s.len() {
+        // Sixteen bytes at a time up to the next byte that is not a URI character (non-ASCII,
+        // controls, space and the printable ASCII outside URIs; `[`, `]`) or `%`
+        // ([`crate::simd::delims::path_masks16`], SSE2).
+        if let Some(b16) = s[k..].first_chunk::<16>() {
+            let (bad, pct, _) = crate::simd::delims::path_masks16(b16);
+            let stops = bad | pct;
+            if stops == 0 {
+                k += 16;
+                continue;
+            }
+            k += stops.trailing_zeros() as usize;
+        }
+        let b = s[k];
+        if b >= 0x80 {
+            // Clean two- and three-octet characters (and unreserved ASCII after them), a
+            // few instructions per octet; then one character by the rule itself.
+            let clean = super::to_iri::clean_prefix(&s[k..], in_query);
+            if clean > 0 {
+                k += clean;
+                continue;
+            }
+            let (c, len) = decode_utf8(&s[k..])?;
+            if !super::to_iri::is_clean_char(c, in_query) {
+                return None;
+            }
+            k += len;
+        } else if b == b'%' {
+            let (&hi, &lo) = (s.get(k + 1)?, s.get(k + 2)?);
+            if !upper_hex(hi) || !upper_hex(lo) {
+                return None;
+            }
+            let v = classes::hex_value(hi)? << 4 | classes::hex_value(lo)?;
+            if v < 0x80 {
+                if classes::is(v, classes::UNRESERVED) {
+                    return None;
+                }
+            } else {
+                high = true;
+            }
+            k += 3;
+        } else if classes::is(b, classes::DISALLOWED_ASCII | classes::CONTROL) {
+            return None;
+        } else {
+            k += 1;
+        }
+    }
+    Some(high)
+}
+
+/// True if `path` has a complete segment `.` or `..` (RFC 3986 §3.3), which
+/// `remove_dot_segments` (§5.2.4) would remove. Any bytes.
+fn has_dot_segment(path: &[u8]) -> bool {
+    memchr::memchr_iter(b'.', path).any(|k| {
+        (k == 0 || path[k - 1] == b'/')
+            && matches!(&path[k + 1..], [] | [b'/', ..] | [b'.'] | [b'.', b'/', ..])
+    })
 }
 
 /// The display decision of [`Normalizer::push_unicode_host`] for the lower-case ACE form
@@ -1527,6 +1994,122 @@ mod tests {
                 let bit = |m: u64| m >> (8 * k + 7) & 1 == 1;
                 assert_eq!(bit(swar::eq(w, b)), x == b, "{b:#x} {k}");
                 assert_eq!(bit(swar::upper(w)), x.is_ascii_uppercase(), "{b:#x} {k}");
+            }
+        }
+    }
+
+    /// `has_dot_segment` against the definition (a segment between `/`s that is `.` or `..`,
+    /// RFC 3986 §3.3) on every string of up to seven bytes over `. / a` and two non-ASCII
+    /// bytes (0xAE is `.` with the high bit set).
+    #[test]
+    fn dot_segment_search_matches_its_definition() {
+        let alphabet = [b'.', b'/', b'a', 0xC3, 0xAE];
+        for len in 0..=7u32 {
+            for mut k in 0..5usize.pow(len) {
+                let mut p = Vec::new();
+                for _ in 0..len {
+                    p.push(alphabet[k % 5]);
+                    k /= 5;
+                }
+                let naive = p.split(|&b| b == b'/').any(|s| s == b"." || s == b"..");
+                assert_eq!(has_dot_segment(&p), naive, "{p:?}");
+            }
+        }
+    }
+
+    /// The quick IRI form keeps raw the characters it calls clean; the byte steps must keep
+    /// them too (RFC 3987 §2.2 `iunreserved`, §4.1): every clean character is an IRI
+    /// character in its component, on every code point.
+    #[test]
+    fn clean_characters_are_iri_characters() {
+        for c in (0x80..=0x10_FFFFu32).filter_map(char::from_u32) {
+            for q in [false, true] {
+                if super::super::to_iri::is_clean_char(c, q) {
+                    assert!(is_iri_char(c, q), "U+{:04X} query {q}", c as u32);
+                }
+            }
+        }
+    }
+
+    /// [`clean_line`] answers for every component: a character clean outside the query is
+    /// clean inside it too, on every code point.
+    #[test]
+    fn clean_outside_the_query_is_clean_inside() {
+        for c in (0x80..=0x10_FFFFu32).filter_map(char::from_u32) {
+            if super::super::to_iri::is_clean_char(c, false) {
+                assert!(
+                    super::super::to_iri::is_clean_char(c, true),
+                    "U+{:04X}",
+                    c as u32
+                );
+            }
+        }
+    }
+
+    /// The kernel of [`clean_line`] against its twin: every code point of the BMP (and every
+    /// 17th above it) between clean text, at three places of a 130-byte line; then every
+    /// byte that stops it and a few characters at every position of lines of 0 to 140 bytes
+    /// (every alignment of the 64-byte windows and of a line's tail), between ASCII or
+    /// between clean two- and three-byte characters.
+    #[test]
+    fn clean_line_matches_twin_over_code_points_length_and_position() {
+        let cps = (0x20u32..0x1_0000).chain((0x1_0000..=0x10_FFFF).step_by(17));
+        let fill = "ab/日本-é".repeat(12);
+        let mut n = 0;
+        for c in cps.filter_map(char::from_u32) {
+            for at in [0, 61, fill.len()] {
+                let line = format!("{}{c}{}", &fill[..at], &fill[at..]);
+                let b = line.as_bytes();
+                assert_eq!(
+                    clean_line(b),
+                    clean_line_naive(b),
+                    "U+{:04X} at {at}",
+                    c as u32
+                );
+                n += 1;
+            }
+        }
+        assert!(n > 190_000);
+        let probes: &[&str] = &[
+            "%",
+            " ",
+            "\"",
+            "<",
+            ">",
+            "\\",
+            "^",
+            "`",
+            "{",
+            "|",
+            "}",
+            "\u{0}",
+            "\t",
+            "\u{7F}",
+            "\u{A0}",
+            "\u{200B}",
+            "\u{2215}",
+            "\u{E000}",
+            "\u{1F600}",
+            "\u{10FFFF}",
+            "語",
+            "é",
+            "\u{0964}",
+        ];
+        for fill in ["x", "é", "語"] {
+            for len in 0..=140usize {
+                for p in probes {
+                    for pos in 0..=len {
+                        let mut line = fill.repeat(len);
+                        let at = line.char_indices().nth(pos).map_or(line.len(), |(k, _)| k);
+                        line.insert_str(at, p);
+                        let b = line.as_bytes();
+                        if pos == 0 {
+                            // Every alignment of the same text.
+                            clean_line_twin_check(b);
+                        }
+                        assert_eq!(clean_line(b), clean_line_naive(b), "{line:?}");
+                    }
+                }
             }
         }
     }

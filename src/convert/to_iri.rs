@@ -62,6 +62,16 @@ pub fn is_displayable(c: char, in_query: bool) -> bool {
     displayable_by_rules(c, in_query)
 }
 
+/// True if `c`, decoded from `%HH` in the query (`in_query`) or elsewhere, is written decoded
+/// and as it is by [`ToIri`] whatever surrounds it: displayable ([`is_displayable`], RFC 3987
+/// §3.2 step 4) with no delimiter in its UTS #39 skeleton
+/// ([`host::display::skeleton_has_delimiter`], issue 16: only such characters are ever put
+/// back in `%HH` form by [`ToIri::reencode_lookalikes`]). The rule of [`clean_prefix`], for
+/// every character (four-octet ones included).
+pub(crate) fn is_clean_char(c: char, in_query: bool) -> bool {
+    is_displayable(c, in_query) && !host::display::skeleton_has_delimiter(c)
+}
+
 /// [`is_displayable`] evaluated rule by rule.
 const fn displayable_by_rules(c: char, in_query: bool) -> bool {
     displayable_without_nfkc(c, in_query) && !nfkc_has_delimiter(c)
@@ -97,7 +107,7 @@ const fn displayable_bmp(in_query: bool) -> [u64; 1024] {
 /// ([`host::display::skeleton_has_delimiter`], issue 16). 16 KiB, evaluated by the compiler
 /// from [`DISPLAYABLE_BMP`] and the skeleton bitmap; the test
 /// `clean_prefix_matches_twin_on_every_code_point` compares it with the rules.
-static CLEAN_BMP: [[u64; 1024]; 2] = {
+pub(crate) static CLEAN_BMP: [[u64; 1024]; 2] = {
     let mut m = [[0u64; 1024]; 2];
     let mut q = 0;
     while q < 2 {
@@ -128,7 +138,7 @@ static CLEAN_BMP: [[u64; 1024]; 2] = {
 /// [`emit_octets`]. A few instructions per octet (issue #11, thirteenth pass); the twin is
 /// [`clean_prefix_naive`].
 #[inline]
-fn clean_prefix(octets: &[u8], in_query: bool) -> usize {
+pub(crate) fn clean_prefix(octets: &[u8], in_query: bool) -> usize {
     let map = &CLEAN_BMP[in_query as usize];
     // Bit `cp & 63` of word `cp >> 6` of the map (a shift by `bit` uses its low six bits).
     let clean = |word: u32, bit: u32| map[word as usize] >> (bit & 63) & 1 != 0;

@@ -187,6 +187,20 @@ impl ToUri {
         line_head: Option<&LineHead>,
         scratch: &mut Vec<u8>,
     ) -> Result<Option<Head>, LineError> {
+        self.validate_counted(line, line_head, scratch)
+            .map(|(_, head)| head)
+    }
+
+    /// [`ToUri::validate`] with the counts of the conversion: the repairs, host fallbacks
+    /// and warnings of [`ToUri::convert_into`] (the same steps count them; only the block
+    /// kernel's writing is left out, so [`Outcome::written`] means nothing here). For
+    /// `normalize`, whose step 0 needs the counts and not the URI.
+    pub(crate) fn validate_counted(
+        &mut self,
+        line: &[u8],
+        line_head: Option<&LineHead>,
+        scratch: &mut Vec<u8>,
+    ) -> Result<(Outcome, Option<Head>), LineError> {
         scratch.clear();
         self.scan_only = !self.naive;
         self.head = None;
@@ -197,7 +211,7 @@ impl ToUri {
         self.scan_only = false;
         scratch.clear();
         let head = self.head.take();
-        r.map(|_| head)
+        r.map(|o| (o, head))
     }
 
     /// [`ToUri::validate`] of a line the caller holds as text (the engine validated it with
