@@ -249,6 +249,9 @@ const PIECES: &[&str] = &[
     "--",
 ];
 
+/// Pieces that are not UTF-8 (a lone continuation, truncated sequences, 0xFF, a surrogate).
+const NOT_UTF8: &[&[u8]] = &[b"\x80", b"\xC3", b"\xE2\x82", b"\xFF", b"\xED\xA0\x80"];
+
 fn piece_line() -> impl Strategy<Value = Vec<u8>> {
     let scheme = prop::sample::select(&["http://", "HTTPS://", "foo:", "ftp://", ""][..]);
     let host = prop::sample::select(
@@ -269,15 +272,20 @@ fn piece_line() -> impl Strategy<Value = Vec<u8>> {
             "",
         ][..],
     );
-    let text = prop::collection::vec(prop::sample::select(PIECES), 0..12);
+    // Bytes that are not UTF-8 (a lone continuation, a truncated sequence, 0xFF) now and then.
+    let piece = prop_oneof![
+        20 => prop::sample::select(PIECES).prop_map(|p| p.as_bytes().to_vec()),
+        1 => prop::sample::select(NOT_UTF8).prop_map(<[u8]>::to_vec),
+    ];
+    let text = prop::collection::vec(piece, 0..12);
     (scheme, host, text).prop_map(|(s, h, t)| {
-        let mut l = String::from(s);
+        let mut l = s.as_bytes().to_vec();
         if s.ends_with("//") {
-            l += h;
-            l.push('/');
+            l.extend_from_slice(h.as_bytes());
+            l.push(b'/');
         }
-        l += &t.concat();
-        l.into_bytes()
+        l.extend(t.concat());
+        l
     })
 }
 
@@ -292,5 +300,39 @@ proptest! {
     #[test]
     fn quick_form_matches_the_full_steps_on_random_iris(line in common::iri_strategy()) {
         Pairs::new(option_sets()).same(&line);
+    }
+}
+
+/// `Normalizer::convert_with_head` (the crawl line's authority from the Guard's head) against
+/// `convert_into` and the full steps, with `LineHead::of` and the crawl head, on every data
+/// set line (the first option set; every seventh line for the others) and on made lines.
+#[test]
+fn convert_with_head_matches_convert_into_and_the_full_steps() {
+    let three = |o: NormalizeOptions| common::HeadTwins {
+        with_head: Normalizer::new(o),
+        into: Normalizer::new(o),
+        naive: Normalizer::new_full(o),
+        ctx: format!("{o:?}"),
+    };
+    for o in option_sets() {
+        three(o).same_on_made(&[
+            "https://example.com/a/b",
+            "https://Example.com/a/b",
+            "https://bücher.de/ä?ö#ü",
+            "https://BÜCHER.de/x",
+            "https://a--b.com/x",
+            "https://h.com/a/./b",
+            "https://h.com/a/../b",
+            "https://h.com/a/..b/.c",
+            "https://h.com/a#b#c",
+            "https://h.com/a[b]",
+            "https://h.com/\u{2215}",
+            "https://h.com/a%C3%A9",
+            "http://h.com/\u{200B}",
+        ]);
+    }
+    let lines = common::heads_on_datasets(&option_sets(), three, |_| None);
+    if let Some(n) = lines {
+        assert!(n > 100_000, "{n} lines");
     }
 }

@@ -200,8 +200,8 @@ macro_rules! impl_converter {
     )*};
 }
 
-impl_converter!(leiri::LeiriToIri, normalize::Normalizer);
-impl_converter!(head: to_uri::ToUri, to_iri::ToIri, check::Checker);
+impl_converter!(leiri::LeiriToIri);
+impl_converter!(head: to_uri::ToUri, to_iri::ToIri, check::Checker, normalize::Normalizer);
 
 #[cfg(test)]
 mod tests {

@@ -770,6 +770,28 @@ impl Normalizer {
         r
     }
 
+    /// [`Normalizer::convert_into`] of a line whose head the caller found
+    /// ([`LineHead::find`](integrity::LineHead::find), the Guard's): a crawl line's
+    /// authority comes from it ([`LineHead::plain_crawl`](integrity::LineHead::plain_crawl))
+    /// instead of a second [`validate::crawl_authority`] (issue 11). The same results as
+    /// [`Normalizer::convert_into`], its twin.
+    pub fn convert_with_head(
+        &mut self,
+        line: &[u8],
+        head: &integrity::LineHead,
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
+        if self.quick && !self.full && head.plain_crawl {
+            if let Some(a) = head.authority.clone() {
+                let wide = !line[a.clone()].is_ascii();
+                if quick_crawl_tail(line, a.start, a.end, wide) {
+                    return Ok(Outcome::default());
+                }
+            }
+        }
+        self.convert_into(line, out)
+    }
+
     fn convert_inner(
         &mut self,
         line: &[u8],
@@ -782,6 +804,10 @@ impl Normalizer {
             self.scratch.clear();
             self.validator.convert_into(line, &mut self.scratch)?
         } else {
+            if self.quick && quick_crawl_line(line) {
+                // Steps 0-9 pass it through silently (see there).
+                return Ok(Outcome::default());
+            }
             let (o, head) = self
                 .validator
                 .validate_counted(line, None, &mut self.scratch)?;
@@ -1428,6 +1454,40 @@ mod clean_avx512 {
         }
         true
     }
+}
+
+/// Issue #11: true for a line that steps 0–9 pass through unchanged with nothing to count,
+/// under [`Normalizer::takes_quick_form`]'s options, proved without step 0's conversion: a
+/// crawl line (`https://` or `http://`, lower case, RFC 3986 §3.1, §6.2.2.1; an authority of
+/// a reg-name host alone, in `unreserved`, `sub-delims` and non-ASCII characters:
+/// [`validate::crawl_authority`]), UTF-8 (RFC 3987 §3.1 step 1c), that [`clean_line`]
+/// accepts whole (no `%`, no ASCII outside
+/// IRIs, no control, and only characters to-iri writes as they are, which are `iunreserved`
+/// and draw no warning, RFC 3987 §2.2, §4.1), with no `[` or `]` after the authority
+/// (RFC 3986 §3.2.2) and at most one `#` (§3.5). Step 0 (to-uri, `--host percent`) then
+/// finds nothing to report, repair or warn about; the rest is [`quick_iri_form`]'s rules for
+/// such a line: a US-ASCII host without capitals, no `--` in the host, no dot segment in
+/// the path, and no `%HH`, so step 9 gives the line back. The tests of
+/// `tests/normalize_quick.rs` compare the normalizer with its twin on every data set, code
+/// point and random lines.
+fn quick_crawl_line(line: &[u8]) -> bool {
+    validate::crawl_authority(line)
+        .is_some_and(|(a0, end, wide)| quick_crawl_tail(line, a0, end, wide))
+}
+
+/// [`quick_crawl_line`] of a line of [`validate::crawl_authority`]'s shape whose answer it
+/// was (authority `a0..end`, `wide` when it holds a non-ASCII byte).
+fn quick_crawl_tail(line: &[u8], a0: usize, end: usize, wide: bool) -> bool {
+    let host = &line[a0..end];
+    let tail = &line[end..];
+    let path = &tail[..memchr::memchr2(b'?', b'#', tail).unwrap_or(tail.len())];
+    clean_line(line)
+        && crate::simd::utf8::validate(line).is_ok()
+        && (wide || !host.iter().any(u8::is_ascii_uppercase))
+        && !memchr::memchr_iter(b'-', host).any(|k| host.get(k + 1) == Some(&b'-'))
+        && memchr::memchr2(b'[', b']', tail).is_none()
+        && memchr::memchr(b'#', tail).is_none_or(|h| memchr::memchr(b'#', &tail[h + 1..]).is_none())
+        && !has_dot_segment(path)
 }
 
 /// What [`quick_iri_form`] answers for `line` with no split from step 0 (`"same"`,

@@ -181,6 +181,20 @@ impl<C: Converter> Converter for Repairing<C> {
             }
         }
     }
+
+    /// The head is of `line`: it goes to the inner converter only when no repair is asked
+    /// for (a repaired line is another line).
+    fn convert_with_head(
+        &mut self,
+        line: &[u8],
+        head: &crate::convert::integrity::LineHead,
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
+        if !self.repairs.any() {
+            return self.inner.convert_with_head(line, head, out);
+        }
+        self.convert_into(line, out)
+    }
 }
 
 #[cfg(test)]
