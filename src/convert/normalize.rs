@@ -1242,12 +1242,15 @@ fn quick_iri_form(line: &[u8], head: Option<to_uri::Head>) -> Quick {
     }
 }
 
-/// True if `line` has no `%`, no printable ASCII outside IRIs, no control, and only
-/// non-ASCII characters that [`super::to_iri::is_clean_char`] accepts outside the query
-/// (which it accepts in the query too: the test `clean_outside_the_query_is_clean_inside`):
-/// then every component passes [`quick_component`] with no `%HH` (issue #11). By 64-byte
-/// windows where the CPU has AVX-512 VBMI ([`clean_avx512::clean_line`]); elsewhere `false`
-/// (the components are scanned one by one). Twin: [`clean_line_naive`].
+/// True if `line` is UTF-8 (RFC 3629 §4) with no `%`, no printable ASCII outside IRIs, no
+/// control, no `[` or `]`, at most one `#`, and only non-ASCII characters that
+/// [`super::to_iri::is_clean_char`] accepts outside the query (which it accepts in the query
+/// too: the test `clean_outside_the_query_is_clean_inside`) (issue #11). Then every
+/// component of a line step 0 accepted passes [`quick_component`] with no `%HH`; and a line
+/// of a crawl shape has nothing for step 0 to report ([`quick_crawl_line`]: brackets and a
+/// second `#` are its errors). By 64-byte windows where the CPU has AVX-512 VBMI
+/// ([`clean_avx512::clean_line`]), elsewhere by [`clean_line_scalar`]. Twin:
+/// [`clean_line_naive`].
 #[inline]
 fn clean_line(line: &[u8]) -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -1255,55 +1258,62 @@ fn clean_line(line: &[u8]) -> bool {
         // SAFETY: the kernel's features (AVX-512 F, BW, VBMI, BMI2), detected just above.
         return unsafe { clean_avx512::clean_line(line) };
     }
-    let _ = line;
-    false
+    clean_line_scalar(line)
 }
 
-/// The twin of [`clean_line`], character by character (`false` for a line that is not
+/// [`clean_line`] without AVX-512: no `%`, `[` or `]` and at most one `#` (`memchr`), then
+/// [`quick_component`] of the whole line as one component outside the query (with no `%`,
+/// exactly the rest of the rule; its strict decoding answers `None` where the line is not
 /// UTF-8).
+fn clean_line_scalar(line: &[u8]) -> bool {
+    memchr::memchr3(b'%', b'[', b']', line).is_none()
+        && memchr::memchr(b'#', line).is_none_or(|h| memchr::memchr(b'#', &line[h + 1..]).is_none())
+        && quick_component(line, false).is_some()
+}
+
+/// The twin of [`clean_line`], character by character.
 #[cfg(any(test, feature = "twins"))]
 fn clean_line_naive(line: &[u8]) -> bool {
     std::str::from_utf8(line).is_ok_and(|s| {
-        s.chars().all(|c| match u8::try_from(c) {
-            Ok(b) if b < 0x80 => {
-                b != b'%' && !classes::is(b, classes::DISALLOWED_ASCII | classes::CONTROL)
-            }
-            _ => super::to_iri::is_clean_char(c, false),
-        })
+        s.matches('#').count() <= 1
+            && s.chars().all(|c| match u8::try_from(c) {
+                Ok(b) if b < 0x80 => {
+                    !matches!(b, b'%' | b'[' | b']')
+                        && !classes::is(b, classes::DISALLOWED_ASCII | classes::CONTROL)
+                }
+                _ => super::to_iri::is_clean_char(c, false),
+            })
     })
 }
 
-/// Panics unless [`clean_line`], where the CPU runs its kernel, agrees with its twin on
-/// `line` and on each of its suffixes that is UTF-8 (every alignment; the kernel is asked
-/// only about lines step 0 validated, and runs safely on any bytes). For the fuzz target
-/// `simd_twin` and the tests; not part of the API.
+/// Panics unless [`clean_line`] (the kernel, where the CPU runs it) and
+/// [`clean_line_scalar`] agree with their twin on `line` and on each of its suffixes (every
+/// alignment). For the fuzz target `simd_twin` and the tests; not part of the API.
 #[cfg(any(test, feature = "twins"))]
 #[doc(hidden)]
 pub fn clean_line_twin_check(line: &[u8]) {
-    #[cfg(target_arch = "x86_64")]
-    if clean_avx512::available() {
-        for k in 0..line.len().min(70) {
-            let s = &line[k..];
-            if std::str::from_utf8(s).is_ok() {
-                assert_eq!(
-                    clean_line(s),
-                    clean_line_naive(s),
-                    "{:?}",
-                    String::from_utf8_lossy(s)
-                );
-            } else {
-                clean_line(s);
-            }
-        }
+    for k in 0..line.len().min(70) {
+        let s = &line[k..];
+        let want = clean_line_naive(s);
+        let lossy = String::from_utf8_lossy(s);
+        assert_eq!(clean_line(s), want, "{lossy:?}");
+        assert_eq!(clean_line_scalar(s), want, "scalar: {lossy:?}");
     }
 }
 
 /// The AVX-512 kernel of [`clean_line`]: per 64-byte window, the ASCII stops by one
-/// 128-entry lookup (`vpermi2b`); two-byte characters exactly, by a bitmap of U+0080–U+07FF
-/// (two `vpermi2b` and a blend); three-byte characters by their block of 64 code points when
-/// the whole block is clean (one `vpermi2b`: CJK, Hangul, most scripts' letters), and the
-/// others, with the four-byte characters, looked up alone. The model is `check`'s
-/// `scan_avx512::quiet_line`.
+/// 128-entry lookup (`vpermi2b`) and the `#` by a count; two-byte characters exactly, by a
+/// bitmap of U+0080–U+07FF (two `vpermi2b` and a blend); three-byte characters by their block
+/// of 64 code points when the whole block is clean (one `vpermi2b`: CJK, Hangul, most
+/// scripts' letters), and the others, with the four-byte characters, looked up alone. The
+/// model is `check`'s `scan_avx512::quiet_line`.
+///
+/// UTF-8 (RFC 3629 §4) on the way: continuation bytes must be exactly those each lead byte
+/// announces (carried across windows; one announced past the line's end is a truncated
+/// character), and the value ranges follow from the lookups: the overlong two-byte forms
+/// (C0, C1) are unclean in the bitmap; an overlong three-byte form (E0 80–9F) falls in
+/// blocks below U+0800 and a surrogate (ED A0–BF) in blocks without a character, which have
+/// no bit, so they and every four-byte form are decoded strictly alone.
 #[cfg(target_arch = "x86_64")]
 mod clean_avx512 {
     use crate::grammar::classes;
@@ -1319,8 +1329,8 @@ mod clean_avx512 {
     /// The window's lookup tables, each a whole number of 64-byte vectors.
     #[repr(C, align(64))]
     struct Tables {
-        /// Byte `b` (ASCII): 0xFF when `b` ends the answer: `%`, printable ASCII outside
-        /// IRIs, controls.
+        /// Byte `b` (ASCII): 0xFF when `b` ends the answer: `%`, `[`, `]`, printable ASCII
+        /// outside IRIs, controls.
         ascii: [u8; 128],
         /// Bit `cp & 7` of byte `cp >> 3` (U+0000–U+07FF): not clean (no two-byte form
         /// below U+0080 is UTF-8: those bits are set).
@@ -1342,7 +1352,9 @@ mod clean_avx512 {
                 clean3: [0; 128],
             };
             for b in 0..0x80u8 {
-                if b == b'%' || classes::is(b, classes::DISALLOWED_ASCII | classes::CONTROL) {
+                if matches!(b, b'%' | b'[' | b']')
+                    || classes::is(b, classes::DISALLOWED_ASCII | classes::CONTROL)
+                {
                     t.ascii[b as usize] = 0xFF;
                 }
             }
@@ -1374,10 +1386,7 @@ mod clean_avx512 {
     /// [`super::clean_line`] of `b`.
     ///
     /// # Safety
-    /// The CPU must have AVX-512 F, BW and VBMI, and BMI2. The answer means something for
-    /// UTF-8 only (continuation bytes are read as part of their lead's character), but any
-    /// bytes are safe: the loads are masked to `b`, lookups only read a table, and a
-    /// character looked up alone is decoded strictly.
+    /// The CPU must have AVX-512 F, BW and VBMI, and BMI2.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,bmi2")]
     pub(super) unsafe fn clean_line(b: &[u8]) -> bool {
         let t = tables();
@@ -1399,6 +1408,10 @@ mod clean_avx512 {
                 _mm512_loadu_si512(POW2.as_ptr().cast()),
             )
         };
+        // Continuation bytes the leads of the windows before announce in this one (bit i:
+        // lane i), and the `#` seen so far.
+        let mut carry = 0u64;
+        let mut hashes = 0u32;
         let mut i = 0;
         while i < n {
             let rem = n - i;
@@ -1421,9 +1434,20 @@ mod clean_avx512 {
             if ascii & !high & lanes != 0 {
                 return false;
             }
+            hashes += _mm512_cmpeq_epi8_mask(v, set1(b'#')).count_ones();
             let lead2 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, set1(0xC0)), set1(0x20));
             let lead3 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, set1(0xE0)), set1(0x10));
             let lead4 = _mm512_cmpge_epu8_mask(v, set1(0xF0));
+            // UTF-8's structure: the continuation bytes (80–BF) are exactly those announced
+            // (a lane past the end is zero, no continuation: a character cut by the end
+            // fails here, or by the carry after the last window).
+            let cont = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, set1(0x80)), set1(0x40));
+            let lead = lead2 | lead3 | lead4;
+            let long = lead3 | lead4;
+            if cont != lead << 1 | long << 2 | lead4 << 3 | carry {
+                return false;
+            }
+            carry = lead >> 63 | long >> 62 | lead4 >> 61;
             // The bit of a character in its table byte: the next byte's low three; the
             // byte: the lead's payload bits above the next byte's 0x38.
             let bit = _mm512_permutexvar_epi8(next, pow2);
@@ -1452,7 +1476,7 @@ mod clean_avx512 {
             }
             i += 64;
         }
-        true
+        carry == 0 && hashes <= 1
     }
 }
 
@@ -1482,11 +1506,8 @@ fn quick_crawl_tail(line: &[u8], a0: usize, end: usize, wide: bool) -> bool {
     let tail = &line[end..];
     let path = &tail[..memchr::memchr2(b'?', b'#', tail).unwrap_or(tail.len())];
     clean_line(line)
-        && crate::simd::utf8::validate(line).is_ok()
         && (wide || !host.iter().any(u8::is_ascii_uppercase))
         && !memchr::memchr_iter(b'-', host).any(|k| host.get(k + 1) == Some(&b'-'))
-        && memchr::memchr2(b'[', b']', tail).is_none()
-        && memchr::memchr(b'#', tail).is_none_or(|h| memchr::memchr(b'#', &tail[h + 1..]).is_none())
         && !has_dot_segment(path)
 }
 
@@ -2110,7 +2131,8 @@ mod tests {
     /// 17th above it) between clean text, at three places of a 130-byte line; then every
     /// byte that stops it and a few characters at every position of lines of 0 to 140 bytes
     /// (every alignment of the 64-byte windows and of a line's tail), between ASCII or
-    /// between clean two- and three-byte characters.
+    /// between clean two- and three-byte characters; the bytes include `[`, `]`, a second
+    /// `#` and every kind of ill-formed UTF-8.
     #[test]
     fn clean_line_matches_twin_over_code_points_length_and_position() {
         let cps = (0x20u32..0x1_0000).chain((0x1_0000..=0x10_FFFF).step_by(17));
@@ -2130,44 +2152,64 @@ mod tests {
             }
         }
         assert!(n > 190_000);
-        let probes: &[&str] = &[
-            "%",
-            " ",
-            "\"",
-            "<",
-            ">",
-            "\\",
-            "^",
-            "`",
-            "{",
-            "|",
-            "}",
-            "\u{0}",
-            "\t",
-            "\u{7F}",
-            "\u{A0}",
-            "\u{200B}",
-            "\u{2215}",
-            "\u{E000}",
-            "\u{1F600}",
-            "\u{10FFFF}",
-            "語",
-            "é",
-            "\u{0964}",
+        let probes: &[&[u8]] = &[
+            b"%",
+            b" ",
+            b"\"",
+            b"<",
+            b">",
+            b"\\",
+            b"^",
+            b"`",
+            b"{",
+            b"|",
+            b"}",
+            b"[",
+            b"]",
+            b"#",
+            b"##",
+            b"\0",
+            b"\t",
+            b"\x7F",
+            "\u{A0}".as_bytes(),
+            "\u{200B}".as_bytes(),
+            "\u{2215}".as_bytes(),
+            "\u{E000}".as_bytes(),
+            "\u{1F600}".as_bytes(),
+            "\u{10FFFF}".as_bytes(),
+            "語".as_bytes(),
+            "é".as_bytes(),
+            "\u{0964}".as_bytes(),
+            // Not UTF-8: a lone continuation, truncated, overlong, a surrogate, too large.
+            b"\x80",
+            b"\xBF\xBF",
+            b"\xC3",
+            b"\xE8\xAA",
+            b"\xF0\x9F\x98",
+            b"\xC0\xAF",
+            b"\xC1\xBF",
+            b"\xE0\x80\xAF",
+            b"\xE0\x9F\xBF",
+            b"\xED\xA0\x80",
+            b"\xF0\x8F\xBF\xBF",
+            b"\xF4\x90\x80\x80",
+            b"\xF5\x80\x80\x80",
+            b"\xFF",
+            b"\xC3\xA9\xA9",
         ];
         for fill in ["x", "é", "語"] {
             for len in 0..=140usize {
-                for p in probes {
+                for &p in probes {
                     for pos in 0..=len {
-                        let mut line = fill.repeat(len);
-                        let at = line.char_indices().nth(pos).map_or(line.len(), |(k, _)| k);
-                        line.insert_str(at, p);
-                        let b = line.as_bytes();
+                        let text = fill.repeat(len);
+                        let at = text.char_indices().nth(pos).map_or(text.len(), |(k, _)| k);
+                        let line = [&text.as_bytes()[..at], p, &text.as_bytes()[at..]].concat();
                         if pos == 0 {
                             // Every alignment of the same text.
-                            clean_line_twin_check(b);
+                            clean_line_twin_check(&line);
                         }
-                        assert_eq!(clean_line(b), clean_line_naive(b), "{line:?}");
+                        let lossy = String::from_utf8_lossy(&line);
+                        assert_eq!(clean_line(&line), clean_line_naive(&line), "{lossy:?}");
                     }
                 }
             }
