@@ -792,6 +792,15 @@ impl Normalizer {
         self.convert_into(line, out)
     }
 
+    /// True for a line that passes through [`Normalizer::convert_into`] with nothing to count,
+    /// found in one call ([`quick_crawl_line`]); false where the converter must decide. For
+    /// the engine's crawl lines (issue 11): on a line of [`validate::crawl_authority`]'s shape
+    /// the Guard around the converter has nothing to find before it (`LineHead::crawl`) and
+    /// nothing to check in a pass-through after it.
+    pub(crate) fn passes_crawl_line(&self, line: &[u8]) -> bool {
+        self.quick && !self.full && quick_crawl_line(line)
+    }
+
     fn convert_inner(
         &mut self,
         line: &[u8],

@@ -166,6 +166,11 @@ impl<C: Converter> Repairing<C> {
     pub fn inner(&self) -> &C {
         &self.inner
     }
+
+    /// The inner converter when no repair is asked for: then every line reaches it as it is.
+    pub fn unrepaired(&self) -> Option<&C> {
+        (!self.repairs.any()).then_some(&self.inner)
+    }
 }
 
 impl<C: Converter> Converter for Repairing<C> {

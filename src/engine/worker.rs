@@ -468,6 +468,16 @@ impl Worker {
                     {
                         return false;
                     }
+                } else if let Op::Normalize(c) = op {
+                    // A crawl line already normal passes in one call
+                    // (`Normalizer::passes_crawl_line`, issue 11), when no repair is asked
+                    // for; `--invalid-only` leaves valid lines out, which the slow path does.
+                    if self.opts.field.is_none()
+                        && self.opts.filter != Filter::InvalidOnly
+                        && c.unrepaired().is_some_and(|n| n.passes_crawl_line(content))
+                    {
+                        return false;
+                    }
                 } else if let Op::ToIri(c) = op {
                     // The common crawl line in one call (`ToIri::convert_crawl_line`), as
                     // above; a line it declines takes the slow path.
