@@ -22,7 +22,9 @@
 //! * `ada-url`: `ada_url::Url::parse(line, None)` (WHATWG, C++), `.href()` copied.
 //! * `iri-string`: `IriReferenceStr::new(line)` (RFC 3987) then `.encode_to_uri()` written
 //!   into the output.
-//! * `iribulk to-iri`, `iribulk check`: the engine in `--mode to-iri` and `--mode check`.
+//! * `iribulk to-iri`, `iribulk check`, `iribulk normalize`: the engine in `--mode to-iri`,
+//!   `--mode check` and `--mode normalize` (`--level syntax`, the default; no peer writes RFC
+//!   3987 §5.3's syntax-based form).
 //! * `iri-string validate`: `IriReferenceStr::new(line)` alone, the grammar check that is the
 //!   peer of `check` (no peer converts URIs to IRIs the way RFC 3987 §3.2 does).
 //! * `line copy`: lines split with `memchr`, each copied with its `\n` into the output.
@@ -38,6 +40,7 @@ use iri_string::types::IriReferenceStr;
 use iribulk::config::{HostMode, ToUriOptions};
 use iribulk::engine::input::next_mapped_chunk_end;
 use iribulk::engine::{ChunkOut, EngineOptions, Mode, Worker};
+use iribulk::{Level, Rungs};
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::io::Write as _;
@@ -147,6 +150,7 @@ struct State {
     percent: Worker,
     to_iri: Worker,
     check: Worker,
+    normalize: Worker,
     res: ChunkOut,
 }
 
@@ -190,6 +194,11 @@ fn iribulk_to_iri(data: &[u8], _: Option<&str>, st: &mut State) -> Pass {
 /// `--mode check` (RFC 3987 §2.2, §4, §6.1); its peer is `iri-string validate`.
 fn iribulk_check(data: &[u8], _: Option<&str>, st: &mut State) -> Pass {
     engine_pass(&mut st.check, &mut st.res, data)
+}
+
+/// `--mode normalize --level syntax` (RFC 3987 §5.3.2). No peer.
+fn iribulk_normalize(data: &[u8], _: Option<&str>, st: &mut State) -> Pass {
+    engine_pass(&mut st.normalize, &mut st.res, data)
 }
 
 /// iri-string's grammar check alone (`IriReferenceStr::new`), the peer of `check`; the line is
@@ -328,6 +337,7 @@ const METHODS: &[(&str, Method)] = &[
     ("iribulk to-iri", iribulk_to_iri),
     ("iribulk check", iribulk_check),
     ("iri-string validate", iri_string_validate),
+    ("iribulk normalize", iribulk_normalize),
     ("line copy", line_copy),
     ("memcpy", memcpy),
 ];
@@ -516,6 +526,13 @@ fn main() {
             }),
             check: Worker::new(EngineOptions {
                 mode: Mode::Check { uri_only: false },
+                ..EngineOptions::default()
+            }),
+            normalize: Worker::new(EngineOptions {
+                mode: Mode::Normalize {
+                    rungs: Rungs::level(Level::Syntax),
+                    as_uri: false,
+                },
                 ..EngineOptions::default()
             }),
             res: ChunkOut::default(),

@@ -1348,6 +1348,7 @@ fn scan_line_scalar(s: &str) -> LineScan {
 #[cfg(target_arch = "x86_64")]
 mod scan_avx512 {
     use super::{char_at, MARK, STOP};
+    use crate::simd::x86_64::{lead_table_indices, window64, Window64};
     use core::arch::x86_64::*;
     use std::sync::OnceLock;
 
@@ -1392,17 +1393,6 @@ mod scan_avx512 {
         })
     }
 
-    /// Lane i: `1 << (i & 7)` (`vpermb` reads an index's low six bits).
-    static POW2: [u8; 64] = {
-        let mut t = [0u8; 64];
-        let mut i = 0;
-        while i < 64 {
-            t[i] = 1 << (i % 8);
-            i += 1;
-        }
-        t
-    };
-
     /// `Some(rtl)` for a line (UTF-8, as `scan_line`'s `&str`) on which `scan_line` answers
     /// no warning and no stop, `rtl` its right-to-left answer; `None` where the walk must
     /// decide (see the [module documentation](self)).
@@ -1414,9 +1404,8 @@ mod scan_avx512 {
         let t = tables();
         let n = b.len();
         let set1 = |x: u8| _mm512_set1_epi8(x as i8);
-        // SAFETY: the tables are 64-byte aligned (`Tables`) and whole vectors; POW2 is 64
-        // bytes (an unaligned load).
-        let (s0, s1, s2, s3, q0, q1, pow2) = unsafe {
+        // SAFETY: the tables are 64-byte aligned (`Tables`) and whole vectors.
+        let (s0, s1, s2, s3, q0, q1) = unsafe {
             let tv = |a: *const u8, i: usize| _mm512_load_si512(a.add(64 * i).cast());
             (
                 tv(t.stop2.as_ptr(), 0),
@@ -1425,7 +1414,6 @@ mod scan_avx512 {
                 tv(t.stop2.as_ptr(), 3),
                 tv(t.quiet3.as_ptr(), 0),
                 tv(t.quiet3.as_ptr(), 1),
-                _mm512_loadu_si512(POW2.as_ptr().cast()),
             )
         };
         let mut rtl = 0u64;
@@ -1433,19 +1421,7 @@ mod scan_avx512 {
         let mut high_before = 0u64;
         let mut i = 0;
         while i < n {
-            let rem = n - i;
-            let lanes = _bzhi_u64(u64::MAX, rem.min(64) as u32);
-            let next_lanes = _bzhi_u64(u64::MAX, (rem - 1).min(64) as u32);
-            // SAFETY: the lanes read are `b[i..i + min(rem, 64)]` and `b[i + 1..][..min(rem -
-            // 1, 64)]`, within `b` (`b.as_ptr().add(i + 1)` is at most one past its end); a
-            // masked load does not touch the memory of the lanes it leaves out.
-            let (v, next) = unsafe {
-                let p = b.as_ptr().add(i);
-                (
-                    _mm512_maskz_loadu_epi8(lanes, p.cast()),
-                    _mm512_maskz_loadu_epi8(next_lanes, p.add(1).cast()),
-                )
-            };
+            let Window64 { v, next, .. } = window64(b, i);
             let high = _mm512_movepi8_mask(v);
             let lead2 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, set1(0xC0)), set1(0x20));
             let lead3 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, set1(0xE0)), set1(0x10));
@@ -1455,12 +1431,7 @@ mod scan_avx512 {
             // The first character of each non-ASCII run: a lead after an ASCII byte.
             let starts = (lead2 | lead3) & !(high << 1 | high_before);
             high_before = high >> 63;
-            // The bit of a character in its table byte: the next byte's low three; the
-            // byte: the lead's payload bits above the next byte's 0x38.
-            let bit = _mm512_permutexvar_epi8(next, pow2);
-            let upper = _mm512_and_si512(_mm512_srli_epi16(next, 3), set1(0x07));
-            let i2 = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(v, set1(0x1F)), 3), upper);
-            let i3 = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(v, set1(0x0F)), 3), upper);
+            let (bit, i2, i3) = lead_table_indices(v, next);
             let stop2 = _mm512_mask_blend_epi8(
                 _mm512_movepi8_mask(i2),
                 _mm512_permutex2var_epi8(s0, i2, s1),

@@ -1383,6 +1383,7 @@ pub fn clean_line_twin_check(line: &[u8]) {
 #[cfg(target_arch = "x86_64")]
 mod clean_avx512 {
     use crate::grammar::classes;
+    use crate::simd::x86_64::{lead_table_indices, window64, Window64};
     use core::arch::x86_64::*;
     use std::sync::OnceLock;
 
@@ -1449,17 +1450,6 @@ mod clean_avx512 {
         })
     }
 
-    /// Lane i: `1 << (i & 7)` (`vpermb` reads an index's low six bits).
-    static POW2: [u8; 64] = {
-        let mut t = [0u8; 64];
-        let mut i = 0;
-        while i < 64 {
-            t[i] = 1 << (i % 8);
-            i += 1;
-        }
-        t
-    };
-
     /// [`super::clean_line`] of `b`.
     ///
     /// # Safety
@@ -1469,9 +1459,8 @@ mod clean_avx512 {
         let t = tables();
         let n = b.len();
         let set1 = |x: u8| _mm512_set1_epi8(x as i8);
-        // SAFETY: the tables are 64-byte aligned (`Tables`) and whole vectors; POW2 is 64
-        // bytes (an unaligned load).
-        let (a0, a1, r0, r1, u0, u1, u2, u3, c0, c1, pow2) = unsafe {
+        // SAFETY: the tables are 64-byte aligned (`Tables`) and whole vectors.
+        let (a0, a1, r0, r1, u0, u1, u2, u3, c0, c1) = unsafe {
             let tv = |a: *const u8, i: usize| _mm512_load_si512(a.add(64 * i).cast());
             (
                 tv(t.ascii.as_ptr(), 0),
@@ -1484,7 +1473,6 @@ mod clean_avx512 {
                 tv(t.unclean2.as_ptr(), 3),
                 tv(t.clean3.as_ptr(), 0),
                 tv(t.clean3.as_ptr(), 1),
-                _mm512_loadu_si512(POW2.as_ptr().cast()),
             )
         };
         // Continuation bytes the leads of the windows before announce in this one (bit i:
@@ -1495,18 +1483,7 @@ mod clean_avx512 {
         let mut i = 0;
         while i < n {
             let rem = n - i;
-            let lanes = _bzhi_u64(u64::MAX, rem.min(64) as u32);
-            let next_lanes = _bzhi_u64(u64::MAX, (rem - 1).min(64) as u32);
-            // SAFETY: the lanes read are `b[i..i + min(rem, 64)]` and `b[i + 1..][..min(rem -
-            // 1, 64)]`, within `b` (`b.as_ptr().add(i + 1)` is at most one past its end); a
-            // masked load does not touch the memory of the lanes it leaves out.
-            let (v, next) = unsafe {
-                let p = b.as_ptr().add(i);
-                (
-                    _mm512_maskz_loadu_epi8(lanes, p.cast()),
-                    _mm512_maskz_loadu_epi8(next_lanes, p.add(1).cast()),
-                )
-            };
+            let Window64 { lanes, v, next } = window64(b, i);
             let high = _mm512_movepi8_mask(v);
             // ASCII stops, by the byte's low seven bits (lanes past the end are zero: left
             // out).
@@ -1555,12 +1532,7 @@ mod clean_avx512 {
                 return None;
             }
             carry = lead >> 63 | long >> 62 | lead4 >> 61;
-            // The bit of a character in its table byte: the next byte's low three; the
-            // byte: the lead's payload bits above the next byte's 0x38.
-            let bit = _mm512_permutexvar_epi8(next, pow2);
-            let upper = _mm512_and_si512(_mm512_srli_epi16(next, 3), set1(0x07));
-            let i2 = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(v, set1(0x1F)), 3), upper);
-            let i3 = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(v, set1(0x0F)), 3), upper);
+            let (bit, i2, i3) = lead_table_indices(v, next);
             let unclean2 = _mm512_mask_blend_epi8(
                 _mm512_movepi8_mask(i2),
                 _mm512_permutex2var_epi8(u0, i2, u1),

@@ -18,7 +18,7 @@
 //! LF and CR are never reported in the flag mask.
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm256_and_si256, _mm256_broadcastsi128_si256, _mm256_cmpeq_epi8,
+    __m128i, __m256i, __m512i, _mm256_and_si256, _mm256_broadcastsi128_si256, _mm256_cmpeq_epi8,
     _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8,
     _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_xor_si256, _mm_cmpeq_epi8,
     _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_set_epi64x,
@@ -492,4 +492,74 @@ pub(crate) fn hex_lanes(v: __m128i) -> (__m128i, __m128i, __m128i, __m128i) {
     );
     let letter = _mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(5)), l);
     (digit, d, letter, l)
+}
+
+/// One 64-byte window of a line for the AVX-512 per-character kernels (`check`'s warnings
+/// walk, `normalize`'s clean-line test): the lanes inside the line, the window's bytes and
+/// the bytes one position later (zero past the line's end).
+pub(crate) struct Window64 {
+    pub(crate) lanes: u64,
+    pub(crate) v: __m512i,
+    pub(crate) next: __m512i,
+}
+
+/// The [`Window64`] of `b` at `i`.
+///
+/// # Panics
+/// If `i >= b.len()`.
+#[target_feature(enable = "avx512f,avx512bw,bmi2")]
+#[inline]
+pub(crate) fn window64(b: &[u8], i: usize) -> Window64 {
+    use core::arch::x86_64::{_bzhi_u64, _mm512_maskz_loadu_epi8};
+    assert!(i < b.len());
+    let rem = b.len() - i;
+    let lanes = _bzhi_u64(u64::MAX, rem.min(64) as u32);
+    let next_lanes = _bzhi_u64(u64::MAX, (rem - 1).min(64) as u32);
+    // SAFETY: the lanes read are `b[i..i + min(rem, 64)]` and `b[i + 1..][..min(rem - 1,
+    // 64)]`, within `b` (`i < b.len()`: `b.as_ptr().add(i + 1)` is at most one past its
+    // end); a masked load does not touch the memory of the lanes it leaves out.
+    let (v, next) = unsafe {
+        let p = b.as_ptr().add(i);
+        (
+            _mm512_maskz_loadu_epi8(lanes, p.cast()),
+            _mm512_maskz_loadu_epi8(next_lanes, p.add(1).cast()),
+        )
+    };
+    Window64 { lanes, v, next }
+}
+
+/// Lane i: `1 << (i & 7)` (`vpermb` reads an index's low six bits).
+static POW2: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = 1 << (i % 8);
+        i += 1;
+    }
+    t
+};
+
+/// Where the character a lead byte in `v` starts (`next`: the byte after it) has its bit in
+/// the per-character kernels' bitmaps: `(bit, i2, i3)`, the bit in its table byte (`1 <<
+/// (next & 7)`) and the byte, for a two-byte character in a bitmap of U+0000–U+07FF (`i2`
+/// = code point >> 3: the lead's five payload bits above the next byte's bits 3–5) and for
+/// a three-byte one in a bitmap of the BMP's 64-code-point blocks (`i3` = block >> 3: the
+/// lead's four payload bits above the same three). RFC 3629 §3's bit layout; meaningful
+/// only in the lanes of such leads.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+#[inline]
+pub(crate) fn lead_table_indices(v: __m512i, next: __m512i) -> (__m512i, __m512i, __m512i) {
+    use core::arch::x86_64::{
+        _mm512_and_si512, _mm512_loadu_si512, _mm512_or_si512, _mm512_permutexvar_epi8,
+        _mm512_set1_epi8, _mm512_slli_epi16, _mm512_srli_epi16,
+    };
+    // SAFETY: POW2 is 64 bytes (an unaligned load).
+    let pow2 = unsafe { _mm512_loadu_si512(POW2.as_ptr().cast()) };
+    let bit = _mm512_permutexvar_epi8(next, pow2);
+    let set1 = |x: u8| _mm512_set1_epi8(x as i8);
+    // 16-bit shifts: the masks keep each byte's own bits.
+    let upper = _mm512_and_si512(_mm512_srli_epi16(next, 3), set1(0x07));
+    let i2 = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(v, set1(0x1F)), 3), upper);
+    let i3 = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(v, set1(0x0F)), 3), upper);
+    (bit, i2, i3)
 }
