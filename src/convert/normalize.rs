@@ -71,6 +71,19 @@
 //! ("ask the normalizer") wherever it cannot tell: any `%`, `#`, `@`, `[`, `]`, an upper-case
 //! scheme or host, an `xn--` host, a port or empty path the scheme rung changes, a dot segment.
 //!
+//! ## The one-pass IRI form (issue #11)
+//!
+//! Under `--level syntax` (the IRI form of step 9 with case, percent and path, no other rung:
+//! `Normalizer::takes_quick_form`) most non-ASCII lines of a crawl are already in that form,
+//! or need only step 9's decoding. `quick_crawl_line` proves it for a line of the crawl shape
+//! without step 0's conversion, and `quick_iri_form` for any other line after step 0's scan
+//! (`ToUri::validate_counted`): one pass (an AVX-512 kernel where the CPU has it, `clean_line`)
+//! checks that every character is one to-iri writes as it is, every `%HH` is upper case and of
+//! no unreserved character, and nothing else a step would change; the line is then given back
+//! as it is, or as to-iri writes it when it holds `%HH` of non-ASCII octets. Everything else
+//! runs steps 0–9. `Normalizer::new_full` is the twin that always runs them
+//! (`tests/normalize_quick.rs`).
+//!
 //! ## IDN equivalence ([`Rungs::idn`], §5.3.3)
 //!
 //! Only hosts of [`DNS_SCHEMES`](crate::config::DNS_SCHEMES) are IDNs (scheme-based: other
@@ -773,7 +786,7 @@ impl Normalizer {
     /// [`Normalizer::convert_into`] of a line whose head the caller found
     /// ([`LineHead::find`](integrity::LineHead::find), the Guard's): a crawl line's
     /// authority comes from it ([`LineHead::plain_crawl`](integrity::LineHead::plain_crawl))
-    /// instead of a second [`validate::crawl_authority`] (issue 11). The same results as
+    /// instead of a second `validate::crawl_authority` (issue 11). The same results as
     /// [`Normalizer::convert_into`], its twin.
     pub fn convert_with_head(
         &mut self,
