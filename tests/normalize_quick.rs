@@ -3,8 +3,9 @@
 //! URI, step 9 converts to a URI and back): the same bytes, outcome and error on every line of
 //! every data set, on the synthetic sets, on every BMP code point (and a sample of the other
 //! planes) raw and percent-encoded in each component, and on random lines — for the options
-//! the quick form serves (`--level syntax` and the rung sets with percent but no IDN, scheme
-//! or character rung) and for others (where only step 0's scan differs). The quick form must
+//! the quick form serves (`--level syntax`, the rung sets with percent but no IDN, scheme
+//! or character rung, and `--level scheme` on crawl lines with an LDH host) and for others
+//! (where only step 0's scan differs). The quick form must
 //! also serve most of `intl_cldr` (it is not trivially "ask the full steps").
 
 mod common;
@@ -15,8 +16,9 @@ use iribulk::convert::normalize::{
 use iribulk::host::Idna;
 use proptest::prelude::*;
 
-/// How many of [`option_sets`] (the first ones) the quick form serves.
-const QUICK_SETS: usize = 4;
+/// How many of [`option_sets`] (the first ones) the quick form serves (the fifth,
+/// `--level scheme`, on crawl lines with an LDH host only).
+const QUICK_SETS: usize = 5;
 
 /// The option sets compared: those the quick form serves, then some it does not.
 fn option_sets() -> Vec<NormalizeOptions> {
@@ -49,9 +51,9 @@ fn option_sets() -> Vec<NormalizeOptions> {
             },
             false,
         ),
+        with(Rungs::level(Level::Scheme), false),
         // Not served by the quick form.
         with(syntax, true),
-        with(Rungs::level(Level::Scheme), false),
         with(
             Rungs {
                 nfc: true,
@@ -180,10 +182,11 @@ fn code_point_lines(c: char) -> Vec<Vec<u8>> {
 
 #[test]
 fn quick_form_matches_the_full_steps_on_every_code_point() {
-    // Two option sets the quick form serves: `--level syntax`, and the percent rung alone
-    // (the other rungs do not meet the characters; all sets run on the data sets and the
-    // random lines).
-    let mut pairs = Pairs::new(vec![option_sets()[0], option_sets()[QUICK_SETS - 1]]);
+    // Three option sets the quick form serves: `--level syntax`, the percent rung alone and
+    // `--level scheme` (the other rungs do not meet the characters; all sets run on the data
+    // sets and the random lines).
+    let sets = option_sets();
+    let mut pairs = Pairs::new(vec![sets[0], sets[3], sets[4]]);
     // Every BMP code point (surrogates are no chars), every 61st of the other planes.
     let cps = (0x20u32..0x1_0000).chain((0x1_0000..=0x10_FFFF).step_by(61));
     for c in cps.filter_map(char::from_u32) {
@@ -333,6 +336,15 @@ fn convert_with_head_matches_convert_into_and_the_full_steps() {
             "https://h.com/\u{2215}",
             "https://h.com/a%C3%A9",
             "http://h.com/\u{200B}",
+            // ASCII hosts that are no LDH name (`--level scheme`'s ToASCII fails or keeps
+            // them: either way they stay as they are).
+            "https://a_b.example/é",
+            "https://-a.example/é",
+            "https://example.com./é",
+            "https://a..b/é",
+            "https://é.example/x",
+            "https://h.com",
+            "https://h.com?é",
         ]);
     }
     let sets: Vec<_> = quick_sets().collect();

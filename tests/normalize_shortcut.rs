@@ -351,6 +351,7 @@ fn fast_chunks_equal_naive_chunks_on_every_dataset() {
     strict.to_uri = strict.to_uri.strict(true).repair(Repairs::ALL);
     let modes = [
         engine_options(Rungs::level(Level::Syntax), false, HostMode::Auto),
+        engine_options(Rungs::level(Level::Scheme), false, HostMode::Auto),
         engine_options(Rungs::level(Level::Scheme), true, HostMode::Auto),
         engine_options(
             Rungs {

@@ -698,6 +698,9 @@ pub struct Normalizer {
     /// The options let [`quick_iri_form`] answer (the IRI form of step 9 with no other rung
     /// than case, percent and path: [`Normalizer::takes_quick_form`]).
     quick: bool,
+    /// The options are `--level scheme`'s (without `--as-uri`): [`quick_crawl_line`]
+    /// answers for crawl lines with an LDH host ([`Normalizer::takes_quick_crawl_scheme`]).
+    quick_scheme: bool,
     /// The twin ([`Normalizer::new_full`]): every line through steps 0–9 as written, step 0
     /// writing its URI.
     full: bool,
@@ -722,6 +725,7 @@ impl Normalizer {
             text: String::new(),
             run: String::new(),
             quick: Self::takes_quick_form(&opts),
+            quick_scheme: Self::takes_quick_crawl_scheme(&opts),
             full: false,
         }
     }
@@ -733,6 +737,17 @@ impl Normalizer {
     fn takes_quick_form(opts: &NormalizeOptions) -> bool {
         let r = opts.rungs;
         r.percent && !opts.as_uri && !r.nfc && !r.nfkc && !r.scheme && r.idn.is_none()
+    }
+
+    /// True for `--level scheme`'s rungs exactly (case, percent, path, scheme rules, IDN
+    /// equivalence to ACE) without `--as-uri`, whose crawl lines [`quick_crawl_line`] can
+    /// answer when the host is a lower-case LDH name and the path is not empty: the scheme
+    /// rules then have nothing to do (a crawl line has no port; an empty path would become
+    /// `/`, RFC 3986 §6.2.3), and ToASCII leaves such a host as it is in every IDNA here
+    /// (UTS #46 §4 maps only ASCII capitals; RFC 3490 §4.1 skips Nameprep for ASCII labels;
+    /// no `--`, so no `xn--` label), as [`is_normal_plain`] relies on too.
+    fn takes_quick_crawl_scheme(opts: &NormalizeOptions) -> bool {
+        opts.rungs == Rungs::level(Level::Scheme) && !opts.as_uri
     }
 
     /// The twin of the normalizer: no [`quick_iri_form`], and step 0 writes the URI it
@@ -794,10 +809,10 @@ impl Normalizer {
         head: &integrity::LineHead,
         out: &mut Vec<u8>,
     ) -> Result<Outcome, LineError> {
-        if self.quick && !self.full && head.plain_crawl {
+        if (self.quick || self.quick_scheme) && !self.full && head.plain_crawl {
             if let Some(a) = head.authority.clone() {
                 let wide = !line[a.clone()].is_ascii();
-                if let Some(q) = quick_crawl_tail(line, a.start, a.end, wide) {
+                if let Some(q) = quick_crawl_tail(line, a.start, a.end, wide, self.quick_scheme) {
                     let mark = out.len();
                     return self.quick_crawl_result(q, line, out, mark);
                 }
@@ -832,7 +847,9 @@ impl Normalizer {
     /// the Guard around the converter has nothing to find before it (`LineHead::crawl`) and
     /// nothing to check in a pass-through after it.
     pub(crate) fn passes_crawl_line(&self, line: &[u8]) -> bool {
-        self.quick && !self.full && quick_crawl_line(line) == Some(Quick::Same)
+        (self.quick || self.quick_scheme)
+            && !self.full
+            && quick_crawl_line(line, self.quick_scheme) == Some(Quick::Same)
     }
 
     fn convert_inner(
@@ -847,8 +864,8 @@ impl Normalizer {
             self.scratch.clear();
             self.validator.convert_into(line, &mut self.scratch)?
         } else {
-            if self.quick {
-                if let Some(q) = quick_crawl_line(line) {
+            if self.quick || self.quick_scheme {
+                if let Some(q) = quick_crawl_line(line, self.quick_scheme) {
                     // Nothing for step 0 to report or count (see there).
                     return self.quick_crawl_result(q, line, out, mark);
                 }
@@ -1588,15 +1605,27 @@ mod clean_avx512 {
 /// is of a non-ASCII octet. The tests of
 /// `tests/normalize_quick.rs` compare the normalizer with its twin on every data set, code
 /// point and random lines.
-fn quick_crawl_line(line: &[u8]) -> Option<Quick> {
+///
+/// With `scheme_level` (`--level scheme`, [`Normalizer::takes_quick_crawl_scheme`]) the host
+/// must also be a lower-case LDH name ([`is_ldh_host`]) and the path not empty.
+fn quick_crawl_line(line: &[u8], scheme_level: bool) -> Option<Quick> {
     let (a0, end, wide) = validate::crawl_authority(line)?;
-    quick_crawl_tail(line, a0, end, wide)
+    quick_crawl_tail(line, a0, end, wide, scheme_level)
 }
 
 /// [`quick_crawl_line`] of a line of [`validate::crawl_authority`]'s shape whose answer it
 /// was (authority `a0..end`, `wide` when it holds a non-ASCII byte).
-fn quick_crawl_tail(line: &[u8], a0: usize, end: usize, wide: bool) -> Option<Quick> {
+fn quick_crawl_tail(
+    line: &[u8],
+    a0: usize,
+    end: usize,
+    wide: bool,
+    scheme_level: bool,
+) -> Option<Quick> {
     let host = &line[a0..end];
+    if scheme_level && (wide || !is_ldh_host(host) || line.get(end) != Some(&b'/')) {
+        return None;
+    }
     let high = clean_line(line)?;
     let tail = &line[end..];
     let path = &tail[..memchr::memchr2(b'?', b'#', tail).unwrap_or(tail.len())];
