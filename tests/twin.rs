@@ -231,23 +231,25 @@ fn host_naive(
 /// offsets it repaired, and the first repair's kind. The IP literal is the authority's host
 /// (after its first `@`) when it starts with `[`, up to the first `]`.
 fn naive_repair(s: &[u8], r: Repairs) -> (Vec<u8>, Vec<(usize, ErrorKind)>) {
-    let text = String::from_utf8_lossy(s).into_owned();
-    // RFC 3986 Appendix B: the authority follows `scheme:` (or nothing) and `//`.
-    let colon = text.find(':').filter(|&c| {
-        let sc = &text[..c];
-        !sc.is_empty() && !sc.contains(['/', '?', '#'])
+    // On the bytes, not a lossy text: an invalid byte would become U+FFFD (three bytes) and
+    // shift every offset after it (`http://\xFF@[::1]` lost its IP literal that way).
+    let delim = |b: &u8| matches!(b, b'/' | b'?' | b'#');
+    let colon = s.iter().position(|&b| b == b':').filter(|&c| {
+        let sc = &s[..c];
+        !sc.is_empty() && !sc.iter().any(delim)
     });
     let after_scheme = colon.map_or(0, |c| c + 1);
     let mut literal = None;
-    if text[after_scheme..].starts_with("//") {
+    if s[after_scheme..].starts_with(b"//") {
         let start = after_scheme + 2;
-        let end = text[start..]
-            .find(['/', '?', '#'])
-            .map_or(text.len(), |e| start + e);
-        let auth = &text[start..end];
-        let h = auth.find('@').map_or(0, |p| p + 1);
-        if auth[h..].starts_with('[') {
-            if let Some(close) = auth[h..].find(']') {
+        let end = s[start..]
+            .iter()
+            .position(delim)
+            .map_or(s.len(), |e| start + e);
+        let auth = &s[start..end];
+        let h = auth.iter().position(|&b| b == b'@').map_or(0, |p| p + 1);
+        if auth[h..].starts_with(b"[") {
+            if let Some(close) = auth[h..].iter().position(|&b| b == b']') {
                 literal = Some(start + h..start + h + close + 1);
             }
         }
