@@ -23,12 +23,6 @@ use iribulk::{HostMode, Idn, Idna2003Flags, Level, NormalizeOptions, Normalizer,
 
 const HOSTS: [HostMode; 3] = [HostMode::Auto, HostMode::Uts46, HostMode::IDNA2003];
 
-fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
-    bytes
-        .split(|&b| b == b'\n')
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-}
-
 fn normalize_options() -> [NormalizeOptions; 2] {
     let unicode = Rungs {
         idn: Some(Idn::Unicode),
@@ -167,7 +161,7 @@ fn cached_and_uncached_give_the_same_bytes_on_every_dataset_line() {
     for f in files {
         let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
-        let raw: Vec<&[u8]> = lines(&bytes).collect();
+        let raw: Vec<&[u8]> = common::lines(&bytes).collect();
         // The to-uri form (default options) of each line puts its IDN host in xn-- form; a
         // line to-uri refuses is given as it is.
         let mut to_uri = ToUri::new(Default::default());

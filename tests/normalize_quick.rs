@@ -99,13 +99,6 @@ impl Pairs {
     }
 }
 
-/// Lines of a file, split at LF with a CR before it removed (the engine's line rule).
-fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
-    bytes
-        .split(|&b| b == b'\n')
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-}
-
 #[test]
 fn quick_form_matches_the_full_steps_on_every_dataset() {
     let Some(shared) = common::shared_dir() else {
@@ -127,7 +120,7 @@ fn quick_form_matches_the_full_steps_on_every_dataset() {
     }
     for f in files {
         let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        for (k, line) in lines(&bytes).enumerate() {
+        for (k, line) in common::lines(&bytes).enumerate() {
             quick.same(line);
             if k % 4 == 0 {
                 others.same(line);
@@ -143,7 +136,7 @@ fn quick_form_serves_most_of_intl_cldr() {
     };
     let bytes = std::fs::read(shared.join("datasets/intl_cldr.txt")).expect("intl_cldr.txt");
     let (mut n, mut same, mut to_iri) = (0usize, 0usize, 0usize);
-    for line in lines(&bytes).filter(|l| !l.is_empty()) {
+    for line in common::lines(&bytes).filter(|l| !l.is_empty()) {
         n += 1;
         match quick_form_kind(line) {
             "same" => same += 1,

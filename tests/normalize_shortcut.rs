@@ -134,13 +134,6 @@ fn check_line(vs: &mut [Variant], line: &[u8], out: &mut Vec<u8>) -> usize {
     accepted
 }
 
-/// Lines of a file, split at LF with a CR before it removed (the engine's line rule).
-fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
-    bytes
-        .split(|&b| b == b'\n')
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-}
-
 #[test]
 fn the_byte_rule_is_the_complement_of_the_to_uri_flagged_set() {
     // `is_normal_ascii` reads PLAIN_TABLE less '@'; the engine flags TO_URI_FLAGGED.
@@ -169,7 +162,7 @@ fn datasets_with_group(g: usize) {
     for f in common::dataset_files(&shared) {
         let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         let (mut n, mut acc) = (0usize, 0usize);
-        for line in lines(&bytes).step_by(stride) {
+        for line in common::lines(&bytes).step_by(stride) {
             n += 1;
             acc += check_line(&mut vs, line, &mut out);
         }
@@ -207,7 +200,7 @@ fn every_synthetic_line_accepted_is_passed_through() {
             return;
         }
         let bytes = std::fs::read(&p).expect("generated file");
-        let acc: usize = lines(&bytes)
+        let acc: usize = common::lines(&bytes)
             .map(|l| check_line(&mut vs, l, &mut out))
             .sum();
         assert!(acc > 0, "{}: no line accepted", p.display());
@@ -327,7 +320,7 @@ fn accepts_most_of_a_real_crawl_at_syntax_level() {
     let syntax = NormalizeOptions::default();
     assert_eq!(syntax.rungs, Rungs::level(Level::Syntax));
     let (mut n, mut acc) = (0usize, 0usize);
-    for line in lines(&bytes) {
+    for line in common::lines(&bytes) {
         n += 1;
         acc += usize::from(is_normal_ascii(line, &syntax));
     }

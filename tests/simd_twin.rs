@@ -42,13 +42,6 @@ fn to_uri_options() -> Vec<ToUriOptions> {
     v
 }
 
-/// Lines of a file, split at LF with a CR before it removed (the engine's line rule).
-fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
-    bytes
-        .split(|&b| b == b'\n')
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-}
-
 /// Compares both converters on every line of `bytes`; returns the to-uri output lines of the
 /// default options (the input of the to-iri comparison).
 fn compare(name: &str, bytes: &[u8]) -> Vec<Vec<u8>> {
@@ -57,7 +50,7 @@ fn compare(name: &str, bytes: &[u8]) -> Vec<Vec<u8>> {
         let mut fast = ToUri::new(opts);
         let mut naive = ToUri::new_naive(opts);
         let (mut a, mut b) = (Vec::new(), Vec::new());
-        for (n, line) in lines(bytes).enumerate() {
+        for (n, line) in common::lines(bytes).enumerate() {
             a.clear();
             b.clear();
             let ra = fast.convert_or_copy_into(line, &mut a);
@@ -80,10 +73,10 @@ fn compare(name: &str, bytes: &[u8]) -> Vec<Vec<u8>> {
                 to_uri: ToUriOptions::default().host(host),
                 uri_only,
             };
-            compare_check(name, opts, lines(bytes));
+            compare_check(name, opts, common::lines(bytes));
         }
     }
-    let raw: Vec<&[u8]> = lines(bytes).collect();
+    let raw: Vec<&[u8]> = common::lines(bytes).collect();
     for host in HOSTS {
         let opts = ToIriOptions { host };
         let mut fast = ToIri::new(opts);

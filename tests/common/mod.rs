@@ -484,3 +484,10 @@ impl<C: iribulk::Converter> HeadTwins<C> {
         n
     }
 }
+
+/// Lines of a file, split at LF with a CR before it removed (the engine's line rule).
+pub fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    bytes
+        .split(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+}
