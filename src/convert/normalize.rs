@@ -1277,7 +1277,7 @@ fn quick_iri_form(line: &[u8], head: Option<to_uri::Head>) -> Quick {
                 return Quick::Full;
             }
         } else if memchr::memchr(b'%', h).is_some()
-            || memchr::memchr_iter(b'-', h).any(|k| h.get(k + 1) == Some(&b'-'))
+            || has_double_dash(h)
             || (h.is_ascii() && upper())
             || !scan(a.host, false)
         {
@@ -1629,10 +1629,20 @@ fn quick_crawl_tail(
     let high = clean_line(line)?;
     let tail = &line[end..];
     let path = &tail[..memchr::memchr2(b'?', b'#', tail).unwrap_or(tail.len())];
-    let normal = (wide || !host.iter().any(u8::is_ascii_uppercase))
-        && !memchr::memchr_iter(b'-', host).any(|k| host.get(k + 1) == Some(&b'-'))
-        && !has_dot_segment(path);
+    // An ASCII host's capitals and `--` in one pass (`host_case_and_dashes`, exact on ASCII);
+    // a Unicode host keeps its case and is searched for `--` alone.
+    let (upper, dashes) = if wide {
+        (false, has_double_dash(host))
+    } else {
+        host_case_and_dashes(host)
+    };
+    let normal = !upper && !dashes && !has_dot_segment(path);
     normal.then_some(if high { Quick::ToIri } else { Quick::Same })
+}
+
+/// True if `host` holds `--` (any bytes: every `xn--` label does, RFC 3490 §5).
+fn has_double_dash(host: &[u8]) -> bool {
+    memchr::memchr_iter(b'-', host).any(|k| host.get(k + 1) == Some(&b'-'))
 }
 
 /// What [`quick_iri_form`] answers for `line` with no split from step 0 (`"same"`,
