@@ -1141,10 +1141,22 @@ fn find_control_or_c1(line: &[u8]) -> Option<usize> {
 /// it has none); `None` when the line holds a byte ≥ 0x80. An ASCII line is UTF-8 (RFC 3629
 /// §4) and holds no C1 control, so for it this answers both the UTF-8 validation and
 /// [`find_control_or_c1`] in one pass (issue 11: "one pass per line where today there are
-/// several"; URIs, what to-iri reads, are ASCII). SSE2 over 16-byte blocks, the last one
-/// zero-padded ([`crate::simd::padded`]); the twin is [`ascii_line_control_naive`] (the test
-/// `control_scans_match_twins`).
+/// several"; URIs, what to-iri reads, are ASCII). 64-byte masked windows with AVX-512 BW
+/// where the CPU has it ([`avx512::ascii_line_control`]: to-iri's URIs average 110 bytes, seven
+/// SSE2 blocks but two windows), else SSE2 over 16-byte blocks, the last one zero-padded
+/// ([`crate::simd::padded`]); the twin of both is [`ascii_line_control_naive`] (the tests
+/// `control_scans_match_twins` and `ascii_line_control_matches_twin_on_long_lines`).
 fn ascii_line_control(line: &[u8]) -> Option<Option<usize>> {
+    #[cfg(target_arch = "x86_64")]
+    if crate::simd::x86_64::has_avx512_bw() {
+        // SAFETY: the CPU has AVX-512 F and BW and BMI2 (checked just above).
+        return unsafe { avx512::ascii_line_control(line) };
+    }
+    ascii_line_control_sse2(line)
+}
+
+/// [`ascii_line_control`] without AVX-512: SSE2 blocks, or the twin off x86_64.
+fn ascii_line_control_sse2(line: &[u8]) -> Option<Option<usize>> {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
         let mut first = None;
@@ -1185,6 +1197,43 @@ fn ascii_line_control(line: &[u8]) -> Option<Option<usize>> {
 fn ascii_line_control_naive(line: &[u8]) -> Option<Option<usize>> {
     line.is_ascii()
         .then(|| line.iter().position(|&b| classes::is(b, classes::CONTROL)))
+}
+
+/// [`ascii_line_control`] by 64-byte windows (issue 11).
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use core::arch::x86_64::*;
+
+    /// [`super::ascii_line_control`]: each window is one masked load (the lanes past the
+    /// line's end read as zero and are left out of the control mask).
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512 F and BW, and BMI2.
+    #[target_feature(enable = "avx512f,avx512bw,bmi2")]
+    pub(super) unsafe fn ascii_line_control(line: &[u8]) -> Option<Option<usize>> {
+        let mut first = None;
+        let mut i = 0;
+        while i < line.len() {
+            let lanes = _bzhi_u64(u64::MAX, (line.len() - i).min(64) as u32);
+            // SAFETY: the lanes read are `line[i..i + min(len - i, 64)]`, within `line`
+            // (`i < line.len()`); a masked load does not touch the memory of the lanes it
+            // leaves out.
+            let v = unsafe { _mm512_maskz_loadu_epi8(lanes, line.as_ptr().add(i).cast()) };
+            if _mm512_movepi8_mask(v) != 0 {
+                return None;
+            }
+            if first.is_none() {
+                let control = (_mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20))
+                    | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(0x7F)))
+                    & lanes;
+                if control != 0 {
+                    first = Some(i + control.trailing_zeros() as usize);
+                }
+            }
+            i += 64;
+        }
+        Some(first)
+    }
 }
 
 /// The SSE2 comparisons of [`find_percent`] and [`find_control_or_c1`] (SSE2 is the x86_64
@@ -1630,6 +1679,38 @@ mod tests {
     }
 
     #[test]
+    fn ascii_line_control_matches_twin_on_long_lines() {
+        // Lines over several 64-byte windows: a control, DEL, a byte ≥ 0x80 (alone, and
+        // one of them before or after a control) at every position of every length to 200.
+        for len in 0..=200usize {
+            let base: Vec<u8> = b"http://a.example/%C3%A9?q=1"
+                .iter()
+                .copied()
+                .cycle()
+                .take(len)
+                .collect();
+            let check = |v: &[u8]| {
+                let want = ascii_line_control_naive(v);
+                assert_eq!(ascii_line_control(v), want, "{len} {v:02X?}");
+                assert_eq!(ascii_line_control_sse2(v), want, "{len} {v:02X?}");
+            };
+            check(&base);
+            for p in 0..len {
+                for b in [0x00, 0x1F, 0x20, 0x7E, 0x7F, 0x80, 0xC2, 0xFF] {
+                    let mut v = base.clone();
+                    v[p] = b;
+                    check(&v);
+                    for q in [p / 2, p + (len - p) / 2] {
+                        let mut w = v.clone();
+                        w[q] = if b >= 0x80 { 0x01 } else { 0x80 };
+                        check(&w);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn control_scans_match_twins() {
         let naive_ctl = |s: &[u8]| s.iter().position(|&b| classes::is(b, classes::CONTROL));
         let naive_c1 = |s: &[u8]| {
@@ -1648,6 +1729,7 @@ mod tests {
                         let mut v = base.clone();
                         v[p] = b;
                         assert_eq!(ascii_line_control(&v), ascii_line_control_naive(&v));
+                        assert_eq!(ascii_line_control_sse2(&v), ascii_line_control_naive(&v));
                         // A control too, before or after the byte.
                         for q in [p.saturating_sub(1), (p + 17).min(len - 1)] {
                             let mut w = v.clone();

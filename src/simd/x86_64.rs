@@ -27,8 +27,17 @@ use core::arch::x86_64::{
 
 use super::{BlockMasks, ByteSet};
 
+/// Whether the CPU runs the 64-lane byte-compare AVX-512 kernels: AVX-512 F and BW, and BMI2
+/// (masks from `bzhi`). std caches each detection.
+#[inline]
+pub(crate) fn has_avx512_bw() -> bool {
+    std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("bmi2")
+}
+
 /// Whether the CPU runs the byte-permuting AVX-512 kernels: AVX-512 F, BW and VBMI, and BMI2
-/// (`vpermb`/`vpermi2b` on 64 lanes, masks from `bzhi`). std caches each detection.
+/// (`vpermb`/`vpermi2b` on 64 lanes, masks from `bzhi`).
 #[inline]
 pub(crate) fn has_avx512_vbmi() -> bool {
     std::arch::is_x86_feature_detected!("avx512vbmi")
