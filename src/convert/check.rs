@@ -1342,12 +1342,9 @@ fn scan_line_scalar(s: &str) -> LineScan {
 /// window classifies its lead bytes at once: two-byte characters exactly (bitmaps of
 /// U+0080–U+07FF indexed by the lead and the top bits of the next byte, `vpermi2b`),
 /// three-byte characters by the 64-code-point blocks of the BMP without a stop character;
-/// the first character of each non-ASCII run (after an ASCII byte or the line's start) by an
-/// exact bitmap of the two-byte combining marks or, for three-byte ones, the blocks without
-/// a mark; a character in another block, and a run's first character in a block with a
-/// mark, is looked up alone in the memos (a lookup per run cost a quarter of this function's
-/// time on `intl_cldr`). A four-byte character, a stop character or a mark that starts a run
-/// leaves the line to the walk (`None`).
+/// a character in another block, and the first character of each non-ASCII run (after an
+/// ASCII byte or the line's start), is looked up alone in the memos. A four-byte character,
+/// a stop character or a mark that starts a run leaves the line to the walk (`None`).
 #[cfg(target_arch = "x86_64")]
 mod scan_avx512 {
     use super::{char_at, MARK, STOP};
@@ -1366,16 +1363,10 @@ mod scan_avx512 {
     struct Tables {
         /// Bit `cp & 7` of byte `cp >> 3`: `STOP` of U+0000–U+07FF (none below U+0080).
         stop2: [u8; 256],
-        /// The same for `MARK` (U+0300–U+036F, the Hebrew, Arabic, Syriac and N'Ko marks):
-        /// a run that starts with one leaves the line to the walk.
-        mark2: [u8; 256],
         /// Bit `b & 7` of byte `b >> 3`: block `b` of 64 code points (U+0800 and up) holds
         /// no character of `STOP` (no bit below U+0800, nor for the surrogates' blocks,
         /// which hold no character).
         quiet3: [u8; 128],
-        /// The blocks of `quiet3` that hold no character of `MARK` either: a run may start
-        /// there without a lookup.
-        calm3: [u8; 128],
     }
 
     /// Built on first use from the memo's pages (the BMP's, 512 of them: a few million
@@ -1385,25 +1376,17 @@ mod scan_avx512 {
         T.get_or_init(|| {
             let mut t = Tables {
                 stop2: [0; 256],
-                mark2: [0; 256],
                 quiet3: [0; 128],
-                calm3: [0; 128],
             };
             for cp in 0x80u32..0x800 {
                 if STOP.page(cp)[(cp >> 6 & 1) as usize] >> (cp & 63) & 1 != 0 {
                     t.stop2[(cp >> 3) as usize] |= 1 << (cp & 7);
-                }
-                if MARK.page(cp)[(cp >> 6 & 1) as usize] >> (cp & 63) & 1 != 0 {
-                    t.mark2[(cp >> 3) as usize] |= 1 << (cp & 7);
                 }
             }
             for block in 32u32..1024 {
                 let cp = block << 6;
                 if STOP.page(cp)[(block & 1) as usize] == 0 && !(0xD800..0xE000).contains(&cp) {
                     t.quiet3[(block >> 3) as usize] |= 1 << (block & 7);
-                    if MARK.page(cp)[(block & 1) as usize] == 0 {
-                        t.calm3[(block >> 3) as usize] |= 1 << (block & 7);
-                    }
                 }
             }
             t
@@ -1433,18 +1416,6 @@ mod scan_avx512 {
                 tv(t.quiet3.as_ptr(), 1),
             )
         };
-        // SAFETY: as above.
-        let (m0, m1, m2, m3, c0, c1) = unsafe {
-            let tv = |a: *const u8, i: usize| _mm512_load_si512(a.add(64 * i).cast());
-            (
-                tv(t.mark2.as_ptr(), 0),
-                tv(t.mark2.as_ptr(), 1),
-                tv(t.mark2.as_ptr(), 2),
-                tv(t.mark2.as_ptr(), 3),
-                tv(t.calm3.as_ptr(), 0),
-                tv(t.calm3.as_ptr(), 1),
-            )
-        };
         let mut rtl = 0u64;
         // Whether the byte before the window is ≥ 0x80 (the line's start counts as ASCII).
         let mut high_before = 0u64;
@@ -1469,21 +1440,10 @@ mod scan_avx512 {
             if lead2 & _mm512_test_epi8_mask(stop2, bit) != 0 {
                 return None;
             }
-            // A run that starts with a two-byte combining mark needs the walk.
-            let mark2 = _mm512_mask_blend_epi8(
-                _mm512_movepi8_mask(i2),
-                _mm512_permutex2var_epi8(m0, i2, m1),
-                _mm512_permutex2var_epi8(m2, i2, m3),
-            );
-            if starts & lead2 & _mm512_test_epi8_mask(mark2, bit) != 0 {
-                return None;
-            }
-            let quiet3 = _mm512_test_epi8_mask(_mm512_permutex2var_epi8(q0, i3, q1), bit);
-            let calm3 = _mm512_test_epi8_mask(_mm512_permutex2var_epi8(c0, i3, c1), bit);
+            let quiet3 = _mm512_permutex2var_epi8(q0, i3, q1);
             // Looked up alone: three-byte characters of blocks with a stop character, and
-            // the first character of a run in a block with a combining mark (one there needs
-            // the walk).
-            let mut alone = lead3 & (!quiet3 | starts & !calm3);
+            // the first character of each run (a combining mark there needs the walk).
+            let mut alone = lead3 & !_mm512_test_epi8_mask(quiet3, bit) | starts;
             while alone != 0 {
                 let k = i + alone.trailing_zeros() as usize;
                 alone &= alone - 1;
