@@ -1630,8 +1630,11 @@ fn quick_crawl_tail(
     let tail = &line[end..];
     let path = &tail[..memchr::memchr2(b'?', b'#', tail).unwrap_or(tail.len())];
     // An ASCII host's capitals and `--` in one pass (`host_case_and_dashes`, exact on ASCII);
-    // a Unicode host keeps its case and is searched for `--` alone.
-    let (upper, dashes) = if wide {
+    // a Unicode host keeps its case and is searched for `--` alone; at `--level scheme`
+    // `is_ldh_host` above has excluded both.
+    let (upper, dashes) = if scheme_level {
+        (false, false)
+    } else if wide {
         (false, has_double_dash(host))
     } else {
         host_case_and_dashes(host)
