@@ -750,6 +750,13 @@ impl Normalizer {
         opts.rungs == Rungs::level(Level::Scheme) && !opts.as_uri
     }
 
+    /// Whether [`quick_crawl_line`] may answer for this normalizer's options (`--level syntax`'s
+    /// IRI form or `--level scheme`'s).
+    #[inline]
+    fn takes_crawl_pass(&self) -> bool {
+        self.quick || self.quick_scheme
+    }
+
     /// The twin of the normalizer: no [`quick_iri_form`], and step 0 writes the URI it
     /// validates (`ToUri::convert_into` instead of the scan). For the test that compares
     /// both; not meant for production use.
@@ -809,7 +816,7 @@ impl Normalizer {
         head: &integrity::LineHead,
         out: &mut Vec<u8>,
     ) -> Result<Outcome, LineError> {
-        if (self.quick || self.quick_scheme) && !self.full && head.plain_crawl {
+        if self.takes_crawl_pass() && !self.full && head.plain_crawl {
             if let Some(a) = head.authority.clone() {
                 let wide = !line[a.clone()].is_ascii();
                 if let Some(q) = quick_crawl_tail(line, a.start, a.end, wide, self.quick_scheme) {
@@ -847,7 +854,7 @@ impl Normalizer {
     /// the Guard around the converter has nothing to find before it (`LineHead::crawl`) and
     /// nothing to check in a pass-through after it.
     pub(crate) fn passes_crawl_line(&self, line: &[u8]) -> bool {
-        (self.quick || self.quick_scheme)
+        self.takes_crawl_pass()
             && !self.full
             && quick_crawl_line(line, self.quick_scheme) == Some(Quick::Same)
     }
@@ -864,7 +871,7 @@ impl Normalizer {
             self.scratch.clear();
             self.validator.convert_into(line, &mut self.scratch)?
         } else {
-            if self.quick || self.quick_scheme {
+            if self.takes_crawl_pass() {
                 if let Some(q) = quick_crawl_line(line, self.quick_scheme) {
                     // Nothing for step 0 to report or count (see there).
                     return self.quick_crawl_result(q, line, out, mark);
