@@ -139,6 +139,12 @@ impl BlockMasks {
     }
 }
 
+/// How far past each 64-byte block the SIMD classifiers ask the CPU to prefetch: one window
+/// of the engine's walk (4 KiB, `engine::worker`'s `WINDOW`), whose masks are computed in one
+/// call and then walked, so the next window's bytes arrive while this one is walked. Issue
+/// 11: `scripts/ab-wall`-style runs, one pinned thread, best of 5, 8 KiB measured the same.
+pub(crate) const PREFETCH_AHEAD: usize = 4096;
+
 /// Copies `bytes` (at most 64) into a zero-padded block; also returns the mask
 /// of the bits that refer to real bytes.
 #[inline]

@@ -256,6 +256,23 @@ fn sse2_block64(plan: &Sse2Plan, block: &[u8; 64]) -> BlockMasks {
     }
 }
 
+/// Asks the CPU to load into its caches the line [`super::PREFETCH_AHEAD`] bytes past
+/// `block` (a hint: `prefetcht0` never faults and changes no result, so past the end of the
+/// scanned buffer, or of any mapping, it is harmless). The classifier is the first to touch
+/// the input's bytes, and its loads waited for memory: two thirds of its samples sat on them
+/// (`perf annotate`, to-uri on the 10 % non-ASCII set); the hardware prefetchers do not cross
+/// 4 KiB pages, the size of the engine's window.
+#[target_feature(enable = "sse")]
+#[inline]
+fn prefetch_ahead(block: &[u8; 64]) {
+    use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+    // A safe intrinsic with SSE enabled (x86_64's baseline; the callers enable SSE2 or
+    // AVX2, which imply it): a prefetch reads nothing the
+    // program sees and cannot fault, whatever the address (Intel SDM, PREFETCHh: "does not
+    // cause any exception"); the pointer is only computed (`wrapping_add`), never read.
+    _mm_prefetch::<_MM_HINT_T0>(block.as_ptr().wrapping_add(super::PREFETCH_AHEAD).cast());
+}
+
 /// Appends the masks of every 64-byte block of `buf` to `out` (the last block
 /// may be partial).
 pub(crate) fn scan_into_sse2(plan: &Sse2Plan, buf: &[u8], out: &mut Vec<BlockMasks>) {
@@ -270,6 +287,7 @@ fn sse2_scan(plan: &Sse2Plan, buf: &[u8], out: &mut Vec<BlockMasks>) {
     let mut blocks = buf.chunks_exact(64);
     for block in blocks.by_ref() {
         if let Ok(block) = <&[u8; 64]>::try_from(block) {
+            prefetch_ahead(block);
             out.push(sse2_block64(plan, block));
         }
     }
@@ -442,6 +460,7 @@ fn scan_mode<const MODE: u8>(w: &Wide, buf: &[u8], out: &mut Vec<BlockMasks>) {
     out.reserve(blocks.len() + 1);
     for block in blocks.by_ref() {
         if let Ok(block) = <&[u8; 64]>::try_from(block) {
+            prefetch_ahead(block);
             out.push(block64::<MODE>(w, block));
         }
     }
