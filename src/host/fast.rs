@@ -751,6 +751,27 @@ fn decode_digit(b: u8) -> Option<u32> {
 /// of `intl_cldr.txt`, the per-character branch's mispredictions gone). The same output: the
 /// proptests `punycode_encode_twin*` compare it with `idna::punycode::encode_str`.
 fn punycode_encode(input: &[char], out: &mut [u8]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU has POPCNT (checked on the line above).
+        return unsafe { punycode_encode_popcnt(input, out) };
+    }
+    punycode_encode_body(input, out)
+}
+
+/// [`punycode_encode_body`] compiled with the POPCNT instruction (x86_64's baseline has
+/// none, and `count_ones` is otherwise a dozen instructions): callgrind, to-uri on the first
+/// 20,000 lines of `intl_cldr.txt`, 40.06 → 39.59 M instructions for the whole run; wall
+/// time 1.1 % (to-uri) and 1.0 % (check) on `intl_cldr` ×29 (issue 11, best of 9 alternated
+/// runs). The proptests `punycode_encode_twin*` compare both forms with the `idna` crate.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn punycode_encode_popcnt(input: &[char], out: &mut [u8]) -> Option<usize> {
+    punycode_encode_body(input, out)
+}
+
+#[inline(always)]
+fn punycode_encode_body(input: &[char], out: &mut [u8]) -> Option<usize> {
     if input.len() > PUNY_MAX {
         // Longer than any label the callers pass (and than `todo` holds): declined.
         return None;
@@ -2901,10 +2922,13 @@ mod tests {
         fn punycode_encode_twin(chars in proptest::collection::vec(puny_char(), 0..=PUNY_MAX)) {
             let s: String = chars.iter().collect();
             let naive = idna::punycode::encode_str(&s).expect("no overflow at this length");
-            let mut buf = [0u8; PUNY_MAX];
-            match punycode_encode(&chars, &mut buf) {
-                Some(len) => proptest::prop_assert_eq!(&buf[..len], naive.as_bytes()),
-                None => proptest::prop_assert!(naive.len() > PUNY_MAX, "{}", naive),
+            // The dispatched encoder (with POPCNT where the CPU has it) and the baseline body.
+            for encode in [punycode_encode, punycode_encode_body] {
+                let mut buf = [0u8; PUNY_MAX];
+                match encode(&chars, &mut buf) {
+                    Some(len) => proptest::prop_assert_eq!(&buf[..len], naive.as_bytes()),
+                    None => proptest::prop_assert!(naive.len() > PUNY_MAX, "{}", naive),
+                }
             }
         }
 
@@ -2922,10 +2946,13 @@ mod tests {
         ) {
             let s: String = chars.iter().collect();
             let naive = idna::punycode::encode_str(&s).expect("no overflow at this length");
-            let mut buf = [0u8; PUNY_MAX];
-            match punycode_encode(&chars, &mut buf) {
-                Some(len) => proptest::prop_assert_eq!(&buf[..len], naive.as_bytes()),
-                None => proptest::prop_assert!(naive.len() > PUNY_MAX, "{}", naive),
+            // The dispatched encoder (with POPCNT where the CPU has it) and the baseline body.
+            for encode in [punycode_encode, punycode_encode_body] {
+                let mut buf = [0u8; PUNY_MAX];
+                match encode(&chars, &mut buf) {
+                    Some(len) => proptest::prop_assert_eq!(&buf[..len], naive.as_bytes()),
+                    None => proptest::prop_assert!(naive.len() > PUNY_MAX, "{}", naive),
+                }
             }
         }
 
