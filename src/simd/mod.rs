@@ -142,7 +142,8 @@ impl BlockMasks {
 /// How far past each 64-byte block the SIMD classifiers ask the CPU to prefetch: one window
 /// of the engine's walk (4 KiB, `engine::worker`'s `WINDOW`), whose masks are computed in one
 /// call and then walked, so the next window's bytes arrive while this one is walked. Issue
-/// 11: `scripts/ab-wall`-style runs, one pinned thread, best of 5, 8 KiB measured the same.
+/// 11: `scripts/ab-wall`-style runs, one pinned thread, best of 5: 8 KiB measured the same;
+/// so did windows of 2, 8 and 16 KiB with it.
 pub(crate) const PREFETCH_AHEAD: usize = 4096;
 
 /// Copies `bytes` (at most 64) into a zero-padded block; also returns the mask

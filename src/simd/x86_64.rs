@@ -267,9 +267,9 @@ fn sse2_block64(plan: &Sse2Plan, block: &[u8; 64]) -> BlockMasks {
 fn prefetch_ahead(block: &[u8; 64]) {
     use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
     // A safe intrinsic with SSE enabled (x86_64's baseline; the callers enable SSE2 or
-    // AVX2, which imply it): a prefetch reads nothing the
-    // program sees and cannot fault, whatever the address (Intel SDM, PREFETCHh: "does not
-    // cause any exception"); the pointer is only computed (`wrapping_add`), never read.
+    // AVX2, which imply it): a prefetch reads nothing the program sees and cannot fault,
+    // whatever the address (Intel SDM, PREFETCHh: "does not cause any exception"); the
+    // pointer is only computed (`wrapping_add`), never read.
     _mm_prefetch::<_MM_HINT_T0>(block.as_ptr().wrapping_add(super::PREFETCH_AHEAD).cast());
 }
 
