@@ -751,10 +751,10 @@ impl Normalizer {
     }
 
     /// Whether [`quick_crawl_line`] may answer for this normalizer's options (`--level syntax`'s
-    /// IRI form or `--level scheme`'s).
+    /// IRI form or `--level scheme`'s; never for the twin, `full`).
     #[inline]
     fn takes_crawl_pass(&self) -> bool {
-        self.quick || self.quick_scheme
+        (self.quick || self.quick_scheme) && !self.full
     }
 
     /// The twin of the normalizer: no [`quick_iri_form`], and step 0 writes the URI it
@@ -816,7 +816,7 @@ impl Normalizer {
         head: &integrity::LineHead,
         out: &mut Vec<u8>,
     ) -> Result<Outcome, LineError> {
-        if self.takes_crawl_pass() && !self.full && head.plain_crawl {
+        if self.takes_crawl_pass() && head.plain_crawl {
             if let Some(a) = head.authority.clone() {
                 let wide = !line[a.clone()].is_ascii();
                 if let Some(q) = quick_crawl_tail(line, a.start, a.end, wide, self.quick_scheme) {
@@ -854,9 +854,7 @@ impl Normalizer {
     /// the Guard around the converter has nothing to find before it (`LineHead::crawl`) and
     /// nothing to check in a pass-through after it.
     pub(crate) fn passes_crawl_line(&self, line: &[u8]) -> bool {
-        self.takes_crawl_pass()
-            && !self.full
-            && quick_crawl_line(line, self.quick_scheme) == Some(Quick::Same)
+        self.takes_crawl_pass() && quick_crawl_line(line, self.quick_scheme) == Some(Quick::Same)
     }
 
     fn convert_inner(
