@@ -138,6 +138,12 @@ impl Checker {
         quick_valid_unflagged(line, self.opts.to_uri.host)
     }
 
+    /// This checker's host mode (the engine's clean-line test takes it once per chunk).
+    #[inline]
+    pub fn host_mode(&self) -> crate::config::HostMode {
+        self.opts.to_uri.host
+    }
+
     /// Host cache of the strict conversion, which `check`'s own IDNA runs share (hits, misses).
     pub fn cache_stats(&self) -> (u64, u64) {
         self.conv.cache_stats()

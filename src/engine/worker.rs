@@ -109,21 +109,55 @@ impl Op {
     /// True if a line without flagged bytes needs nothing in this mode.
     #[inline(always)]
     fn is_clean(&self, line: &[u8]) -> bool {
+        self.clean_test().holds(line)
+    }
+
+    /// This mode's test of [`Op::is_clean`], detached from the converter (so that the walk
+    /// can be compiled once per mode, [`Worker::convert_chunk`]).
+    #[inline(always)]
+    fn clean_test(&self) -> CleanTest {
+        match self {
+            Op::ToUri(_) => CleanTest::ToUri,
+            Op::ToIri(_) => CleanTest::ToIri,
+            Op::Check(c, quick) => CleanTest::Check(quick.then(|| c.host_mode())),
+            Op::Leiri(_) => CleanTest::Leiri,
+            Op::Normalize(c) => CleanTest::Normalize(*c.inner().options()),
+        }
+    }
+}
+
+/// What [`Op::is_clean`] asks of a line without flagged bytes, per mode.
+#[derive(Clone, Copy)]
+enum CleanTest {
+    ToUri,
+    ToIri,
+    /// The checker's host mode; `None` where no line passes unseen (`--invalid-only`).
+    Check(Option<crate::config::HostMode>),
+    Leiri,
+    Normalize(NormalizeOptions),
+}
+
+impl CleanTest {
+    /// True if the line (without flagged bytes) needs nothing in this mode.
+    #[inline(always)]
+    fn holds(self, line: &[u8]) -> bool {
         // Host integrity (issue 16): lines `quick_ok` refuses (its checks could fail) take the
         // slow path.
         match self {
             // `quick_ok && is_plain`, in one pass for the common lines.
-            Op::ToUri(_) => crate::convert::to_uri::is_clean_unflagged(line),
+            CleanTest::ToUri => crate::convert::to_uri::is_clean_unflagged(line),
             // `quick_ok && !has_ace_host`, in one pass for the common lines.
-            Op::ToIri(_) => crate::engine::lines::is_clean_to_iri(line),
+            CleanTest::ToIri => crate::engine::lines::is_clean_to_iri(line),
             // check: its quick pass proves what `quick_ok` does itself, in the same walk.
             // Called only on lines without a flagged byte (`flagged_set`: LEIRI_FLAGGED).
-            Op::Check(c, quick) => *quick && c.quick_valid_unflagged(line),
-            Op::Leiri(_) => integrity::quick_ok(line),
+            CleanTest::Check(host) => {
+                host.is_some_and(|h| crate::convert::check::quick_valid_unflagged(line, h))
+            }
+            CleanTest::Leiri => integrity::quick_ok(line),
             // Issue #11: a line that is already normal under these options (no flagged byte,
             // so no `%`, `#`, `@`, `[`, `]`): `is_normal_unflagged` is `quick_ok` and
             // `normalize::is_normal_plain`, in one pass for the common lines.
-            Op::Normalize(c) => is_normal_unflagged(line, c.inner().options()),
+            CleanTest::Normalize(o) => is_normal_unflagged(line, &o),
         }
     }
 }
@@ -241,7 +275,74 @@ impl Worker {
 
     /// Converts a chunk of whole lines (the last one may lack its terminator) into `res`
     /// (cleared first). The fast path.
+    ///
+    /// The walk is compiled once per mode with that mode's clean-line test
+    /// ([`Op::is_clean`], chosen by [`Op::clean_test`]) and the options that decide whether
+    /// a clean line may pass inline (no `--field`, no base, the line cap) read once here,
+    /// not per line (issue 11: the 10 % non-ASCII set spends half its time in this walk).
     pub fn convert_chunk(&mut self, data: &[u8], res: &mut ChunkOut) {
+        let max = self.opts.max_line_bytes;
+        // A clean line passes inline only without `--field` and a base (see `walk`).
+        let inline = self.opts.field.is_none() && !self.resolving();
+        // Each arm builds its variant where the closure sees it, so that `holds` folds to
+        // that mode's test.
+        let none = |_: &[u8]| false;
+        match self.conv.inner().clean_test() {
+            _ if !inline => self.walk(data, res, none, none),
+            CleanTest::ToUri if self.legacy.is_none() => self.walk(
+                data,
+                res,
+                |l| l.len() <= max && CleanTest::ToUri.holds(l),
+                // `end_line`'s test for such a line, where no charset decodes it first.
+                |l| {
+                    let l = l.strip_suffix(b"\r").unwrap_or(l);
+                    l.len() <= max && crate::convert::to_uri::is_valid_flagged_ascii(l)
+                },
+            ),
+            CleanTest::ToUri => self.walk(
+                data,
+                res,
+                |l| l.len() <= max && CleanTest::ToUri.holds(l),
+                none,
+            ),
+            CleanTest::ToIri => self.walk(
+                data,
+                res,
+                |l| l.len() <= max && CleanTest::ToIri.holds(l),
+                none,
+            ),
+            CleanTest::Check(h) => {
+                let t = CleanTest::Check(h);
+                self.walk(data, res, |l| l.len() <= max && t.holds(l), none)
+            }
+            CleanTest::Leiri => self.walk(
+                data,
+                res,
+                |l| l.len() <= max && CleanTest::Leiri.holds(l),
+                none,
+            ),
+            CleanTest::Normalize(o) => {
+                let t = CleanTest::Normalize(o);
+                self.walk(data, res, |l| l.len() <= max && t.holds(l), none)
+            }
+        }
+    }
+
+    /// [`Worker::convert_chunk`] with `clean`, the mode's [`Op::is_clean`] for lines that may
+    /// pass inline (false for every line where none may).
+    ///
+    /// `flagged_ascii`: the same for an ASCII line with a flagged byte (to-uri's
+    /// [`is_valid_flagged_ascii`](crate::convert::to_uri::is_valid_flagged_ascii), which
+    /// [`Worker::end_line`] asks otherwise, after a call and its per-line setup: a fifth of the
+    /// lines of crawl data hold a `%` or a `#`); its line may end with the CR of a CRLF.
+    #[inline(always)]
+    fn walk(
+        &mut self,
+        data: &[u8],
+        res: &mut ChunkOut,
+        clean: impl Fn(&[u8]) -> bool,
+        flagged_ascii: impl Fn(&[u8]) -> bool,
+    ) {
         if let Some(l) = &mut self.legacy {
             l.set_naive(false);
         }
@@ -288,15 +389,17 @@ impl Worker {
                 let end = off + bit as usize;
                 // The common case, inline: a clean line (a trailing CR is harmless to
                 // is_plain: at worst it sends a line with a port to the slow path).
-                if !dirty
-                    && self.opts.field.is_none()
-                    && !self.resolving()
-                    && end - st.line_start <= self.opts.max_line_bytes
-                    && self.conv.inner().is_clean(&data[st.line_start..end])
-                {
+                let line = &data[st.line_start..end];
+                let pass = if dirty {
+                    !st.line_high && flagged_ascii(line)
+                } else {
+                    clean(line)
+                };
+                if pass {
                     res.stats.lines += 1;
                     st.line_start = end + 1;
                     st.line_high = false;
+                    st.line_dirty = false;
                     continue;
                 }
                 let seen = if dirty { Seen::Flagged } else { Seen::Clean };
