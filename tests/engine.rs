@@ -13,7 +13,7 @@ mod common;
 
 fn check(data: &[u8], opts: EngineOptions) {
     let what = format!("{:?}", String::from_utf8_lossy(data));
-    common::assert_engine_twin(&what, data, opts, &[Impl::Scalar, Impl::Sse2, Impl::Avx2]);
+    common::assert_engine_twin(&what, data, opts, &Impl::ALL);
 }
 
 const LINES: &[&str] = &[

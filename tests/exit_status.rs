@@ -210,6 +210,7 @@ fn version_names_the_simd_level_and_the_build() {
         .find_map(|l| l.strip_prefix("simd: "))
         .unwrap_or_else(|| panic!("no simd line: {v}"));
     let want = match iribulk::simd::Impl::best() {
+        iribulk::simd::Impl::Avx512 => "AVX-512",
         iribulk::simd::Impl::Avx2 => "AVX2",
         iribulk::simd::Impl::Sse2 => "SSE2",
         iribulk::simd::Impl::Scalar => "scalar",

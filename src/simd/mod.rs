@@ -169,11 +169,14 @@ pub enum Impl {
     Sse2,
     /// AVX2 nibble lookup (x86_64 with AVX2, detected at run time).
     Avx2,
+    /// The AVX2 lookup on 64-byte registers (x86_64 with AVX-512 F and BW, detected at run
+    /// time).
+    Avx512,
 }
 
 impl Impl {
     /// Every implementation, slowest first.
-    pub const ALL: [Impl; 3] = [Impl::Scalar, Impl::Sse2, Impl::Avx2];
+    pub const ALL: [Impl; 4] = [Impl::Scalar, Impl::Sse2, Impl::Avx2, Impl::Avx512];
 
     /// Whether this CPU can run the implementation.
     pub fn is_available(self) -> bool {
@@ -183,14 +186,21 @@ impl Impl {
             Impl::Sse2 => true,
             #[cfg(target_arch = "x86_64")]
             Impl::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Impl::Avx512 => {
+                std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
+            }
             #[cfg(not(target_arch = "x86_64"))]
-            Impl::Sse2 | Impl::Avx2 => false,
+            Impl::Sse2 | Impl::Avx2 | Impl::Avx512 => false,
         }
     }
 
     /// The fastest implementation this CPU can run.
     pub fn best() -> Impl {
-        if Impl::Avx2.is_available() {
+        if Impl::Avx512.is_available() {
+            Impl::Avx512
+        } else if Impl::Avx2.is_available() {
             Impl::Avx2
         } else if Impl::Sse2.is_available() {
             Impl::Sse2
@@ -215,11 +225,15 @@ enum Engine {
     /// `is_x86_feature_detected!("avx2")` returned true.
     #[cfg(target_arch = "x86_64")]
     Avx2(x86_64::Avx2Tables),
+    /// The same tables for AVX-512. Invariant: only built (in `Classifier::build`) after
+    /// `Impl::Avx512.is_available()` (AVX-512 F and BW detected) returned true.
+    #[cfg(target_arch = "x86_64")]
+    Avx512(x86_64::Avx2Tables),
 }
 
 /// A classifier for one [`ByteSet`] with the best implementation chosen once
-/// at construction (AVX2 if `is_x86_feature_detected!("avx2")`, else SSE2 on
-/// x86_64; scalar elsewhere).
+/// at construction (AVX-512 where AVX-512 F and BW are detected, else AVX2 if
+/// `is_x86_feature_detected!("avx2")`, else SSE2 on x86_64; scalar elsewhere).
 #[derive(Clone, Debug)]
 pub struct Classifier {
     set: ByteSet,
@@ -251,6 +265,11 @@ impl Classifier {
             // The guard makes the `Engine::Avx2` invariant local to this line.
             #[cfg(target_arch = "x86_64")]
             Impl::Avx2 if Impl::Avx2.is_available() => Engine::Avx2(x86_64::Avx2Tables::new(&set)),
+            // The same for `Engine::Avx512`.
+            #[cfg(target_arch = "x86_64")]
+            Impl::Avx512 if Impl::Avx512.is_available() => {
+                Engine::Avx512(x86_64::Avx2Tables::new(&set))
+            }
             _ => Engine::Scalar,
         };
         Classifier {
@@ -268,6 +287,8 @@ impl Classifier {
             Engine::Sse2(_) | Engine::Sse2Fallback => Impl::Sse2,
             #[cfg(target_arch = "x86_64")]
             Engine::Avx2(_) => Impl::Avx2,
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx512(_) => Impl::Avx512,
         }
     }
 
@@ -304,6 +325,11 @@ impl Classifier {
             // `Impl::Avx2.is_available()` detected AVX2 on this CPU, the only
             // requirement of the `target_feature(enable = "avx2")` callee.
             Engine::Avx2(tables) => unsafe { x86_64::classify64_avx2(tables, block) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Engine::Avx512` is only built by `Classifier::build` after
+            // `Impl::Avx512.is_available()` detected AVX-512 F and BW on this CPU, the only
+            // requirement of the `target_feature(enable = "avx512f,avx512bw")` callee.
+            Engine::Avx512(tables) => unsafe { x86_64::classify64_avx512(tables, block) },
         }
     }
 
@@ -341,6 +367,11 @@ impl Classifier {
             // `Impl::Avx2.is_available()` detected AVX2 on this CPU, the only
             // requirement of the `target_feature(enable = "avx2")` callee.
             Engine::Avx2(tables) => unsafe { x86_64::scan_into_avx2(tables, buf, out) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Engine::Avx512` is only built by `Classifier::build` after
+            // `Impl::Avx512.is_available()` detected AVX-512 F and BW on this CPU, the only
+            // requirement of the `target_feature(enable = "avx512f,avx512bw")` callee.
+            Engine::Avx512(tables) => unsafe { x86_64::scan_into_avx512(tables, buf, out) },
         }
     }
 }
@@ -727,7 +758,11 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         {
             assert!(Impl::Sse2.is_available());
-            if std::arch::is_x86_feature_detected!("avx2") {
+            let avx512 = std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512bw");
+            if avx512 {
+                assert_eq!(Impl::best(), Impl::Avx512);
+            } else if std::arch::is_x86_feature_detected!("avx2") {
                 assert_eq!(Impl::best(), Impl::Avx2);
             }
         }

@@ -15,6 +15,9 @@
 //!   members and equality tests for isolated members. Sets needing more than
 //!   [`MAX_TERMS`] compares have no plan and the caller uses the scalar table.
 //!
+//! * AVX-512 (F and BW, selected at run time) runs the AVX2 lookup on a whole 64-byte block
+//!   at once, its masks straight from compares into mask registers.
+//!
 //! LF and CR are never reported in the flag mask.
 
 use core::arch::x86_64::{
@@ -479,6 +482,115 @@ pub(crate) fn scan_into_avx2(t: &Avx2Tables, buf: &[u8], out: &mut Vec<BlockMask
     match t.mode {
         HIGH_NONE => scan_mode::<HIGH_NONE>(&w, buf, out),
         _ => scan_mode::<HIGH_MIXED>(&w, buf, out),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// AVX-512 (F and BW)
+// ---------------------------------------------------------------------------
+
+/// The AVX2 tables broadcast to the four 128-bit lanes of a 512-bit register, plus
+/// constants: the same nibble lookup as [`member32`], on a whole 64-byte block at once.
+#[derive(Clone, Copy)]
+struct Wide512 {
+    lo_a: __m512i,
+    lo_b: __m512i,
+    hi: __m512i,
+    nibble: __m512i,
+    sign: __m512i,
+    lf: __m512i,
+    cr: __m512i,
+}
+
+impl Wide512 {
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn new(t: &Avx2Tables) -> Wide512 {
+        use core::arch::x86_64::{_mm512_broadcast_i32x4, _mm512_set1_epi8};
+        Wide512 {
+            lo_a: _mm512_broadcast_i32x4(t.lo_a),
+            lo_b: _mm512_broadcast_i32x4(t.lo_b),
+            hi: _mm512_broadcast_i32x4(t.hi),
+            nibble: _mm512_set1_epi8(0x0F),
+            sign: _mm512_set1_epi8(i8::MIN),
+            lf: _mm512_set1_epi8(b'\n' as i8),
+            cr: _mm512_set1_epi8(b'\r' as i8),
+        }
+    }
+}
+
+/// Classifies one 64-byte block with AVX-512: one load, and every mask straight from a
+/// compare into a mask register (where AVX2 classifies two halves and joins their
+/// `movemask`s). The membership test is [`member32`]'s.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn block64_avx512<const MODE: u8>(w: &Wide512, block: &[u8; 64]) -> BlockMasks {
+    use core::arch::x86_64::{
+        _mm512_and_si512, _mm512_cmpeq_epi8_mask, _mm512_loadu_si512, _mm512_movepi8_mask,
+        _mm512_or_si512, _mm512_shuffle_epi8, _mm512_srli_epi16, _mm512_test_epi8_mask,
+        _mm512_xor_si512,
+    };
+    // SAFETY: `block` is 64 readable bytes, the one 64-byte load reads exactly them; `loadu`
+    // has no alignment requirement; this function is only entered with AVX-512 F and BW
+    // enabled (`target_feature`).
+    let v = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
+    let high_nibbles = _mm512_and_si512(_mm512_srli_epi16::<4>(v), w.nibble);
+    let hi = _mm512_shuffle_epi8(w.hi, high_nibbles);
+    // Indices >= 0x80 select 0: bytes >= 0x80 miss `lo_a`.
+    let mut lo = _mm512_shuffle_epi8(w.lo_a, v);
+    if MODE == HIGH_MIXED {
+        // `v ^ 0x80` has the sign bit set exactly for bytes < 0x80.
+        let flipped = _mm512_xor_si512(v, w.sign);
+        lo = _mm512_or_si512(lo, _mm512_shuffle_epi8(w.lo_b, flipped));
+    }
+    BlockMasks {
+        lf: _mm512_cmpeq_epi8_mask(v, w.lf),
+        cr: _mm512_cmpeq_epi8_mask(v, w.cr),
+        flag: _mm512_test_epi8_mask(lo, hi),
+        high: _mm512_movepi8_mask(v),
+    }
+}
+
+/// Classifies one full 64-byte block with AVX-512.
+///
+/// Callers must only call it where AVX-512 F and BW were detected (it is `unsafe` to call
+/// from code without the features enabled).
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) fn classify64_avx512(t: &Avx2Tables, block: &[u8; 64]) -> BlockMasks {
+    let w = Wide512::new(t);
+    match t.mode {
+        HIGH_NONE => block64_avx512::<HIGH_NONE>(&w, block),
+        _ => block64_avx512::<HIGH_MIXED>(&w, block),
+    }
+}
+
+/// The AVX-512 scan loop for one mode ([`scan_mode`]'s shape).
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn scan_mode512<const MODE: u8>(w: &Wide512, buf: &[u8], out: &mut Vec<BlockMasks>) {
+    let mut blocks = buf.chunks_exact(64);
+    out.reserve(blocks.len() + 1);
+    for block in blocks.by_ref() {
+        if let Ok(block) = <&[u8; 64]>::try_from(block) {
+            prefetch_ahead(block);
+            out.push(block64_avx512::<MODE>(w, block));
+        }
+    }
+    let tail = blocks.remainder();
+    if !tail.is_empty() {
+        let (block, keep) = super::pad(tail);
+        out.push(block64_avx512::<MODE>(w, &block).keep(keep));
+    }
+}
+
+/// Appends the masks of every 64-byte block of `buf` to `out` (the last block may be
+/// partial), with AVX-512. Same calling condition as [`classify64_avx512`].
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) fn scan_into_avx512(t: &Avx2Tables, buf: &[u8], out: &mut Vec<BlockMasks>) {
+    let w = Wide512::new(t);
+    match t.mode {
+        HIGH_NONE => scan_mode512::<HIGH_NONE>(&w, buf, out),
+        _ => scan_mode512::<HIGH_MIXED>(&w, buf, out),
     }
 }
 

@@ -370,7 +370,7 @@ pub fn assert_engine_twin(
 /// The fastest classifier implementation this CPU has (what `Worker::new` picks).
 pub fn best_impl() -> iribulk::simd::Impl {
     use iribulk::simd::{ByteSet, Classifier, Impl};
-    [Impl::Avx2, Impl::Sse2, Impl::Scalar]
+    [Impl::Avx512, Impl::Avx2, Impl::Sse2, Impl::Scalar]
         .into_iter()
         .find(|&i| Classifier::with_impl(ByteSet::FULL, i).is_some())
         .expect("the scalar classifier always exists")

@@ -589,6 +589,7 @@ pub const OPTIONS: &[Applies] = {
 /// tables.
 pub fn long_version() -> String {
     let simd = match iribulk::simd::Impl::best() {
+        iribulk::simd::Impl::Avx512 => "AVX-512",
         iribulk::simd::Impl::Avx2 => "AVX2",
         iribulk::simd::Impl::Sse2 => "SSE2",
         iribulk::simd::Impl::Scalar => "scalar",
