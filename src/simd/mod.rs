@@ -409,6 +409,29 @@ pub fn scan_naive(set: &ByteSet, buf: &[u8]) -> Vec<BlockMasks> {
     buf.chunks(64).map(|b| classify_naive(set, b)).collect()
 }
 
+/// Panics unless every classifier this CPU has gives [`scan_naive`]'s masks on `data`, from
+/// each of its first 64 starts (every alignment), for the engine's sets (to-uri, LEIRI,
+/// to-iri) and a set made of `data`'s first 32 bytes (each byte `b` of them adds `b`; so
+/// sets with high bytes, scattered bytes and runs). For the fuzz target `simd_twin`; not part
+/// of the API.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn classifier_twin_check(data: &[u8]) {
+    use crate::engine::lines::{LEIRI_FLAGGED, TO_IRI_FLAGGED, TO_URI_FLAGGED};
+    let own = ByteSet::from_bytes(&data[..data.len().min(32)]);
+    for set in [TO_URI_FLAGGED, LEIRI_FLAGGED, TO_IRI_FLAGGED, own] {
+        for imp in Impl::ALL {
+            let Some(c) = Classifier::with_impl(set, imp) else {
+                continue;
+            };
+            for from in 0..data.len().min(64) {
+                let buf = &data[from..];
+                assert_eq!(c.scan(buf), scan_naive(&set, buf), "{imp:?} from {from}");
+            }
+        }
+    }
+}
+
 /// The first `N` (at most 64) bytes of `s` (all of it when shorter), zero-padded to `N` bytes: what a
 /// block kernel loads at the end of its input, where a full block would read past it. The
 /// copy is made of fixed-size moves (16, 8, 4 bytes, overlapping where the length is not a
@@ -668,6 +691,26 @@ mod tests {
     #[test]
     fn random_fills_to_uri_all_alignments() {
         random_fills("to-uri", TO_URI, true, 0x1234_5678_9ABC_DEF1);
+    }
+
+    /// The fuzz target's check ([`classifier_twin_check`]) on random buffers of crawl-like and
+    /// arbitrary bytes, 0 to 300 bytes long: it runs, and every classifier passes it.
+    #[test]
+    fn classifier_twin_check_passes_on_random_buffers() {
+        let mut rng = Rng(0x5EED_C1A5_51F1_E700);
+        let alphabet = b"htps:/w.example?q=%#[]@ \r\n\t\x00\x7f\xc3\xa4\xe2\x80\xae\xff";
+        for len in 0..300 {
+            let buf: Vec<u8> = (0..len)
+                .map(|_| {
+                    if rng.next().is_multiple_of(3) {
+                        rng.byte()
+                    } else {
+                        alphabet[rng.below(alphabet.len())]
+                    }
+                })
+                .collect();
+            classifier_twin_check(&buf);
+        }
     }
 
     #[test]
