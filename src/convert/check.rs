@@ -131,14 +131,8 @@ impl Checker {
         quick_valid(line, self.opts.to_uri.host)
     }
 
-    /// [`quick_valid_unflagged`] with this checker's host mode: the engine's shortcut for the
-    /// lines its classifier found no flagged byte in.
-    #[inline]
-    pub fn quick_valid_unflagged(&self, line: &[u8]) -> bool {
-        quick_valid_unflagged(line, self.opts.to_uri.host)
-    }
-
-    /// This checker's host mode (the engine's clean-line test takes it once per chunk).
+    /// This checker's host mode: the engine's clean-line test for the lines its classifier
+    /// found no flagged byte in is [`quick_valid_unflagged`] with it (taken once per chunk).
     #[inline]
     pub fn host_mode(&self) -> crate::config::HostMode {
         self.opts.to_uri.host

@@ -284,47 +284,29 @@ impl Worker {
         let max = self.opts.max_line_bytes;
         // A clean line passes inline only without `--field` and a base (see `walk`).
         let inline = self.opts.field.is_none() && !self.resolving();
-        // Each arm builds its variant where the closure sees it, so that `holds` folds to
-        // that mode's test.
         let none = |_: &[u8]| false;
+        // The walk with the clean-line test `t`, a variant built in the arm, where the
+        // closure sees it, so that `holds` folds to that mode's test (one walk per mode).
+        macro_rules! walk_with {
+            ($t:expr, $flagged:expr) => {{
+                let t = $t;
+                self.walk(data, res, |l| l.len() <= max && t.holds(l), $flagged)
+            }};
+        }
         match self.conv.inner().clean_test() {
             _ if !inline => self.walk(data, res, none, none),
-            CleanTest::ToUri if self.legacy.is_none() => self.walk(
-                data,
-                res,
-                |l| l.len() <= max && CleanTest::ToUri.holds(l),
-                // `end_line`'s test for such a line, where no charset decodes it first.
-                |l| {
+            // `end_line`'s test for a flagged ASCII line, where no charset decodes it first.
+            CleanTest::ToUri if self.legacy.is_none() => {
+                walk_with!(CleanTest::ToUri, |l: &[u8]| {
                     let l = l.strip_suffix(b"\r").unwrap_or(l);
                     l.len() <= max && crate::convert::to_uri::is_valid_flagged_ascii(l)
-                },
-            ),
-            CleanTest::ToUri => self.walk(
-                data,
-                res,
-                |l| l.len() <= max && CleanTest::ToUri.holds(l),
-                none,
-            ),
-            CleanTest::ToIri => self.walk(
-                data,
-                res,
-                |l| l.len() <= max && CleanTest::ToIri.holds(l),
-                none,
-            ),
-            CleanTest::Check(h) => {
-                let t = CleanTest::Check(h);
-                self.walk(data, res, |l| l.len() <= max && t.holds(l), none)
+                })
             }
-            CleanTest::Leiri => self.walk(
-                data,
-                res,
-                |l| l.len() <= max && CleanTest::Leiri.holds(l),
-                none,
-            ),
-            CleanTest::Normalize(o) => {
-                let t = CleanTest::Normalize(o);
-                self.walk(data, res, |l| l.len() <= max && t.holds(l), none)
-            }
+            CleanTest::ToUri => walk_with!(CleanTest::ToUri, none),
+            CleanTest::ToIri => walk_with!(CleanTest::ToIri, none),
+            CleanTest::Check(h) => walk_with!(CleanTest::Check(h), none),
+            CleanTest::Leiri => walk_with!(CleanTest::Leiri, none),
+            CleanTest::Normalize(o) => walk_with!(CleanTest::Normalize(o), none),
         }
     }
 
