@@ -527,7 +527,13 @@ fn head_twins(data: &[u8]) {
 /// (`ToUri::new_naive`, `ToIri::new_naive`, `Checker::new_naive`): the same output, outcome
 /// and error, with options from the first byte.
 pub fn simd_twin(data: &[u8]) {
-    iribulk::simd::classifier_twin_check(data);
+    {
+        use iribulk::engine::lines::{LEIRI_FLAGGED, TO_IRI_FLAGGED, TO_URI_FLAGGED};
+        iribulk::simd::classifier_twin_check(
+            data,
+            &[TO_URI_FLAGGED, LEIRI_FLAGGED, TO_IRI_FLAGGED],
+        );
+    }
     iribulk::simd::pct_twin_check(data);
     iribulk::simd::rtl_twin_check(data);
     iribulk::simd::hex_twin_check(data);
