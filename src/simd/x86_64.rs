@@ -276,6 +276,29 @@ fn prefetch_ahead(block: &[u8; 64]) {
     _mm_prefetch::<_MM_HINT_T0>(block.as_ptr().wrapping_add(super::PREFETCH_AHEAD).cast());
 }
 
+/// The scan loop of the SIMD classifiers: `classify` on every full 64-byte block of `buf`
+/// (each prefetching one window ahead), then on the zero-padded tail with its lanes past
+/// the end cleared, appended to `out`. Inlined into each classifier's `target_feature`
+/// function, whose closure (inheriting its features) classifies one block.
+#[inline(always)]
+fn scan_blocks(buf: &[u8], out: &mut Vec<BlockMasks>, classify: impl Fn(&[u8; 64]) -> BlockMasks) {
+    let mut blocks = buf.chunks_exact(64);
+    out.reserve(blocks.len() + 1);
+    for block in blocks.by_ref() {
+        if let Ok(block) = <&[u8; 64]>::try_from(block) {
+            // SAFETY: `prefetch_ahead` needs SSE only, part of the x86_64 baseline (the
+            // assertion at the top of this file), so every caller has it.
+            unsafe { prefetch_ahead(block) };
+            out.push(classify(block));
+        }
+    }
+    let tail = blocks.remainder();
+    if !tail.is_empty() {
+        let (block, keep) = super::pad(tail);
+        out.push(classify(&block).keep(keep));
+    }
+}
+
 /// Appends the masks of every 64-byte block of `buf` to `out` (the last block
 /// may be partial).
 pub(crate) fn scan_into_sse2(plan: &Sse2Plan, buf: &[u8], out: &mut Vec<BlockMasks>) {
@@ -286,19 +309,7 @@ pub(crate) fn scan_into_sse2(plan: &Sse2Plan, buf: &[u8], out: &mut Vec<BlockMas
 /// [`scan_into_sse2`] with the feature enabled.
 #[target_feature(enable = "sse2")]
 fn sse2_scan(plan: &Sse2Plan, buf: &[u8], out: &mut Vec<BlockMasks>) {
-    out.reserve(buf.len().div_ceil(64));
-    let mut blocks = buf.chunks_exact(64);
-    for block in blocks.by_ref() {
-        if let Ok(block) = <&[u8; 64]>::try_from(block) {
-            prefetch_ahead(block);
-            out.push(sse2_block64(plan, block));
-        }
-    }
-    let tail = blocks.remainder();
-    if !tail.is_empty() {
-        let (block, keep) = super::pad(tail);
-        out.push(sse2_block64(plan, &block).keep(keep));
-    }
+    scan_blocks(buf, out, |block| sse2_block64(plan, block));
 }
 
 // ---------------------------------------------------------------------------
@@ -459,19 +470,7 @@ pub(crate) fn classify64_avx2(t: &Avx2Tables, block: &[u8; 64]) -> BlockMasks {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn scan_mode<const MODE: u8>(w: &Wide, buf: &[u8], out: &mut Vec<BlockMasks>) {
-    let mut blocks = buf.chunks_exact(64);
-    out.reserve(blocks.len() + 1);
-    for block in blocks.by_ref() {
-        if let Ok(block) = <&[u8; 64]>::try_from(block) {
-            prefetch_ahead(block);
-            out.push(block64::<MODE>(w, block));
-        }
-    }
-    let tail = blocks.remainder();
-    if !tail.is_empty() {
-        let (block, keep) = super::pad(tail);
-        out.push(block64::<MODE>(w, &block).keep(keep));
-    }
+    scan_blocks(buf, out, |block| block64::<MODE>(w, block));
 }
 
 /// Appends the masks of every 64-byte block of `buf` to `out` (the last block
@@ -564,23 +563,11 @@ pub(crate) fn classify64_avx512(t: &Avx2Tables, block: &[u8; 64]) -> BlockMasks 
     }
 }
 
-/// The AVX-512 scan loop for one mode ([`scan_mode`]'s shape).
+/// The AVX-512 scan loop for one mode.
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
 fn scan_mode512<const MODE: u8>(w: &Wide512, buf: &[u8], out: &mut Vec<BlockMasks>) {
-    let mut blocks = buf.chunks_exact(64);
-    out.reserve(blocks.len() + 1);
-    for block in blocks.by_ref() {
-        if let Ok(block) = <&[u8; 64]>::try_from(block) {
-            prefetch_ahead(block);
-            out.push(block64_avx512::<MODE>(w, block));
-        }
-    }
-    let tail = blocks.remainder();
-    if !tail.is_empty() {
-        let (block, keep) = super::pad(tail);
-        out.push(block64_avx512::<MODE>(w, &block).keep(keep));
-    }
+    scan_blocks(buf, out, |block| block64_avx512::<MODE>(w, block));
 }
 
 /// Appends the masks of every 64-byte block of `buf` to `out` (the last block may be
