@@ -287,7 +287,7 @@ fn every_dataset_fast_equals_naive_in_every_mode() {
     let Some(shared) = common::shared_dir() else {
         return;
     };
-    let best = common::best_impl();
+    let best = iribulk::simd::Impl::best();
     let mut modes = vec![];
     for host in [HostMode::Auto, HostMode::Percent, HostMode::IDNA2003] {
         let mut o = EngineOptions::default();

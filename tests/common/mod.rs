@@ -367,15 +367,6 @@ pub fn assert_engine_twin(
     }
 }
 
-/// The fastest classifier implementation this CPU has (what `Worker::new` picks).
-pub fn best_impl() -> iribulk::simd::Impl {
-    use iribulk::simd::{ByteSet, Classifier, Impl};
-    [Impl::Avx512, Impl::Avx2, Impl::Sse2, Impl::Scalar]
-        .into_iter()
-        .find(|&i| Classifier::with_impl(ByteSet::FULL, i).is_some())
-        .expect("the scalar classifier always exists")
-}
-
 /// Writes a synthetic data set to `out` with `scripts/gen-dataset` (20,000 lines, the share of
 /// non-ASCII and of bad lines, the seed). False, with `skip`'s message, when python3 cannot be
 /// started (a failure under CI); a failing script panics.
