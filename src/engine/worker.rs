@@ -174,7 +174,26 @@ pub struct Worker {
     /// Charset hook (issue 12): the per-record decoder, and its output buffer.
     legacy: Option<Box<crate::charset::RecordDecoder>>,
     prepared: Vec<u8>,
+    /// The lines of the current stretch that the walk sends to [`Worker::end_line`]
+    /// ([`Worker::flush`]).
+    deferred: Vec<Deferred>,
 }
+
+/// A line that needs work, kept by the walk for [`Worker::flush`]: `data[start..end]` up to its
+/// LF, what the classifier said of it, whether it has a byte ≥ 0x80, and its number in the
+/// chunk.
+#[derive(Clone, Copy, Debug)]
+struct Deferred {
+    start: usize,
+    end: usize,
+    seen: Seen,
+    high: bool,
+    line_no: u64,
+}
+
+/// Bytes the walk classifies before it converts the lines it found not clean in them
+/// ([`Worker::flush`], a multiple of [`WINDOW`]).
+const STRETCH: usize = 16 * WINDOW;
 
 /// Bytes classified per call of the SIMD scan (a multiple of 64).
 const WINDOW: usize = 4096;
@@ -202,6 +221,7 @@ impl Worker {
                 ))
             }),
             prepared: Vec::new(),
+            deferred: Vec::new(),
         }
     }
 
@@ -341,11 +361,19 @@ impl Worker {
         let n = data.len();
         let mut st = Walk::default();
         let mut masks = std::mem::take(&mut self.masks);
+        let mut deferred = std::mem::take(&mut self.deferred);
+        deferred.clear();
         let mut off = 0;
         while off < n {
             // Classify a window of blocks in one call (the SIMD loop runs inside it), then
             // walk their masks.
             if off % WINDOW == 0 {
+                if off % STRETCH == 0 && self.flush(data, &mut deferred, &mut st, res) {
+                    self.finish_counts(data, st.line_start, res);
+                    self.masks = masks;
+                    self.deferred = deferred;
+                    return;
+                }
                 masks.clear();
                 self.classifier
                     .scan_into(&data[off..(off + WINDOW).min(n)], &mut masks);
@@ -385,9 +413,28 @@ impl Worker {
                     continue;
                 }
                 let seen = if dirty { Seen::Flagged } else { Seen::Clean };
+                if st.line_high || !deferred.is_empty() {
+                    // A non-ASCII line, and every line after it in the stretch that needs
+                    // work (the input's order), is converted after the stretch's walk: where
+                    // such lines are few among clean ones (the 10 % non-ASCII set), the walk
+                    // and the converters each keep their branches predicted (issue 11).
+                    deferred.push(Deferred {
+                        start: st.line_start,
+                        end,
+                        seen,
+                        high: st.line_high,
+                        line_no: res.stats.lines,
+                    });
+                    res.stats.lines += 1;
+                    st.line_start = end + 1;
+                    st.line_high = false;
+                    st.line_dirty = false;
+                    continue;
+                }
                 if self.end_line(data, end, true, seen, &mut st, res) {
                     self.finish_counts(data, st.line_start, res);
                     self.masks = masks;
+                    self.deferred = deferred;
                     return;
                 }
             }
@@ -396,6 +443,12 @@ impl Worker {
             off = end;
         }
         self.masks = masks;
+        let stopped = self.flush(data, &mut deferred, &mut st, res);
+        self.deferred = deferred;
+        if stopped {
+            self.finish_counts(data, st.line_start, res);
+            return;
+        }
         if st.line_start < n {
             let dirty = st.line_dirty;
             let seen = if dirty { Seen::Flagged } else { Seen::Clean };
@@ -408,6 +461,37 @@ impl Worker {
             res.pieces.push(Piece::Input(st.run_start..n));
         }
         self.finish_counts(data, st.line_start, res);
+    }
+
+    /// Sends the lines the walk deferred to [`Worker::end_line`], in input order, each with
+    /// the line number and state it had in the walk; then gives the walk back its own line
+    /// state. True when a line stopped the chunk (`--on-error fail`): `st.line_start` is then
+    /// the end of that line, and the line count stops there, as without deferral.
+    #[inline(never)]
+    fn flush(
+        &mut self,
+        data: &[u8],
+        deferred: &mut Vec<Deferred>,
+        st: &mut Walk,
+        res: &mut ChunkOut,
+    ) -> bool {
+        if deferred.is_empty() {
+            return false;
+        }
+        let (start, high, dirty) = (st.line_start, st.line_high, st.line_dirty);
+        let lines = res.stats.lines;
+        for d in deferred.drain(..) {
+            st.line_start = d.start;
+            st.line_high = d.high;
+            st.line_dirty = false;
+            res.stats.lines = d.line_no;
+            if self.end_line(data, d.end, true, d.seen, st, res) {
+                return true;
+            }
+        }
+        res.stats.lines = lines;
+        (st.line_start, st.line_high, st.line_dirty) = (start, high, dirty);
+        false
     }
 
     /// Derives the per-line counts that the walk does not keep: every line is passed through,
@@ -777,7 +861,7 @@ fn cut_line(st: &mut Walk, res: &mut ChunkOut, start: usize, term_end: usize) {
 
 /// What the classifier said of a line: no flagged byte, some, or nothing (the naive twin,
 /// which sends every line to the converter without any shortcut).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Seen {
     Clean,
     Flagged,
