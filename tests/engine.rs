@@ -211,6 +211,65 @@ fn crlf_at_a_block_boundary() {
     assert_eq!(out.render(&doc), doc);
 }
 
+/// The walk converts a non-ASCII line, and the lines after it that need work, once it has
+/// walked their 64 KiB stretch (`Worker::flush`, issue 11): a run of such lines (one of them
+/// bad) ending at every third byte from 60 bytes before each of the first two stretch
+/// boundaries to across them, under every `--on-error` (`fail` stops the chunk at the bad
+/// line, whether it waits in the list or not). A walk that did not get its own line state
+/// back after converting the list (the line it was in when the stretch ended) fails here.
+#[test]
+fn deferred_lines_around_stretch_boundaries() {
+    const STRETCH: usize = 64 << 10;
+    // Lines that pass inline: clean, and flagged ASCII already a URI (to-uri's test for
+    // these would fail on two lines taken as one).
+    let filler = b"http://example.com/a/b?c=d\nhttp://a/%41/x\n";
+    let run: &[&[u8]] = &[
+        "/путь/é\n".as_bytes(),
+        b"http://a/%41\n", // flagged ASCII, converted: waits behind the non-ASCII line
+        b"http://a/%zz\n", // bad
+        "http://bücher.de/ü\n".as_bytes(),
+    ];
+    let run_len: usize = run.iter().map(|l| l.len()).sum();
+    for boundary in [STRETCH, 2 * STRETCH] {
+        for back in (0..run_len + 60).step_by(3) {
+            let mut doc = Vec::new();
+            while doc.len() + filler.len() <= boundary - back {
+                doc.extend_from_slice(filler);
+            }
+            // Pad with one line to put the run exactly `back` bytes before the boundary.
+            let pad = boundary - back - doc.len();
+            if pad > 0 {
+                doc.extend(std::iter::repeat_n(b'x', pad - 1));
+                doc.push(b'\n');
+            }
+            assert_eq!(doc.len(), boundary - back);
+            for l in run {
+                doc.extend_from_slice(l);
+            }
+            for _ in 0..100 {
+                doc.extend_from_slice(filler);
+            }
+            doc.extend_from_slice(run.concat().as_slice());
+            let bad_at = boundary - back + run[0].len() + run[1].len();
+            let bad_line = doc[..bad_at].iter().filter(|&&b| b == b'\n').count() as u64;
+            for on_error in [OnError::Keep, OnError::Skip, OnError::Fail] {
+                let opts = EngineOptions {
+                    on_error,
+                    ..EngineOptions::default()
+                };
+                check(&doc, opts);
+                let mut w = Worker::new(opts);
+                let mut out = ChunkOut::default();
+                w.convert_chunk(&doc, &mut out);
+                assert_eq!(out.failed, on_error == OnError::Fail);
+                let bad = out.issues.first().expect("the bad line is reported");
+                assert_eq!(bad.err.kind, ErrorKind::BadPercent, "{bad:?}");
+                assert_eq!((bad.line, bad.start), (bad_line, bad_at), "{bad:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn field_mode_converts_only_the_field() {
     let o = EngineOptions {
