@@ -740,16 +740,20 @@ fn decode_digit(b: u8) -> Option<u32> {
 /// far under `u32::MAX`.
 ///
 /// §6.3's main loop takes the non-basic code points in increasing order, each `m` "the
-/// minimum code point >= n in the input"; they are sorted once here (insertion sort of at most
-/// [`PUNY_MAX`] values, duplicates dropped) instead of found by a scan of the whole label per
-/// code point, which was half of the encoder's passes over the label (issue 11; callgrind,
-/// to-uri on `intl_cldr.txt`: 22.47 → 21.89 M instructions, labels there have four distinct
-/// non-basic code points on average, and writing the digits is most of the rest). Each
-/// code point keeps the mask of its positions, and the pass over the label for `m` is a
-/// popcount of the positions below it between two occurrences (the seventeenth pass tried
-/// this and judged it by callgrind, +1.5 % instructions; wall time says 3–5 % faster on to-uri
-/// of `intl_cldr.txt`, the per-character branch's mispredictions gone). The same output: the
-/// proptests `punycode_encode_twin*` compare it with `idna::punycode::encode_str`.
+/// minimum code point >= n in the input"; they are sorted once here instead of found by a
+/// scan of the whole label per code point, which was half of the encoder's passes over the
+/// label (issue 11; callgrind, to-uri on `intl_cldr.txt`: 22.47 → 21.89 M instructions,
+/// labels there have four distinct non-basic code points on average, and writing the digits
+/// is most of the rest). Each is kept as the key `code point << 6 | position`, so that one
+/// `sort_unstable` of integers orders the code points and each one's positions; an insertion
+/// sort of `(code point, positions)` pairs before it spent a quarter of the encoder's
+/// instructions in `copy_within`'s `memmove` calls (callgrind, to-uri on the first 20,000
+/// lines of `intl_cldr.txt`: the encoder 4.88 → 3.63 M, the run 40.38 → 39.14 M). The pass
+/// over the label for `m` is a popcount of the positions below it between two occurrences
+/// (the seventeenth pass tried this and judged it by callgrind, +1.5 % instructions; wall
+/// time says 3–5 % faster on to-uri of `intl_cldr.txt`, the per-character branch's
+/// mispredictions gone). The same output: the proptests `punycode_encode_twin*` compare it
+/// with `idna::punycode::encode_str`.
 fn punycode_encode(input: &[char], out: &mut [u8]) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
@@ -782,41 +786,35 @@ fn punycode_encode_body(input: &[char], out: &mut [u8]) -> Option<usize> {
         len += 1;
         Some(())
     };
-    // The basic code points as they are, then a delimiter if there were any; the others into
-    // `todo`, sorted and without duplicates, each with the mask of its positions (bit p:
-    // `input[p]`; `PUNY_MAX` < 64), and the basic ones' positions in `below`.
+    // The basic code points as they are, then a delimiter if there were any; the others as
+    // keys `code point << 6 | position` (`PUNY_MAX` < 64), sorted once: by code point, and
+    // each code point's positions in increasing order. The basic ones' positions in `below`.
     let mut basic = 0u32;
     let mut below = 0u64;
-    let mut todo = [(0u32, 0u64); PUNY_MAX];
-    let mut distinct = 0;
+    let mut keys = [0u64; PUNY_MAX];
+    let mut count = 0;
     for (p, &c) in input.iter().enumerate() {
         let c = c as u32;
-        let bit = 1u64 << p;
         if c < INITIAL_N {
             push(c as u8)?;
             basic += 1;
-            below |= bit;
-            continue;
+            below |= 1u64 << p;
+        } else {
+            keys[count] = u64::from(c) << 6 | p as u64;
+            count += 1;
         }
-        let mut j = distinct;
-        while j > 0 && todo[j - 1].0 > c {
-            j -= 1;
-        }
-        if j > 0 && todo[j - 1].0 == c {
-            todo[j - 1].1 |= bit;
-            continue;
-        }
-        todo.copy_within(j..distinct, j + 1);
-        todo[j] = (c, bit);
-        distinct += 1;
     }
     if basic > 0 {
         push(b'-')?;
     }
+    let keys = &mut keys[..count];
+    keys.sort_unstable();
     let (mut n, mut delta, mut bias, mut h) = (INITIAL_N, 0u32, INITIAL_BIAS, basic);
-    for &(m, at) in &todo[..distinct] {
+    let mut next = 0;
+    while next < count {
         // `m` is the smallest code point not handled yet (`m >= n`: sorted, and `n` is one
         // past the one before); `below` holds the positions of the code points below it.
+        let m = (keys[next] >> 6) as u32;
         delta += (m - n) * (h + 1);
         n = m;
         // §6.3's pass over the input for `m`: `delta` grows by one at each code point below
@@ -824,9 +822,11 @@ fn punycode_encode_body(input: &[char], out: &mut [u8]) -> Option<usize> {
         // between the occurrences (issue 11: the per-character loop's branch on `c == n`
         // was mispredicted at nearly every occurrence).
         let mut from = 0u32;
-        let mut rest = at;
-        while rest != 0 {
-            let p = rest.trailing_zeros();
+        let mut at = 0u64;
+        while next < count && (keys[next] >> 6) as u32 == m {
+            let p = (keys[next] & 63) as u32;
+            at |= 1u64 << p;
+            next += 1;
             delta += (below >> from & !(u64::MAX << (p - from))).count_ones();
             // Write delta as a generalized variable-length integer.
             let mut q = delta;
@@ -847,7 +847,6 @@ fn punycode_encode_body(input: &[char], out: &mut [u8]) -> Option<usize> {
             delta = 0;
             h += 1;
             from = p + 1;
-            rest &= rest - 1;
         }
         delta += (below >> from).count_ones();
         below |= at;
