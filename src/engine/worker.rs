@@ -363,6 +363,8 @@ impl Worker {
         let mut masks = std::mem::take(&mut self.masks);
         let mut deferred = std::mem::take(&mut self.deferred);
         deferred.clear();
+        // Whether the line before passed inline (a clean one).
+        let mut after_clean = false;
         let mut off = 0;
         while off < n {
             // Classify a window of blocks in one call (the SIMD loop runs inside it), then
@@ -410,14 +412,17 @@ impl Worker {
                     st.line_start = end + 1;
                     st.line_high = false;
                     st.line_dirty = false;
+                    after_clean = true;
                     continue;
                 }
                 let seen = if dirty { Seen::Flagged } else { Seen::Clean };
-                if st.line_high || !deferred.is_empty() {
-                    // A non-ASCII line, and every line after it in the stretch that needs
-                    // work (the input's order), is converted after the stretch's walk: where
-                    // such lines are few among clean ones (the 10 % non-ASCII set), the walk
-                    // and the converters each keep their branches predicted (issue 11).
+                if (st.line_high && after_clean) || !deferred.is_empty() {
+                    // A non-ASCII line right after a clean one, and every line after it in
+                    // the stretch that needs work (the input's order), is converted after the
+                    // stretch's walk: where such lines are few among clean ones (the 10 %
+                    // non-ASCII set), the walk and the converters each keep their branches
+                    // predicted (issue 11). Where they follow each other (`intl_cldr`), the
+                    // list would only add its cost.
                     deferred.push(Deferred {
                         start: st.line_start,
                         end,
@@ -431,6 +436,7 @@ impl Worker {
                     st.line_dirty = false;
                     continue;
                 }
+                after_clean = false;
                 if self.end_line(data, end, true, seen, &mut st, res) {
                     self.finish_counts(data, st.line_start, res);
                     self.masks = masks;
