@@ -2170,8 +2170,10 @@ mod tests {
             }
             Err(e) => panic!("{}: {e}", real.display()),
         }
+        // The other data sets (the real one, checked above, is a third of this test's time in
+        // a debug build: not twice).
         for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            if e.path().extension().is_some_and(|x| x == "txt") {
+            if e.path().extension().is_some_and(|x| x == "txt") && e.path() != real {
                 let bytes = std::fs::read(e.path()).expect("dataset");
                 for line in bytes.split(|&b| b == b'\n') {
                     check(line, &mut same_shape, &mut accepted);
