@@ -10,7 +10,10 @@
 //! * no flagged byte and [`is_plain`](crate::grammar::validate::is_plain) (scheme and port well-formed): the line is passed through;
 //!   consecutive such lines form one [`Piece::Input`] range of the input, written without copy;
 //! * otherwise the exact converter ([`ToUri`](crate::ToUri)) runs on it; an unchanged result extends the
-//!   input run as well, a changed one becomes a [`Piece::Output`].
+//!   input run as well, a changed one becomes a [`Piece::Output`]. A non-ASCII line that
+//!   follows a passed one waits, with the lines after it that need work, until the walk has
+//!   read its 64 KiB stretch of masks (the walk's and the converters' branches stay
+//!   predicted where such lines are few; the pieces keep the input's order).
 //!
 //! `Worker::convert_chunk_naive` (with the `twins` feature) splits lines with `memchr` and runs
 //! the converter on every line: the obviously-correct twin that tests compare against, byte for
