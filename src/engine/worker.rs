@@ -361,8 +361,7 @@ impl Worker {
         let n = data.len();
         let mut st = Walk::default();
         let mut masks = std::mem::take(&mut self.masks);
-        let mut deferred = std::mem::take(&mut self.deferred);
-        deferred.clear();
+        self.deferred.clear();
         // Whether the line before passed inline (a clean one).
         let mut after_clean = false;
         let mut off = 0;
@@ -370,10 +369,9 @@ impl Worker {
             // Classify a window of blocks in one call (the SIMD loop runs inside it), then
             // walk their masks.
             if off % WINDOW == 0 {
-                if off % STRETCH == 0 && self.flush(data, &mut deferred, &mut st, res) {
+                if off % STRETCH == 0 && self.flush(data, &mut st, res) {
                     self.finish_counts(data, st.line_start, res);
                     self.masks = masks;
-                    self.deferred = deferred;
                     return;
                 }
                 masks.clear();
@@ -409,21 +407,19 @@ impl Worker {
                 };
                 if pass {
                     res.stats.lines += 1;
-                    st.line_start = end + 1;
-                    st.line_high = false;
-                    st.line_dirty = false;
+                    st.next_line(end);
                     after_clean = true;
                     continue;
                 }
                 let seen = if dirty { Seen::Flagged } else { Seen::Clean };
-                if (st.line_high && after_clean) || !deferred.is_empty() {
+                if (st.line_high && after_clean) || !self.deferred.is_empty() {
                     // A non-ASCII line right after a clean one, and every line after it in
                     // the stretch that needs work (the input's order), is converted after the
                     // stretch's walk: where such lines are few among clean ones (the 10 %
                     // non-ASCII set), the walk and the converters each keep their branches
                     // predicted (issue 11). Where they follow each other (`intl_cldr`), the
                     // list would only add its cost.
-                    deferred.push(Deferred {
+                    self.deferred.push(Deferred {
                         start: st.line_start,
                         end,
                         seen,
@@ -431,16 +427,13 @@ impl Worker {
                         line_no: res.stats.lines,
                     });
                     res.stats.lines += 1;
-                    st.line_start = end + 1;
-                    st.line_high = false;
-                    st.line_dirty = false;
+                    st.next_line(end);
                     continue;
                 }
                 after_clean = false;
                 if self.end_line(data, end, true, seen, &mut st, res) {
                     self.finish_counts(data, st.line_start, res);
                     self.masks = masks;
-                    self.deferred = deferred;
                     return;
                 }
             }
@@ -449,9 +442,7 @@ impl Worker {
             off = end;
         }
         self.masks = masks;
-        let stopped = self.flush(data, &mut deferred, &mut st, res);
-        self.deferred = deferred;
-        if stopped {
+        if self.flush(data, &mut st, res) {
             self.finish_counts(data, st.line_start, res);
             return;
         }
@@ -474,26 +465,29 @@ impl Worker {
     /// state. True when a line stopped the chunk (`--on-error fail`): `st.line_start` is then
     /// the end of that line, and the line count stops there, as without deferral.
     #[inline(never)]
-    fn flush(
-        &mut self,
-        data: &[u8],
-        deferred: &mut Vec<Deferred>,
-        st: &mut Walk,
-        res: &mut ChunkOut,
-    ) -> bool {
-        if deferred.is_empty() {
+    fn flush(&mut self, data: &[u8], st: &mut Walk, res: &mut ChunkOut) -> bool {
+        if self.deferred.is_empty() {
             return false;
         }
         let (start, high, dirty) = (st.line_start, st.line_high, st.line_dirty);
         let lines = res.stats.lines;
+        // Taken out while `end_line` borrows the worker; given back cleared (what a stop
+        // leaves of it is not converted).
+        let mut deferred = std::mem::take(&mut self.deferred);
+        let mut stopped = false;
         for d in deferred.drain(..) {
             st.line_start = d.start;
             st.line_high = d.high;
             st.line_dirty = false;
             res.stats.lines = d.line_no;
             if self.end_line(data, d.end, true, d.seen, st, res) {
-                return true;
+                stopped = true;
+                break;
             }
+        }
+        self.deferred = deferred;
+        if stopped {
+            return true;
         }
         res.stats.lines = lines;
         (st.line_start, st.line_high, st.line_dirty) = (start, high, dirty);
@@ -897,6 +891,15 @@ const UTF8_RUN: usize = 16 << 10;
 const UTF8_NEAR: usize = 256;
 
 impl Walk {
+    /// Starts the line after the one that ends at the LF at `end`, which the walk has passed
+    /// or deferred.
+    #[inline(always)]
+    fn next_line(&mut self, end: usize) {
+        self.line_start = end + 1;
+        self.line_high = false;
+        self.line_dirty = false;
+    }
+
     /// The line `data[start..end]` as text, or `None` when it is not UTF-8 (RFC 3987 §3.1 step
     /// 1c), for the to-uri one-pass shortcut (issue 11: "UTF-8 validated once for a whole run
     /// of flagged lines where possible"). A line that starts near the last one asked about
