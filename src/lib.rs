@@ -19,7 +19,7 @@
 //! * [`engine::Worker`] walks a chunk's lines with those masks: lines with no flagged byte (and a
 //!   well-formed scheme and port, [`grammar::validate`]) are passed through as ranges of the
 //!   input; only the others go through the exact per-line converter of the mode ([`convert`]).
-//! * [`engine::pipeline`] reads, converts a window of chunks in parallel, and writes them in
+//! * [`engine::pipeline`] reads chunks, converts them in parallel (each on the next free thread), and writes them in
 //!   order with bounded memory ([`engine::output`]), with the error report and the statistics
 //!   ([`engine::report`]); progress goes to an optional [`engine::pipeline::Progress`] callback.
 //!

@@ -147,6 +147,42 @@ fn run_once(
     (std::fs::read(output).unwrap(), rep.into_bytes(), summary)
 }
 
+/// [`pipeline::convert_source`] on an opened input with in-memory output and report (a run
+/// stopped by `--on-error fail` leaves no output file for [`run_once`] to read).
+fn run_source(
+    data: &[u8],
+    via: Via,
+    threads: usize,
+    chunk: usize,
+    engine: EngineOptions,
+) -> (Vec<u8>, Vec<u8>, iribulk::engine::report::Summary) {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_input(dir.path(), data, via);
+    let opts = RunOptions {
+        engine,
+        threads,
+        chunk_size: chunk,
+        ..Default::default()
+    };
+    let (source, _) =
+        iribulk::engine::input::open(Some(&input), matches!(via, Via::Stream)).unwrap();
+    let (mut out, mut report) = (Vec::new(), Vec::new());
+    report.extend_from_slice(iribulk::engine::report::HEADER.as_bytes());
+    let summary = pipeline::convert_source(
+        source,
+        &mut out,
+        Some(&mut report),
+        &opts,
+        Some(&input),
+        "OUT",
+        None,
+    )
+    .unwrap();
+    let prefix = format!("{}\t", input.display());
+    let rep = String::from_utf8(report).unwrap().replace(&prefix, "IN\t");
+    (out, rep.into_bytes(), summary)
+}
+
 fn inputs() -> Vec<(&'static str, Vec<u8>)> {
     let s = sample();
     let mut no_final = s.clone();
@@ -206,6 +242,67 @@ fn every_path_gives_identical_bytes() {
         }
     }
     assert!(configs > 300);
+}
+
+/// `--on-error fail` on every path, with the bad line early, in the middle and last: the
+/// pipeline writes exactly the lines before it, in order, however many chunks were converted
+/// (out of order, on other threads) alongside the one that stopped the run, and the counts
+/// add up (lines read = written + skipped + not reached).
+#[test]
+fn on_error_fail_stops_in_order_on_every_path() {
+    // The sample's lines that convert without an error or a warning.
+    let clean: Vec<&[u8]> = sample()
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| l.to_vec())
+        .collect::<Vec<_>>()
+        .leak()
+        .iter()
+        .map(|l| &l[..])
+        .filter(|l| {
+            let mut w = Worker::new(EngineOptions::default());
+            let mut out = ChunkOut::default();
+            let mut line = l.to_vec();
+            line.push(b'\n');
+            w.convert_chunk_naive(&line, &mut out);
+            out.issues.is_empty()
+        })
+        .collect();
+    assert!(clean.len() > 100, "{} clean lines", clean.len());
+    let engine = EngineOptions {
+        on_error: OnError::Fail,
+        ..Default::default()
+    };
+    for at in [3, clean.len() * 2 / 3, clean.len()] {
+        let mut data = Vec::new();
+        for (i, l) in clean.iter().enumerate() {
+            if i == at {
+                data.extend_from_slice(b"http://a/%zz\n");
+            }
+            data.extend_from_slice(l);
+            data.push(b'\n');
+        }
+        if at == clean.len() {
+            data.extend_from_slice(b"http://a/%zz\n");
+        }
+        let (want_out, want_rep) = reference(&data, engine, "IN");
+        assert_eq!(want_out.iter().filter(|&&b| b == b'\n').count(), at);
+        for via in [Via::Mmap, Via::Stream] {
+            for threads in [1, 2, 7] {
+                for chunk in [61, 4096] {
+                    let (out, rep, sum) = run_source(&data, via, threads, chunk, engine);
+                    let ctx = format!("bad line {at} {via:?} threads={threads} chunk={chunk}");
+                    assert!(out == want_out, "output differs: {ctx}");
+                    assert!(rep == want_rep, "report differs: {ctx}");
+                    let st = &sum.stats;
+                    assert!(sum.stopped_at_error, "{ctx}");
+                    assert_eq!((st.written, st.skipped), (at as u64, 1), "{ctx}");
+                    assert_eq!(st.lines, st.written + st.skipped + st.not_reached, "{ctx}");
+                    assert!(st.lines <= clean.len() as u64 + 1, "{ctx}");
+                }
+            }
+        }
+    }
 }
 
 #[test]

@@ -20,8 +20,8 @@
 //! byte.
 //!
 //! Around the worker, the rest of the engine: [`input`] (mapped files, streams, `.gz`/`.zst`
-//! with the `compression` feature, chunking), [`pipeline`] (the window loop: read, convert a
-//! window of chunks in parallel, write in order, with a [`pipeline::Progress`] callback),
+//! with the `compression` feature, chunking), [`pipeline`] (read chunks, convert each on the
+//! next free thread, write them in input order, with a [`pipeline::Progress`] callback),
 //! [`output`] (atomic output files) and [`report`] (error rows and the summary).
 
 pub mod chunk;

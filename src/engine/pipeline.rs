@@ -1,8 +1,8 @@
-//! The window loop: read chunks, convert a window of them in parallel, write them in input
+//! The chunk pipeline: cut (or read) chunks, convert them in parallel, write them in input
 //! order, report errors with global line numbers, and keep the counts.
 //!
-//! Peak memory ≈ window × (chunk size + converted bytes of a chunk); the buffers of each slot
-//! are reused from one window to the next. A mapped input is never copied: clean runs are
+//! Peak memory ≈ slots × (chunk size + converted bytes of a chunk); the buffers of each slot
+//! are reused from one chunk to a later one. A mapped input is never copied: clean runs are
 //! written straight from the map.
 
 use crate::engine::input::{self, Source, StreamChunk, StreamChunker};
@@ -10,7 +10,6 @@ use crate::engine::output::{self, Output};
 use crate::engine::report::{self, ReportFormat, Row, Summary};
 use crate::engine::{Base, ChunkOut, EngineOptions, OnError, Stats, Worker};
 use crate::error::ErrorKind;
-use rayon::prelude::*;
 use std::fmt;
 use std::io::{self, Write};
 use std::ops::Range;
@@ -37,7 +36,8 @@ pub struct RunOptions {
     pub threads: usize,
     /// Target chunk size in bytes. Default 1 MiB.
     pub chunk_size: usize,
-    /// Chunks per window; 0 means [`default_window`] of the thread count. Default 0.
+    /// Chunks alive at once (cut, converting, or waiting to be written); 0 means
+    /// [`default_window`] of the thread count. Default 0.
     pub window: usize,
     /// Stream regular files instead of mapping them. Default false.
     pub no_mmap: bool,
@@ -338,24 +338,24 @@ fn convert_all(
     Ok(total)
 }
 
-/// The chunks converted together in one window when the options leave it at 0 (the command
-/// line always does): two for one thread, four per thread from two threads on (two windows
-/// are alive at a time: 128 chunks of 1 MiB and their output on 16 threads, against 64
-/// before). The workers meet at the end of each window
-/// (the pool converts a window, then takes the next), so the one that finishes its chunks
-/// first waits for the others: with two chunks a thread, check on real data ran 1.58× faster
-/// on two threads than on one; with four, 1.80× (issue 11; `real_files_and_shortener.txt`
-/// ×40, output to /dev/null, best of 7: 285 → 180 ms at 2 × threads, 286 → 159 ms at 4 ×
-/// threads, no better at 8 ×). One thread waits for no one, and a wider window there cost
-/// it 1–3 % (more output buffers in flight): it keeps two.
+/// The chunks alive at once (cut, converting, or converted and waiting for their turn to be
+/// written) when the options leave it at 0 (the command line always does): four for one
+/// thread, eight per thread from two threads on (128 chunks of 1 MiB and their output on
+/// 16 threads). The same memory as the two windows of the loop this replaced, which made
+/// every worker wait at the end of each window for the slowest chunk of it: on a 16-core
+/// Xeon, check on real data (`real_files_and_shortener.txt` ×146, whose 1 MiB chunks differ
+/// in cost) ran only 1.44× faster on two threads than on one while to-uri on `intl_cldr`
+/// (chunks of even cost) ran 2.00× (issue 11, `scripts/device-scaling`). Now a worker
+/// takes the next chunk as soon as it is done with one.
 pub fn default_window(threads: usize) -> usize {
     if threads <= 1 {
-        2
+        4
     } else {
-        4 * threads
+        8 * threads
     }
 }
 
+/// One chunk on its way through the pipeline; its buffers are reused for later chunks.
 struct Slot {
     range: Range<usize>,
     buf: Vec<u8>,
@@ -363,25 +363,22 @@ struct Slot {
     res: ChunkOut,
 }
 
-/// A window of chunks: filled by the reader, converted by the pool, emptied by the writer,
-/// and handed back for reuse (two batches live at a time: one converting, one writing).
-struct Batch {
-    slots: Vec<Slot>,
-    filled: usize,
-}
+impl Slot {
+    fn new() -> Slot {
+        Slot {
+            range: 0..0,
+            buf: Vec::new(),
+            kind: StreamChunk::Lines,
+            res: ChunkOut::default(),
+        }
+    }
 
-impl Batch {
-    fn new(window: usize) -> Batch {
-        Batch {
-            slots: (0..window)
-                .map(|_| Slot {
-                    range: 0..0,
-                    buf: Vec::new(),
-                    kind: StreamChunk::Lines,
-                    res: ChunkOut::default(),
-                })
-                .collect(),
-            filled: 0,
+    /// The chunk's input bytes: a range of the map, or the slot's own buffer (streamed).
+    fn data<'a>(&'a self, all: &'a [u8]) -> &'a [u8] {
+        if self.buf.is_empty() {
+            &all[self.range.clone()]
+        } else {
+            &self.buf[..]
         }
     }
 }
@@ -391,8 +388,12 @@ impl Batch {
 /// is the path the source was opened from (`None`: stdin), for messages and the report's
 /// file column; report line numbers count from 1 within this source.
 ///
-/// The calling thread reads and cuts chunks and has the pool convert a window of them; a
-/// writer thread writes the previous window meanwhile, in input order.
+/// Three parties and a fixed set of slots ([`default_window`]): the calling thread cuts the
+/// input into chunks at line ends (or reads them, streamed) into free slots and hands each to
+/// the pool; a pool thread converts it with its own [`Worker`] and passes it to the writer
+/// thread, which writes the chunks in input order (holding any that finish early until their
+/// turn) and frees their slots. Memory stays bounded by the slots; no worker waits for
+/// another's chunk.
 pub fn convert_source(
     source: Source,
     out: &mut (dyn Write + Send),
@@ -410,7 +411,7 @@ pub fn convert_source(
     } else {
         opts.threads
     };
-    let window = if opts.window == 0 {
+    let slots = if opts.window == 0 {
         default_window(threads)
     } else {
         opts.window
@@ -428,23 +429,6 @@ pub fn convert_source(
             Mutex::new(w)
         })
         .collect();
-    let convert = |batch: &mut Batch, all: &[u8]| {
-        pool.install(|| {
-            batch.slots[..batch.filled].par_iter_mut().for_each(|s| {
-                if s.kind != StreamChunk::Lines {
-                    return;
-                }
-                let i = rayon::current_thread_index().unwrap_or(0) % workers.len();
-                let mut w = workers[i].lock().unwrap_or_else(|e| e.into_inner());
-                let data = if s.buf.is_empty() {
-                    &all[s.range.clone()]
-                } else {
-                    &s.buf[..]
-                };
-                w.convert_chunk(data, &mut s.res);
-            })
-        })
-    };
     let (mapped, mut stream) = match source {
         Source::Mapped(m) => (Some(m), None),
         Source::Stream(r) => (
@@ -460,10 +444,11 @@ pub fn convert_source(
     // A stream's progress is the bytes read from its file, counted by the input (run's ticker).
     let progress = progress.filter(|_| mapped.is_some());
     let stop = AtomicBool::new(false);
-    let (full_tx, full_rx) = mpsc::sync_channel::<Batch>(1);
-    let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
-    for _ in 0..2 {
-        empty_tx.send(Batch::new(window)).expect("receiver alive");
+    // Converted chunks, with their place in the input, to the writer; free slots back.
+    let (done_tx, done_rx) = mpsc::channel::<(usize, Slot)>();
+    let (free_tx, free_rx) = mpsc::channel::<Slot>();
+    for _ in 0..slots {
+        free_tx.send(Slot::new()).expect("receiver alive");
     }
     std::thread::scope(|scope| {
         let stop = &stop;
@@ -476,8 +461,16 @@ pub fn convert_source(
                 file,
                 stopped: false,
             };
-            for batch in full_rx {
-                for s in &batch.slots[..batch.filled] {
+            // Slots in flight hold at most `slots` consecutive chunk numbers (a slot is
+            // reused only after it is written), so `seq % slots` is a chunk's own place.
+            let mut waiting: Vec<Option<Slot>> = (0..slots).map(|_| None).collect();
+            let mut next = 0usize;
+            let mut free_tx = Some(free_tx);
+            for (seq, slot) in done_rx {
+                debug_assert!(seq >= next && seq < next + slots);
+                waiting[seq % slots] = Some(slot);
+                while let Some(s) = waiting[next % slots].take() {
+                    next += 1;
                     if st.stopped {
                         // Converted alongside the chunk that stopped the run: read, not
                         // reached (the summary's equation counts them).
@@ -489,32 +482,21 @@ pub fn convert_source(
                         st.stats.not_reached += n;
                         continue;
                     }
-                    let data = if s.buf.is_empty() {
-                        &all[s.range.clone()]
-                    } else {
-                        &s.buf[..]
-                    };
-                    st.emit(data, s, out, &mut report, out_name, opts)?;
+                    let data = s.data(all);
+                    st.emit(data, &s, out, &mut report, out_name, opts)?;
+                    if let Some(pb) = progress {
+                        pb.advance(data.len() as u64);
+                    }
+                    if st.stopped {
+                        // No more chunks are cut; the ones under way are counted above.
+                        stop.store(true, Ordering::Relaxed);
+                        free_tx = None;
+                        continue;
+                    }
+                    if let Some(tx) = &free_tx {
+                        let _ = tx.send(s);
+                    }
                 }
-                if let Some(pb) = progress {
-                    pb.advance(
-                        batch.slots[..batch.filled]
-                            .iter()
-                            .map(|s| {
-                                if s.buf.is_empty() {
-                                    s.range.len()
-                                } else {
-                                    s.buf.len()
-                                }
-                            })
-                            .sum::<usize>() as u64,
-                    );
-                }
-                if st.stopped {
-                    stop.store(true, Ordering::Relaxed);
-                    break;
-                }
-                let _ = empty_tx.send(batch);
             }
             out.flush().map_err(|e| out_err(out_name, e))?;
             Ok(st)
@@ -525,29 +507,25 @@ pub fn convert_source(
             0
         };
         let mut read_error = None;
-        let mut eof = false;
-        while !eof && !stop.load(Ordering::Relaxed) {
-            let Ok(mut batch) = empty_rx.recv() else {
-                break;
-            };
-            batch.filled = 0;
-            for s in batch.slots.iter_mut() {
+        let workers = &workers;
+        pool.in_place_scope(|sc| {
+            let mut seq = 0usize;
+            while !stop.load(Ordering::Relaxed) {
+                // None when the writer has stopped (an error, or --on-error fail).
+                let Ok(mut s) = free_rx.recv() else {
+                    break;
+                };
                 if let Some(ch) = stream.as_mut() {
                     match ch.next_chunk(&mut s.buf) {
                         Ok(Some(k)) => s.kind = k,
-                        Ok(None) => {
-                            eof = true;
-                            break;
-                        }
+                        Ok(None) => break,
                         Err(e) => {
                             read_error = Some(Fatal::Input(in_name.to_string(), e));
-                            eof = true;
                             break;
                         }
                     }
                 } else {
                     if pos >= all.len() {
-                        eof = true;
                         break;
                     }
                     let end = input::next_mapped_chunk_end(all, pos, opts.chunk_size);
@@ -556,17 +534,30 @@ pub fn convert_source(
                     s.kind = StreamChunk::Lines;
                     pos = end;
                 }
-                batch.filled += 1;
+                let done = done_tx.clone();
+                if s.kind == StreamChunk::Lines {
+                    sc.spawn(move |_| {
+                        let i = rayon::current_thread_index().unwrap_or(0) % workers.len();
+                        let mut w = workers[i].lock().unwrap_or_else(|e| e.into_inner());
+                        let Slot {
+                            range, buf, res, ..
+                        } = &mut s;
+                        let data = if buf.is_empty() {
+                            &all[range.clone()]
+                        } else {
+                            &buf[..]
+                        };
+                        w.convert_chunk(data, res);
+                        drop(w);
+                        let _ = done.send((seq, s));
+                    });
+                } else {
+                    let _ = done.send((seq, s));
+                }
+                seq += 1;
             }
-            if batch.filled == 0 {
-                break;
-            }
-            convert(&mut batch, all);
-            if full_tx.send(batch).is_err() {
-                break; // the writer stopped (an error, or --on-error fail)
-            }
-        }
-        drop(full_tx);
+        });
+        drop(done_tx);
         let st = writer.join().expect("the writer thread does not panic")?;
         if let Some(e) = read_error {
             return Err(e);
