@@ -222,7 +222,7 @@ fn cached_display_decisions_stay_the_same() {
     let (hits, misses) = c.cache_stats();
     assert_eq!(
         (hits, misses),
-        (10, 5),
-        "rounds 2 and 3 come from the cache"
+        (5, 10),
+        "round 2 stores each host (from its second sighting), round 3 comes from the cache"
     );
 }
