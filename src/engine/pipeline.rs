@@ -375,10 +375,19 @@ impl Slot {
 
     /// The chunk's input bytes: a range of the map, or the slot's own buffer (streamed).
     fn data<'a>(&'a self, all: &'a [u8]) -> &'a [u8] {
-        if self.buf.is_empty() {
-            &all[self.range.clone()]
+        Slot::input(&self.range, &self.buf, all)
+    }
+
+    /// The chunk's input bytes and its result, to convert it.
+    fn parts<'a>(&'a mut self, all: &'a [u8]) -> (&'a [u8], &'a mut ChunkOut) {
+        (Slot::input(&self.range, &self.buf, all), &mut self.res)
+    }
+
+    fn input<'a>(range: &Range<usize>, buf: &'a [u8], all: &'a [u8]) -> &'a [u8] {
+        if buf.is_empty() {
+            &all[range.clone()]
         } else {
-            &self.buf[..]
+            buf
         }
     }
 }
@@ -539,14 +548,7 @@ pub fn convert_source(
                     sc.spawn(move |_| {
                         let i = rayon::current_thread_index().unwrap_or(0) % workers.len();
                         let mut w = workers[i].lock().unwrap_or_else(|e| e.into_inner());
-                        let Slot {
-                            range, buf, res, ..
-                        } = &mut s;
-                        let data = if buf.is_empty() {
-                            &all[range.clone()]
-                        } else {
-                            &buf[..]
-                        };
+                        let (data, res) = s.parts(all);
                         w.convert_chunk(data, res);
                         drop(w);
                         let _ = done.send((seq, s));

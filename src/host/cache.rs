@@ -20,7 +20,7 @@
 //!   evict each other (a miss, never a wrong answer).
 //! - **Stored from the second sighting.** A miss is stored only when a recent miss had the
 //!   same hash: each direction keeps the hashes of its last misses in a direct-mapped table of
-//!   [`SEEN`] entries (a doorkeeper). Where hosts rarely repeat (`intl_cldr.txt`: 15,762
+//!   4,096 entries (a doorkeeper). Where hosts rarely repeat (`intl_cldr.txt`: 15,762
 //!   distinct hosts in 16,845 host lines) storing every miss cost an allocation and a copy of
 //!   host and answer, and a clear of the map every 4,096 hosts, for hits that never came; a
 //!   host that repeats is stored at its second lookup instead of its first.
@@ -58,7 +58,7 @@ impl Hasher for PreHashed {
 }
 
 /// Entries of each direction's doorkeeper (the hashes of recent misses), a power of two.
-pub const SEEN: usize = 4096;
+const SEEN: usize = 4096;
 
 /// One cached host: the key (to tell hash collisions apart) and the answer.
 #[derive(Debug)]
@@ -247,8 +247,9 @@ impl HostCache {
                 .put(h, host, idna, r.map(|()| Box::from(s.as_str())));
         }
         self.scratch = s;
-        if self.ascii.capacity == 0 {
-            return r; // the disabled twin remembers nothing
+        if !self.ascii.stores(host) {
+            // The disabled twin remembers nothing; a long host is not kept either.
+            return r;
         }
         let l = self.last.get_or_insert_with(|| LastMiss {
             h,
