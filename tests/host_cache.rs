@@ -219,10 +219,17 @@ fn cached_display_decisions_stay_the_same() {
             assert_eq!(String::from_utf8(out).unwrap(), want, "round {round}");
         }
     }
+    // Rounds 1 and 2 convert every host (a host is stored from its second sighting); round
+    // 3 finds each in the cache unless two of the five share an entry of the cache's
+    // doorkeeper, which its random seed decides (about 10 in 4,096 runs for one pair).
     let (hits, misses) = c.cache_stats();
-    assert_eq!(
-        (hits, misses),
-        (5, 10),
-        "round 2 stores each host (from its second sighting), round 3 comes from the cache"
+    assert_eq!(hits + misses, 15);
+    assert!(
+        misses >= 10,
+        "rounds 1 and 2 convert: {hits} hits, {misses} misses"
+    );
+    assert!(
+        hits >= 3,
+        "round 3 comes from the cache: {hits} hits, {misses} misses"
     );
 }
