@@ -219,17 +219,17 @@ fn cached_display_decisions_stay_the_same() {
             assert_eq!(String::from_utf8(out).unwrap(), want, "round {round}");
         }
     }
-    // Rounds 1 and 2 convert every host (a host is stored from its second sighting); round
-    // 3 finds each in the cache unless two of the five share an entry of the cache's
-    // doorkeeper, which its random seed decides (about 10 in 4,096 runs for one pair).
+    // Round 1 converts every host; round 2 stores each (from its second sighting: the
+    // cache's doorkeeper forgets nothing within 4,096 misses), unless a false positive of
+    // the doorkeeper stored it in round 1 already; round 3 comes from the cache.
     let (hits, misses) = c.cache_stats();
     assert_eq!(hits + misses, 15);
     assert!(
-        misses >= 10,
-        "rounds 1 and 2 convert: {hits} hits, {misses} misses"
+        misses >= 5,
+        "round 1 converts: {hits} hits, {misses} misses"
     );
     assert!(
-        hits >= 3,
+        hits >= 5,
         "round 3 comes from the cache: {hits} hits, {misses} misses"
     );
 }
