@@ -7,6 +7,8 @@
 use super::classes::{self, SCHEME};
 use super::{components, pct};
 use crate::simd::delims::delims16;
+#[cfg(target_arch = "x86_64")]
+use crate::simd::pct::HI_A;
 use std::ops::Range;
 
 /// Cheap check of a line with no flagged byte: true if the exact converter would pass it
@@ -57,58 +59,35 @@ pub(crate) fn crawl_head(line: &[u8]) -> Option<(usize, bool)> {
     }
 }
 
-/// The nibble tables of [`crawl_authority_avx512`]: a byte's class is `AUTH_LO[low nibble]
-/// & AUTH_HI[high nibble]`, one bit for each high-nibble row and kind of byte, so that the
-/// bits in [`AUTH_TERM`] mark the authority's terminators `# / ?` (RFC 3986 §3.2) and those in
-/// [`AUTH_BAD`] the ASCII bytes refused before it: the controls (rows 0 and 1, bit 0x01), space
-/// `"` `%` (row 2, 0x02), `: < >` (row 3, 0x08), `@` and `` ` `` (rows 4 and 6, 0x20),
-/// `[ \ ] ^` (row 5, 0x40), `{ | }` and DEL (row 7, 0x80; `~` is unreserved). Rows 8 to F
-/// (bytes ≥ 0x80) are in no class. `#` and `/` are row 2's 0x04, `?` row 3's 0x10.
+/// The nibble rows of [`crawl_authority_avx512`], derived from the byte sets: for each low
+/// nibble `l`, bit `h` set when the ASCII byte `h << 4 | l` is in the set, to be tested
+/// against [`HI_A`]`[h]` (`1 << h`; zero for the bytes ≥ 0x80, in neither set) — the
+/// construction of the percent-encoder's tables. `term`: the authority's terminators `# / ?`
+/// (RFC 3986 §3.2); otherwise the ASCII bytes refused before them, neither
+/// [`REG_NAME_PLAIN`] nor a terminator (§3.2.2).
 #[cfg(target_arch = "x86_64")]
-const AUTH_HI: [u8; 16] = [
-    0x01,
-    0x01,
-    0x02 | 0x04,
-    0x08 | 0x10,
-    0x20,
-    0x40,
-    0x20,
-    0x80,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-];
-#[cfg(target_arch = "x86_64")]
-const AUTH_LO: [u8; 16] = {
-    let mut t = [0x01u8; 16];
-    t[0x0] |= 0x02 | 0x20; // space, `@`, `` ` ``
-    t[0x2] |= 0x02; // `"`
-    t[0x3] |= 0x04; // `#`
-    t[0x5] |= 0x02; // `%`
-    t[0xA] |= 0x08; // `:`
-    t[0xB] |= 0x40 | 0x80; // `[`, `{`
-    t[0xC] |= 0x08 | 0x40 | 0x80; // `<`, `\`, `|`
-    t[0xD] |= 0x40 | 0x80; // `]`, `}`
-    t[0xE] |= 0x08 | 0x40; // `>`, `^`
-    t[0xF] |= 0x04 | 0x10 | 0x80; // `/`, `?`, DEL
+const fn auth_rows(term: bool) -> [u8; 16] {
+    let mut t = [0u8; 16];
+    let mut b = 0;
+    while b < 128 {
+        let is_term = matches!(b as u8, b'#' | b'/' | b'?');
+        if (term && is_term) || (!term && !is_term && !REG_NAME_PLAIN[b]) {
+            t[b & 15] |= 1 << (b >> 4);
+        }
+        b += 1;
+    }
     t
-};
+}
 #[cfg(target_arch = "x86_64")]
-const AUTH_TERM: u8 = 0x04 | 0x10;
+const AUTH_TERM_LO: [u8; 16] = auth_rows(true);
 #[cfg(target_arch = "x86_64")]
-const AUTH_BAD: u8 = !AUTH_TERM;
+const AUTH_BAD_LO: [u8; 16] = auth_rows(false);
 
 /// [`crawl_authority`] from `a0` in one masked 64-byte load (issue 11: the 16-byte loop was
 /// about a fifth of `end_line` on `na100.txt`): the authority's end is its first `/ ? #`
 /// (RFC 3986 §3.2), and every byte before it must be a `reg-name` byte without `%` or a byte
 /// ≥ 0x80 — the ASCII bytes refused are the controls, space and DEL, `" % : < > @ [ \ ] ^
-/// ` { | }`. Both sets come from one lookup of each nibble ([`AUTH_HI`], [`AUTH_LO`]; a
-/// compare per byte value cost 8.5 % of to-uri `--host percent` on `intl_cldr`). `None` when
+/// ` { | }`. Both sets come from nibble lookups ([`auth_rows`]; a compare per byte value cost 8.5 % of to-uri `--host percent` on `intl_cldr`). `None` when
 /// the 64 bytes hold no terminator and the line goes on (the caller's loop then decides);
 /// the lanes past the line read as zero and are masked off. The twin is
 /// [`crawl_authority_naive`] (the test `crawl_authority_matches_twin`, authorities of 1 to
@@ -126,19 +105,16 @@ unsafe fn crawl_authority_avx512(line: &[u8], a0: usize) -> Option<Option<(usize
     // SAFETY: the lanes read are `line[a0..a0 + min(rem, 64)]`, within `line`; a masked load
     // does not touch the memory of the lanes it leaves out (they read as zero).
     let v = unsafe { _mm512_maskz_loadu_epi8(lanes, line[a0..].as_ptr().cast()) };
-    // SAFETY: both tables are 16 readable bytes; no alignment is required.
-    let (lo_t, hi_t) = unsafe {
-        (
-            _mm512_broadcast_i32x4(_mm_loadu_si128(AUTH_LO.as_ptr().cast())),
-            _mm512_broadcast_i32x4(_mm_loadu_si128(AUTH_HI.as_ptr().cast())),
-        )
+    let table = |t: &[u8; 16]| {
+        // SAFETY: `t` is 16 readable bytes; no alignment is required.
+        _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
     };
-    let nib = _mm512_set1_epi8(0x0F);
-    let hi = _mm512_and_si512(_mm512_srli_epi16(v, 4), nib);
-    // `vpshufb` gives zero for a lane whose byte has its top bit set (≥ 0x80): no class.
-    let cls = _mm512_and_si512(_mm512_shuffle_epi8(lo_t, v), _mm512_shuffle_epi8(hi_t, hi));
-    let term = _mm512_test_epi8_mask(cls, _mm512_set1_epi8(AUTH_TERM as i8)) & lanes;
-    let bad = _mm512_test_epi8_mask(cls, _mm512_set1_epi8(AUTH_BAD as i8));
+    // Each lane's row bit (`1 << high nibble`), then its bit in each set's row table
+    // (`vpshufb` gives zero for a lane whose byte is ≥ 0x80).
+    let hi = _mm512_and_si512(_mm512_srli_epi16(v, 4), _mm512_set1_epi8(0x0F));
+    let row = _mm512_shuffle_epi8(table(&HI_A), hi);
+    let term = _mm512_test_epi8_mask(_mm512_shuffle_epi8(table(&AUTH_TERM_LO), v), row) & lanes;
+    let bad = _mm512_test_epi8_mask(_mm512_shuffle_epi8(table(&AUTH_BAD_LO), v), row);
     // The authority's lanes: up to the first terminator.
     let auth = lanes & (term & term.wrapping_neg()).wrapping_sub(1);
     if bad & auth != 0 {
@@ -153,9 +129,9 @@ unsafe fn crawl_authority_avx512(line: &[u8], a0: usize) -> Option<Option<(usize
 }
 
 /// The bytes of a `reg-name` (RFC 3986 §3.2.2) other than `%`: `unreserved` (§2.3) and
-/// `sub-delims` (§2.2), for [`crawl_authority_naive`].
-#[cfg(any(test, feature = "twins"))]
-static REG_NAME_PLAIN: [bool; 256] = {
+/// `sub-delims` (§2.2), for [`crawl_authority_naive`] and the nibble rows of
+/// [`crawl_authority_avx512`] ([`auth_rows`]).
+const REG_NAME_PLAIN: [bool; 256] = {
     let mut t = [false; 256];
     let mut b = 0;
     while b < 128 {

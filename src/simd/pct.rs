@@ -171,8 +171,9 @@ const fn tables(leiri: bool) -> Tables {
 
 static TABLES: [Tables; 2] = [tables(false), tables(true)];
 
-/// `hi_a[h] = 1 << h` for h < 8, 0 above; `hi_h` the other way round.
-const HI_A: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0];
+/// `hi_a[h] = 1 << h` for h < 8, 0 above; `hi_h` the other way round. (Also the row bits of
+/// the crawl line's authority check, `grammar::validate::auth_rows`.)
+pub(crate) const HI_A: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0];
 const HI_H: [u8; 16] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, 128];
 
 /// Per byte, its output in the low bytes of a little-endian `u32`: the byte itself (ASCII) or
