@@ -8,7 +8,7 @@ use super::classes::{self, SCHEME};
 use super::{components, pct};
 use crate::simd::delims::delims16;
 #[cfg(target_arch = "x86_64")]
-use crate::simd::pct::HI_A;
+use crate::simd::pct::{nibble_rows, HI_A};
 use std::ops::Range;
 
 /// Cheap check of a line with no flagged byte: true if the exact converter would pass it
@@ -59,35 +59,36 @@ pub(crate) fn crawl_head(line: &[u8]) -> Option<(usize, bool)> {
     }
 }
 
-/// The nibble rows of [`crawl_authority_avx512`], derived from the byte sets: for each low
-/// nibble `l`, bit `h` set when the ASCII byte `h << 4 | l` is in the set, to be tested
-/// against [`HI_A`]`[h]` (`1 << h`; zero for the bytes ≥ 0x80, in neither set) — the
-/// construction of the percent-encoder's tables. `term`: the authority's terminators `# / ?`
-/// (RFC 3986 §3.2); otherwise the ASCII bytes refused before them, neither
-/// [`REG_NAME_PLAIN`] nor a terminator (§3.2.2).
+/// The byte sets of [`crawl_authority_avx512`]: `term`, the authority's terminators `# /
+/// ?` (RFC 3986 §3.2); otherwise the ASCII bytes refused before them, neither
+/// [`REG_NAME_PLAIN`] nor a terminator (§3.2.2). Bytes ≥ 0x80 are in neither.
 #[cfg(target_arch = "x86_64")]
-const fn auth_rows(term: bool) -> [u8; 16] {
-    let mut t = [0u8; 16];
+const fn auth_set(term: bool) -> [bool; 256] {
+    let mut t = [false; 256];
     let mut b = 0;
     while b < 128 {
         let is_term = matches!(b as u8, b'#' | b'/' | b'?');
-        if (term && is_term) || (!term && !is_term && !REG_NAME_PLAIN[b]) {
-            t[b & 15] |= 1 << (b >> 4);
-        }
+        t[b] = if term {
+            is_term
+        } else {
+            !is_term && !REG_NAME_PLAIN[b]
+        };
         b += 1;
     }
     t
 }
+/// Their low-nibble rows for bytes below 0x80 ([`nibble_rows`], the percent-encoder's
+/// construction), tested against [`HI_A`]`[high nibble]`.
 #[cfg(target_arch = "x86_64")]
-const AUTH_TERM_LO: [u8; 16] = auth_rows(true);
+const AUTH_TERM_LO: [u8; 16] = nibble_rows(&auth_set(true))[0];
 #[cfg(target_arch = "x86_64")]
-const AUTH_BAD_LO: [u8; 16] = auth_rows(false);
+const AUTH_BAD_LO: [u8; 16] = nibble_rows(&auth_set(false))[0];
 
 /// [`crawl_authority`] from `a0` in one masked 64-byte load (issue 11: the 16-byte loop was
 /// about a fifth of `end_line` on `na100.txt`): the authority's end is its first `/ ? #`
 /// (RFC 3986 §3.2), and every byte before it must be a `reg-name` byte without `%` or a byte
 /// ≥ 0x80 — the ASCII bytes refused are the controls, space and DEL, `" % : < > @ [ \ ] ^
-/// ` { | }`. Both sets come from nibble lookups ([`auth_rows`]; a compare per byte value cost 8.5 % of to-uri `--host percent` on `intl_cldr`). `None` when
+/// ` { | }`. Both sets come from nibble lookups ([`auth_set`]; a compare per byte value cost 8.5 % of to-uri `--host percent` on `intl_cldr`). `None` when
 /// the 64 bytes hold no terminator and the line goes on (the caller's loop then decides);
 /// the lanes past the line read as zero and are masked off. The twin is
 /// [`crawl_authority_naive`] (the test `crawl_authority_matches_twin`, authorities of 1 to
@@ -130,7 +131,7 @@ unsafe fn crawl_authority_avx512(line: &[u8], a0: usize) -> Option<Option<(usize
 
 /// The bytes of a `reg-name` (RFC 3986 §3.2.2) other than `%`: `unreserved` (§2.3) and
 /// `sub-delims` (§2.2), for [`crawl_authority_naive`] and the nibble rows of
-/// [`crawl_authority_avx512`] ([`auth_rows`]).
+/// [`crawl_authority_avx512`] ([`auth_set`]).
 const REG_NAME_PLAIN: [bool; 256] = {
     let mut t = [false; 256];
     let mut b = 0;

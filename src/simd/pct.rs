@@ -145,22 +145,27 @@ pub(crate) struct Tables {
     lo_h: [u8; 16],
 }
 
-const fn tables(leiri: bool) -> Tables {
-    let stop = stop_table(leiri);
-    let mut lo_a = [0u8; 16];
-    let mut lo_h = [0u8; 16];
+/// The low-nibble rows of the byte set `set`, `[lo_a, lo_h]`: for each low nibble `l`, bit
+/// `h` (of `lo_a`, for h < 8) or `h - 8` (of `lo_h`) set when the byte `h << 4 | l` is in
+/// the set, so that `b` is in it iff `lo_a[l] & HI_A[h] | lo_h[l] & HI_H[h] != 0`. The
+/// percent-encoder's stop set, and the crawl line's authority check
+/// (`grammar::validate`).
+pub(crate) const fn nibble_rows(set: &[bool; 256]) -> [[u8; 16]; 2] {
+    let mut rows = [[0u8; 16]; 2];
     let mut b = 0;
     while b < 256 {
-        if stop[b] {
+        if set[b] {
             let (h, l) = (b >> 4, b & 15);
-            if h < 8 {
-                lo_a[l] |= 1 << h;
-            } else {
-                lo_h[l] |= 1 << (h - 8);
-            }
+            rows[h / 8][l] |= 1 << (h % 8);
         }
         b += 1;
     }
+    rows
+}
+
+const fn tables(leiri: bool) -> Tables {
+    let stop = stop_table(leiri);
+    let [lo_a, lo_h] = nibble_rows(&stop);
     Tables {
         stop,
         pair: !is_quiet(PAIR_CHAR, leiri),
@@ -171,8 +176,7 @@ const fn tables(leiri: bool) -> Tables {
 
 static TABLES: [Tables; 2] = [tables(false), tables(true)];
 
-/// `hi_a[h] = 1 << h` for h < 8, 0 above; `hi_h` the other way round. (Also the row bits of
-/// the crawl line's authority check, `grammar::validate::auth_rows`.)
+/// `hi_a[h] = 1 << h` for h < 8, 0 above; `hi_h` the other way round ([`nibble_rows`]).
 pub(crate) const HI_A: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0];
 const HI_H: [u8; 16] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, 128];
 
