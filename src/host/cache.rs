@@ -138,6 +138,15 @@ impl<V> Memo<V> {
         false
     }
 
+    /// The answer of a miss of `host` (hash `h`), `value()`, stored ([`Memo::put`]) when
+    /// the doorkeeper admits it ([`Memo::admit`]); `value` is not called otherwise.
+    #[inline]
+    fn offer(&mut self, h: u64, host: &str, idna: Idna, value: impl FnOnce() -> V) {
+        if self.admit(h, host) {
+            self.put(h, host, idna, value());
+        }
+    }
+
     /// Stores `value` for `host` under its hash `h` (clearing the map first when full).
     fn put(&mut self, h: u64, host: &str, idna: Idna, value: V) {
         if !self.stores(host) {
@@ -270,26 +279,23 @@ impl HostCache {
         if r.is_ok() {
             out.extend_from_slice(s.as_bytes());
         }
-        if self.ascii.admit(h, host) {
-            self.ascii
-                .put(h, host, idna, r.map(|()| Box::from(s.as_str())));
-        }
+        self.ascii
+            .offer(h, host, idna, || r.map(|()| Box::from(s.as_str())));
         self.scratch = s;
         if !self.ascii.stores(host) {
             // The disabled twin remembers nothing; a long host is not kept either.
             return r;
         }
-        let l = self.last.get_or_insert_with(|| LastMiss {
+        // The last miss, in the buffer of the one before.
+        let mut key = self.last.take().map_or_else(String::new, |l| l.host);
+        key.clear();
+        key.push_str(host);
+        self.last = Some(LastMiss {
             h,
             idna,
-            host: String::new(),
+            host: key,
             result: r,
         });
-        l.h = h;
-        l.idna = idna;
-        l.host.clear();
-        l.host.push_str(host);
-        l.result = r;
         r
     }
 
@@ -340,10 +346,8 @@ impl HostCache {
             out.extend_from_slice(s.as_bytes());
         }
         let written = shown.is_some();
-        if self.unicode.admit(h, host) {
-            self.unicode
-                .put(h, host, idna, shown.map(String::into_boxed_str));
-        }
+        self.unicode
+            .offer(h, host, idna, || shown.map(String::into_boxed_str));
         written
     }
 
