@@ -1023,4 +1023,44 @@ mod tests {
         }
         assert!(asked > 3000, "{asked}");
     }
+
+    /// `check` writes its lines from the input, so a chunk leaves its slot's output buffer
+    /// without the threefold room the converting modes reserve (memory every slot would hold,
+    /// eight slots a thread); to-uri on the same chunk reserves it. Both write the same lines:
+    /// the chunk is valid IRIs, some non-ASCII (converted by to-uri, passed by check).
+    #[test]
+    fn check_reserves_no_output_room() {
+        let mut data = Vec::new();
+        for i in 0..20_000 {
+            if i % 3 == 0 {
+                data.extend_from_slice(format!("http://example.com/пример/{i}\n").as_bytes());
+            } else {
+                data.extend_from_slice(format!("http://example.com/a/{i}\n").as_bytes());
+            }
+        }
+        let run = |mode| {
+            let mut w = Worker::new(EngineOptions {
+                mode,
+                ..Default::default()
+            });
+            let mut res = ChunkOut::default();
+            w.convert_chunk(&data, &mut res);
+            assert_eq!(res.stats.lines, 20_000);
+            assert!(res.issues.is_empty());
+            res
+        };
+        let check = run(Mode::Check { uri_only: false });
+        assert_eq!(check.render(&data), data);
+        assert!(
+            check.out.capacity() < data.len(),
+            "check reserved {} bytes for a {}-byte chunk",
+            check.out.capacity(),
+            data.len()
+        );
+        let to_uri = run(Mode::ToUri);
+        assert!(to_uri
+            .render(&data)
+            .starts_with(b"http://example.com/%D0%BF"));
+        assert!(to_uri.out.capacity() >= 3 * data.len());
+    }
 }
