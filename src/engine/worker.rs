@@ -177,6 +177,9 @@ pub struct Worker {
     /// The lines of the current stretch that the walk sends to [`Worker::end_line`]
     /// ([`Worker::flush`]).
     deferred: Vec<Deferred>,
+    /// Converted bytes of the last chunk this worker converted (`None` before its first):
+    /// how much output room the walk reserves for the next.
+    last_out: Option<usize>,
 }
 
 /// A line that needs work, kept by the walk for [`Worker::flush`]: `data[start..end]` up to its
@@ -222,6 +225,7 @@ impl Worker {
             }),
             prepared: Vec::new(),
             deferred: Vec::new(),
+            last_out: None,
         }
     }
 
@@ -328,6 +332,7 @@ impl Worker {
             CleanTest::Leiri => walk_with!(CleanTest::Leiri, none),
             CleanTest::Normalize(o) => walk_with!(CleanTest::Normalize(o), none),
         }
+        self.last_out = Some(res.out.len());
     }
 
     /// [`Worker::convert_chunk`] with `clean`, the mode's [`Op::is_clean`] for lines that may
@@ -352,19 +357,30 @@ impl Worker {
         res.stats.bytes = data.len() as u64;
         // Converted lines grow by up to 3× (every byte as %HH); reserving once keeps the
         // per-line reserve in the converter from reallocating a large buffer mid-chunk. The
-        // room is rounded up to whole MiB: chunks end at the first line end after the chunk
-        // size, so their lengths differ by a few bytes, and an exact reserve reallocated (a
-        // copy, and fresh pages the kernel zeroes: a third of the time of a 50 MB run on
-        // this VM, issue 11) whenever a slot met a chunk a line longer than its last.
-        // `check` writes its lines from the input (a valid line is its own output), so it
-        // reserves nothing: the room of every slot (three times the chunk, eight slots a
-        // thread) was memory it never wrote, yet first touched, a whole 2 MiB page where
-        // the allocator's arenas are on transparent huge pages (peak RSS of check on real
-        // data ×40 on 16 threads: 502 → 242 MiB, 219 of them the mapped input; issue 11's
-        // two-thread profile showed the kernel zeroing those pages).
+        // room is rounded up (to whole MiB, or 64 KiB): chunks end at the first line end
+        // after the chunk size, so their lengths differ by a few bytes, and an exact reserve
+        // reallocated (a copy, and fresh pages the kernel zeroes: a third of the time of a
+        // 50 MB run on this VM, issue 11) whenever a slot met a chunk a line longer than its
+        // last. A worker's first chunk gets three times its size; later ones twice what the
+        // worker's last chunk wrote (and 64 KiB), up to that: each slot keeps its buffer from
+        // chunk to chunk, and on mostly-ASCII data a threefold room per slot (eight slots a
+        // thread) was memory never written, yet first touched — a whole 2 MiB page where the
+        // allocator's arenas are on transparent huge pages (peak RSS of to-uri on real data
+        // ×40 from a pipe on 16 threads: 455 → 221 MiB; on `intl_cldr`, whose chunks write
+        // more than their size, unchanged). `check` writes its lines from the input (a valid
+        // line is its own output) and reserves nothing (16 threads: 425 → 171 MiB).
         if !matches!(self.conv.inner(), Op::Check(..)) {
-            let room = data.len().saturating_mul(3).min(64 << 20);
-            res.out.reserve(room.next_multiple_of(1 << 20));
+            let room = data
+                .len()
+                .saturating_mul(3)
+                .min(64 << 20)
+                .next_multiple_of(1 << 20);
+            let want = self.last_out.map_or(room, |u| {
+                (u.saturating_mul(2) + (64 << 10))
+                    .next_multiple_of(64 << 10)
+                    .min(room)
+            });
+            res.out.reserve(want);
         }
         let n = data.len();
         let mut st = Walk::default();
@@ -1062,5 +1078,46 @@ mod tests {
             .render(&data)
             .starts_with(b"http://example.com/%D0%BF"));
         assert!(to_uri.out.capacity() >= 3 * data.len());
+    }
+
+    /// A worker's first chunk gets threefold output room; a later chunk twice what the last
+    /// one wrote (and 64 KiB), so that slots on mostly-ASCII data do not each hold room
+    /// they never write; a chunk that writes more than that still converts whole (the
+    /// buffer grows).
+    #[test]
+    fn output_room_follows_what_the_last_chunk_wrote() {
+        let chunk = |every: usize| {
+            let mut data = Vec::new();
+            for i in 0..20_000 {
+                let path = if i % every == 0 { "пример" } else { "a" };
+                data.extend_from_slice(format!("http://example.com/{path}/{i}\n").as_bytes());
+            }
+            data
+        };
+        let (sparse, dense) = (chunk(1000), chunk(1));
+        let mut w = Worker::new(EngineOptions::default());
+        let mut convert = |data: &[u8], converted: u64| {
+            let mut res = ChunkOut::default();
+            w.convert_chunk(data, &mut res);
+            assert_eq!(res.stats.lines, 20_000);
+            assert_eq!(res.stats.converted, converted);
+            res
+        };
+        let first = convert(&sparse, 20);
+        assert!(first.out.capacity() >= 3 * sparse.len());
+        let written = first.out.len();
+        assert!(written > 0 && written < 4096, "{written}");
+        let second = convert(&sparse, 20);
+        assert!(
+            second.out.capacity() < sparse.len() / 4,
+            "{} bytes of room after a chunk that wrote {written}",
+            second.out.capacity()
+        );
+        // Far more than the room: the buffer grows and the output is whole.
+        let third = convert(&dense, 20_000);
+        assert!(third.out.len() > second.out.capacity());
+        let mut naive = ChunkOut::default();
+        Worker::new(EngineOptions::default()).convert_chunk_naive(&dense, &mut naive);
+        assert_eq!(third.render(&dense), naive.render(&dense));
     }
 }
