@@ -107,6 +107,18 @@ fn run_once(
     chunk: usize,
     engine: EngineOptions,
 ) -> (Vec<u8>, Vec<u8>, iribulk::engine::report::Summary) {
+    run_once_with(data, via, threads, chunk, 0, engine)
+}
+
+/// [`run_once`] with `window` chunks in flight (0: the default for the thread count).
+fn run_once_with(
+    data: &[u8],
+    via: Via,
+    threads: usize,
+    chunk: usize,
+    window: usize,
+    engine: EngineOptions,
+) -> (Vec<u8>, Vec<u8>, iribulk::engine::report::Summary) {
     let dir = tempfile::tempdir().unwrap();
     let input = write_input(dir.path(), data, via);
     let output = dir.path().join("out.txt");
@@ -119,7 +131,7 @@ fn run_once(
         errors_format: ReportFormat::Tsv,
         threads,
         chunk_size: chunk,
-        window: 0,
+        window,
         no_mmap: matches!(via, Via::Stream),
         base: Default::default(),
     };
@@ -300,6 +312,34 @@ fn on_error_fail_stops_in_order_on_every_path() {
                     assert_eq!(st.lines, st.written + st.skipped + st.not_reached, "{ctx}");
                     assert!(st.lines <= clean.len() as u64 + 1, "{ctx}");
                 }
+            }
+        }
+    }
+}
+
+/// One or two chunks in flight, on more threads than chunks: the cutting thread waits for a
+/// free slot after every chunk or two (a mapped input's thread cuts and writes both; a
+/// stream's reader waits on its writer), and the output is still whole and in order.
+#[test]
+fn few_slots_on_every_path() {
+    let data = sample();
+    for on_error in [OnError::Keep, OnError::Skip] {
+        let engine = EngineOptions {
+            on_error,
+            ..Default::default()
+        };
+        let (want_out, want_rep) = reference(&data, engine, "IN");
+        for via in [Via::Mmap, Via::Stream, Via::Gzip] {
+            for (threads, window) in [(1, 1), (3, 1), (3, 2), (2, 3)] {
+                let (out, rep, sum) = run_once_with(&data, via, threads, 97, window, engine);
+                let ctx = format!("{via:?} threads={threads} window={window} {on_error:?}");
+                assert!(out == want_out, "output differs: {ctx}");
+                assert!(rep == want_rep, "report differs: {ctx}");
+                assert_eq!(
+                    sum.stats.lines,
+                    sum.stats.written + sum.stats.skipped,
+                    "{ctx}"
+                );
             }
         }
     }

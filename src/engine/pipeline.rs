@@ -397,12 +397,15 @@ impl Slot {
 /// is the path the source was opened from (`None`: stdin), for messages and the report's
 /// file column; report line numbers count from 1 within this source.
 ///
-/// Three parties and a fixed set of slots ([`default_window`]): the calling thread cuts the
-/// input into chunks at line ends (or reads them, streamed) into free slots and hands each to
-/// the pool; a pool thread converts it with its own [`Worker`] and passes it to the writer
-/// thread, which writes the chunks in input order (holding any that finish early until their
-/// turn) and frees their slots. Memory stays bounded by the slots; no worker waits for
-/// another's chunk.
+/// A fixed set of slots ([`default_window`]) carries the chunks: the input is cut into chunks
+/// at line ends (or read, streamed) into free slots and each is handed to the pool; a pool
+/// thread converts it with its own [`Worker`] and passes it back; [`Ordered`] writes the
+/// chunks in input order (holding any that finish early until their turn) and frees their
+/// slots. Memory stays bounded by the slots; no worker waits for another's chunk.
+///
+/// A mapped input is cut and written by the calling thread alone ([`convert_mapped`]); a
+/// stream is read by the calling thread and written by a writer thread, so that a read that
+/// waits on a slow producer never holds back the output of chunks already converted.
 pub fn convert_source(
     source: Source,
     out: &mut (dyn Write + Send),
@@ -413,7 +416,6 @@ pub fn convert_source(
     progress: Option<&dyn Progress>,
 ) -> Result<Summary, Fatal> {
     let in_name = &input_msg_name(input);
-    let file = report_file_name(input);
     let start = Instant::now();
     let threads = if opts.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -438,23 +440,195 @@ pub fn convert_source(
             Mutex::new(w)
         })
         .collect();
-    let (mapped, mut stream) = match source {
-        Source::Mapped(m) => (Some(m), None),
-        Source::Stream(r) => (
-            None,
-            Some(StreamChunker::new(
-                r,
-                opts.chunk_size,
-                opts.engine.max_line_bytes,
-            )),
-        ),
+    let ord = Ordered {
+        st: State {
+            stats: Stats::default(),
+            line_base: 0,
+            scratch: String::new(),
+            file: report_file_name(input),
+            stopped: false,
+        },
+        // A stream's progress is the bytes read from its file, counted by the input (run's
+        // ticker).
+        progress: progress.filter(|_| matches!(source, Source::Mapped(_))),
+        waiting: (0..slots).map(|_| None).collect(),
+        next: 0,
     };
-    let all: &[u8] = mapped.as_ref().map_or(&[], |m| m.bytes());
-    // A stream's progress is the bytes read from its file, counted by the input (run's ticker).
-    let progress = progress.filter(|_| mapped.is_some());
+    let job = Job {
+        pool: &pool,
+        workers: &workers,
+        opts,
+        out_name,
+    };
+    let st = match source {
+        Source::Mapped(m) => convert_mapped(&job, ord, m.bytes(), slots, out, report)?,
+        Source::Stream(r) => {
+            let ch = StreamChunker::new(r, opts.chunk_size, opts.engine.max_line_bytes);
+            convert_stream(&job, ord, ch, slots, out, report, in_name)?
+        }
+    };
+    Ok(Summary {
+        stats: st.stats,
+        elapsed: start.elapsed(),
+        threads,
+        stopped_at_error: st.stopped,
+    })
+}
+
+/// What every chunk's conversion needs: the pool, a [`Worker`] per pool thread, the options.
+struct Job<'a> {
+    pool: &'a rayon::ThreadPool,
+    workers: &'a [Mutex<Worker>],
+    opts: &'a RunOptions,
+    out_name: &'a str,
+}
+
+/// A converted chunk, or `None` where its conversion panicked (the pool's scope then ends
+/// the run with that panic once its jobs are done).
+type Done = (usize, Option<Slot>);
+
+/// Sends a spawned chunk's slot back when the job ends, also by a panic (then without the
+/// slot), so that whoever waits for it is never left waiting.
+struct SendBack {
+    seq: usize,
+    slot: Option<Slot>,
+    converted: bool,
+    tx: mpsc::Sender<Done>,
+}
+
+impl SendBack {
+    /// The slot is converted (or needs no conversion): it goes back with the job's end.
+    fn converted(&mut self) {
+        self.converted = true;
+    }
+}
+
+impl Drop for SendBack {
+    fn drop(&mut self) {
+        let slot = self.slot.take().filter(|_| self.converted);
+        let _ = self.tx.send((self.seq, slot));
+    }
+}
+
+impl Job<'_> {
+    /// Converts chunk `seq` in `s` on the pool (`all`: the mapped input, or empty) and sends
+    /// it to `done`; a chunk that is not lines (a long line's piece) goes straight on.
+    fn spawn<'s>(
+        &'s self,
+        sc: &rayon::Scope<'s>,
+        all: &'s [u8],
+        seq: usize,
+        s: Slot,
+        done: &mpsc::Sender<Done>,
+    ) {
+        let mut back = SendBack {
+            seq,
+            slot: Some(s),
+            converted: false,
+            tx: done.clone(),
+        };
+        if back
+            .slot
+            .as_ref()
+            .is_some_and(|s| s.kind != StreamChunk::Lines)
+        {
+            back.converted();
+            return;
+        }
+        let workers = self.workers;
+        sc.spawn(move |_| {
+            let i = rayon::current_thread_index().unwrap_or(0) % workers.len();
+            let mut w = workers[i].lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(s) = back.slot.as_mut() {
+                let (data, res) = s.parts(all);
+                w.convert_chunk(data, res);
+            }
+            drop(w);
+            back.converted();
+        });
+    }
+}
+
+/// A mapped input: the calling thread cuts chunks into free slots, hands them to the pool,
+/// and writes them in order as they come back. One thread besides the workers, woken once
+/// a chunk; a separate cutter and writer were two, and a wake-up each (issue 11). On one
+/// CPU (`taskset -c 1`, `--threads 1`, best of 11 alternated) the per-chunk cost fell from
+/// ~16–24 µs to ~10 µs (`--chunk-size` 256K / 1M / 4M): to-uri on real data ×40 ran ×1.03
+/// and ×1.04 faster to `/dev/null` (both orders) and to a tmpfs file, `intl_cldr` ×1.00;
+/// two threads on two CPUs switch context a third less, at the same speed.
+fn convert_mapped(
+    job: &Job,
+    mut ord: Ordered<'_>,
+    all: &[u8],
+    slots: usize,
+    out: &mut (dyn Write + Send),
+    mut report: Option<&mut (dyn Write + Send)>,
+) -> Result<State, Fatal> {
+    let opts = job.opts;
+    let mut pos = if all.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let mut free: Vec<Slot> = (0..slots).map(|_| Slot::new()).collect();
+    let (done_tx, done_rx) = mpsc::channel::<Done>();
+    let mut failed = None;
+    job.pool.in_place_scope(|sc| {
+        let mut seq = 0usize;
+        let mut in_flight = 0usize;
+        loop {
+            // Cut while a slot is free; none after the run stopped.
+            while pos < all.len() && !ord.st.stopped {
+                let Some(mut s) = free.pop() else {
+                    break;
+                };
+                let end = input::next_mapped_chunk_end(all, pos, opts.chunk_size);
+                s.range = pos..end;
+                s.buf.clear();
+                s.kind = StreamChunk::Lines;
+                pos = end;
+                job.spawn(sc, all, seq, s, &done_tx);
+                seq += 1;
+                in_flight += 1;
+            }
+            if in_flight == 0 {
+                break;
+            }
+            let (k, s) = done_rx.recv().expect("each job in flight sends once");
+            in_flight -= 1;
+            // None: the job panicked; the scope's end raises its panic.
+            let Some(s) = s else {
+                break;
+            };
+            let r = ord.take(k, s, all, &mut report, out, job, |s| free.push(s));
+            if let Err(e) = r {
+                // The jobs in flight finish (the scope waits for them), unwritten.
+                failed = Some(e);
+                break;
+            }
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    out.flush().map_err(|e| out_err(job.out_name, e))?;
+    Ok(ord.st)
+}
+
+/// A stream: the calling thread reads chunks into free slots and hands them to the pool; a
+/// writer thread writes them in order as they come back and frees their slots.
+fn convert_stream(
+    job: &Job,
+    mut ord: Ordered<'_>,
+    mut stream: StreamChunker,
+    slots: usize,
+    out: &mut (dyn Write + Send),
+    report: Option<&mut (dyn Write + Send)>,
+    in_name: &str,
+) -> Result<State, Fatal> {
     let stop = AtomicBool::new(false);
     // Converted chunks, with their place in the input, to the writer; free slots back.
-    let (done_tx, done_rx) = mpsc::channel::<(usize, Slot)>();
+    let (done_tx, done_rx) = mpsc::channel::<Done>();
     let (free_tx, free_rx) = mpsc::channel::<Slot>();
     for _ in 0..slots {
         free_tx.send(Slot::new()).expect("receiver alive");
@@ -463,99 +637,43 @@ pub fn convert_source(
         let stop = &stop;
         let writer = scope.spawn(move || -> Result<State, Fatal> {
             let mut report = report;
-            let mut st = State {
-                stats: Stats::default(),
-                line_base: 0,
-                scratch: String::new(),
-                file,
-                stopped: false,
-            };
-            // Slots in flight hold at most `slots` consecutive chunk numbers (a slot is
-            // reused only after it is written), so `seq % slots` is a chunk's own place.
-            let mut waiting: Vec<Option<Slot>> = (0..slots).map(|_| None).collect();
-            let mut next = 0usize;
             let mut free_tx = Some(free_tx);
             for (seq, slot) in done_rx {
-                debug_assert!(seq >= next && seq < next + slots);
-                waiting[seq % slots] = Some(slot);
-                while let Some(s) = waiting[next % slots].take() {
-                    next += 1;
-                    if st.stopped {
-                        // Converted alongside the chunk that stopped the run: read, not
-                        // reached (the summary's equation counts them).
-                        let n = match s.kind {
-                            StreamChunk::Lines => s.res.stats.lines,
-                            StreamChunk::LongLine { first, .. } => u64::from(first),
-                        };
-                        st.stats.lines += n;
-                        st.stats.not_reached += n;
-                        continue;
-                    }
-                    let data = s.data(all);
-                    st.emit(data, &s, out, &mut report, out_name, opts)?;
-                    if let Some(pb) = progress {
-                        pb.advance(data.len() as u64);
-                    }
-                    if st.stopped {
-                        // No more chunks are cut; the ones under way are counted above.
-                        stop.store(true, Ordering::Relaxed);
-                        free_tx = None;
-                        continue;
-                    }
+                // None: the job panicked; the pool's scope raises its panic.
+                let Some(slot) = slot else {
+                    break;
+                };
+                ord.take(seq, slot, &[], &mut report, out, job, |s| {
                     if let Some(tx) = &free_tx {
                         let _ = tx.send(s);
                     }
+                })?;
+                if ord.st.stopped && free_tx.is_some() {
+                    // No more chunks are read; the ones under way are counted by `take`.
+                    stop.store(true, Ordering::Relaxed);
+                    free_tx = None;
                 }
             }
-            out.flush().map_err(|e| out_err(out_name, e))?;
-            Ok(st)
+            out.flush().map_err(|e| out_err(job.out_name, e))?;
+            Ok(ord.st)
         });
-        let mut pos = if all.starts_with(b"\xEF\xBB\xBF") {
-            3
-        } else {
-            0
-        };
         let mut read_error = None;
-        let workers = &workers;
-        pool.in_place_scope(|sc| {
+        job.pool.in_place_scope(|sc| {
             let mut seq = 0usize;
             while !stop.load(Ordering::Relaxed) {
                 // None when the writer has stopped (an error, or --on-error fail).
                 let Ok(mut s) = free_rx.recv() else {
                     break;
                 };
-                if let Some(ch) = stream.as_mut() {
-                    match ch.next_chunk(&mut s.buf) {
-                        Ok(Some(k)) => s.kind = k,
-                        Ok(None) => break,
-                        Err(e) => {
-                            read_error = Some(Fatal::Input(in_name.to_string(), e));
-                            break;
-                        }
-                    }
-                } else {
-                    if pos >= all.len() {
+                match stream.next_chunk(&mut s.buf) {
+                    Ok(Some(k)) => s.kind = k,
+                    Ok(None) => break,
+                    Err(e) => {
+                        read_error = Some(Fatal::Input(in_name.to_string(), e));
                         break;
                     }
-                    let end = input::next_mapped_chunk_end(all, pos, opts.chunk_size);
-                    s.range = pos..end;
-                    s.buf.clear();
-                    s.kind = StreamChunk::Lines;
-                    pos = end;
                 }
-                let done = done_tx.clone();
-                if s.kind == StreamChunk::Lines {
-                    sc.spawn(move |_| {
-                        let i = rayon::current_thread_index().unwrap_or(0) % workers.len();
-                        let mut w = workers[i].lock().unwrap_or_else(|e| e.into_inner());
-                        let (data, res) = s.parts(all);
-                        w.convert_chunk(data, res);
-                        drop(w);
-                        let _ = done.send((seq, s));
-                    });
-                } else {
-                    let _ = done.send((seq, s));
-                }
+                job.spawn(sc, &[], seq, s, &done_tx);
                 seq += 1;
             }
         });
@@ -564,13 +682,66 @@ pub fn convert_source(
         if let Some(e) = read_error {
             return Err(e);
         }
-        Ok(Summary {
-            stats: st.stats,
-            elapsed: start.elapsed(),
-            threads,
-            stopped_at_error: st.stopped,
-        })
+        Ok(st)
     })
+}
+
+/// The writing side: converted chunks come in any order and leave in input order.
+struct Ordered<'p> {
+    st: State,
+    /// Told of each chunk written (a mapped input's; a stream's comes from its reads).
+    progress: Option<&'p dyn Progress>,
+    /// Slots in flight hold at most `waiting.len()` consecutive chunk numbers (a slot is
+    /// reused only after it is written), so `seq % waiting.len()` is a chunk's own place.
+    waiting: Vec<Option<Slot>>,
+    /// The next chunk to write.
+    next: usize,
+}
+
+impl Ordered<'_> {
+    /// Takes chunk `seq`, converted, and writes it and every chunk after it that is waiting,
+    /// in order, handing each written slot to `free`. After the run stopped (an error under
+    /// `--on-error fail`) the chunks converted alongside are counted as read, not reached,
+    /// and their slots are not freed.
+    #[allow(clippy::too_many_arguments)]
+    fn take(
+        &mut self,
+        seq: usize,
+        slot: Slot,
+        all: &[u8],
+        report: &mut Option<&mut (dyn Write + Send)>,
+        out: &mut (dyn Write + Send),
+        job: &Job,
+        mut free: impl FnMut(Slot),
+    ) -> Result<(), Fatal> {
+        let slots = self.waiting.len();
+        debug_assert!(seq >= self.next && seq < self.next + slots);
+        self.waiting[seq % slots] = Some(slot);
+        while let Some(s) = self.waiting[self.next % slots].take() {
+            self.next += 1;
+            if self.st.stopped {
+                // Converted alongside the chunk that stopped the run: read, not reached
+                // (the summary's equation counts them).
+                let n = match s.kind {
+                    StreamChunk::Lines => s.res.stats.lines,
+                    StreamChunk::LongLine { first, .. } => u64::from(first),
+                };
+                self.st.stats.lines += n;
+                self.st.stats.not_reached += n;
+                continue;
+            }
+            let data = s.data(all);
+            self.st
+                .emit(data, &s, out, report, job.out_name, job.opts)?;
+            if let Some(pb) = self.progress {
+                pb.advance(data.len() as u64);
+            }
+            if !self.st.stopped {
+                free(s);
+            }
+        }
+        Ok(())
+    }
 }
 
 struct State {
