@@ -835,3 +835,38 @@ impl State {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A job's [`SendBack`] answers for its chunk however the job ends: the converted slot
+    /// when it finished, `None` when it panicked first, so that the thread waiting on the
+    /// channel (the cutting and writing thread of a mapped input) is never left waiting.
+    #[test]
+    fn send_back_answers_also_for_a_panicking_job() {
+        let (tx, rx) = mpsc::channel::<Done>();
+        let mut finished = SendBack {
+            seq: 7,
+            slot: Some(Slot::new()),
+            converted: false,
+            tx: tx.clone(),
+        };
+        finished.converted();
+        drop(finished);
+        let panicking = SendBack {
+            seq: 8,
+            slot: Some(Slot::new()),
+            converted: false,
+            tx,
+        };
+        let r = std::thread::spawn(move || {
+            let _back = panicking;
+            panic!("a conversion that fails");
+        })
+        .join();
+        assert!(r.is_err());
+        let got: Vec<(usize, bool)> = rx.iter().map(|(k, s)| (k, s.is_some())).collect();
+        assert_eq!(got, [(7, true), (8, false)]);
+    }
+}
