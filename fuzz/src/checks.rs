@@ -8,7 +8,7 @@
 use iribulk::config::{HostMode, InvalidUtf8, ToUriOptions};
 use iribulk::convert::check::{CheckOptions, Checker};
 use iribulk::convert::to_iri::{ToIri, ToIriOptions};
-use iribulk::engine::input::Source;
+use iribulk::engine::input::{MappedFile, Source};
 use iribulk::engine::pipeline::{self, RunOptions};
 use iribulk::engine::{ChunkOut, EngineOptions, Filter, Mode, OnError, Stats, Worker};
 use iribulk::host::{self, idna2003, Idna};
@@ -389,12 +389,14 @@ fn parse_report(r: &[u8]) -> Vec<ReportRow> {
         .collect()
 }
 
-/// Target `pipeline`: [`pipeline::convert_source`] on a stream of the bytes, with a chunk
-/// size, thread count and window from the first bytes, against one naive run of the whole
-/// input as a single chunk: the same output, counts, report rows and stop.
+/// Target `pipeline`: [`pipeline::convert_source`] on the bytes, both as a stream and as a
+/// mapped input (the two shapes of the pipeline: a reader and a writer thread, or one thread
+/// that cuts and writes), with a chunk size, thread count and window from the first bytes,
+/// against one naive run of the whole input as a single chunk: the same output, counts,
+/// report rows and stop.
 ///
 /// * byte 0: chunk size 1 + 7 × b (1 to 1786 bytes);
-/// * byte 1: threads 1-3 (b % 3), window 0-3 ((b / 3) % 4, 0 = twice the threads);
+/// * byte 1: threads 1-3 (b % 3), window 0-3 ((b / 3) % 4, 0 = the default for the threads);
 /// * bytes 2-5: [`engine_options`].
 pub fn pipeline(data: &[u8]) {
     let h = |i: usize| data.get(i).copied().unwrap_or(0);
@@ -409,66 +411,74 @@ pub fn pipeline(data: &[u8]) {
         window,
         ..RunOptions::default()
     };
-    let mut out = Vec::new();
-    let mut report = Vec::new();
-    let source = Source::Stream(Box::new(std::io::Cursor::new(input.to_vec())));
-    let summary = match pipeline::convert_source(
-        source,
-        &mut out,
-        Some(&mut report),
-        &opts,
-        Some(std::path::Path::new("fuzz")),
-        "fuzz",
-        None,
-    ) {
-        Ok(s) => s,
-        Err(e) => panic!("convert_source failed on an in-memory stream: {e}"),
-    };
     // The naive reference: one chunk, every line through the converter (a leading BOM is
     // dropped by the pipeline, README).
     let body = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
     let mut want = ChunkOut::default();
     Worker::new(engine).convert_chunk_naive(body, &mut want);
-    assert_eq!(
-        lossy(&out),
-        lossy(&want.render(body)),
-        "output (chunk {chunk_size}, {threads} threads, window {window}, {engine:?})"
-    );
-    // After `--on-error fail`, how many lines after the stop were read depends on the chunks
-    // in flight: "lines" and "not reached" are compared through the equation instead.
-    let stopped = want.failed;
-    let strip = |s: &Stats| Stats {
-        bytes: 0,
-        lines: if stopped { 0 } else { s.lines },
-        not_reached: if stopped { 0 } else { s.not_reached },
-        ..s.clone()
-    };
-    let st = &summary.stats;
-    assert_eq!(
-        st.lines,
-        st.written + st.skipped + st.not_reached,
-        "lines in = out"
-    );
-    assert!(st.lines <= want.stats.lines, "no line counted twice");
-    assert_eq!(
-        strip(&summary.stats),
-        strip(&want.stats),
-        "stats ({engine:?})"
-    );
-    assert_eq!(summary.stopped_at_error, want.failed, "stop at error");
-    let want_rows: Vec<ReportRow> = want
-        .issues
-        .iter()
-        .map(|is| {
-            (
-                is.line + 1,
-                is.err.offset as u64 + 1,
-                is.err.kind.code().to_string(),
-                is.warning,
-            )
-        })
-        .collect();
-    assert_eq!(parse_report(&report), want_rows, "report rows ({engine:?})");
+    for mapped in [false, true] {
+        let source = if mapped {
+            Source::Mapped(MappedFile::from_bytes(input).expect("an anonymous map"))
+        } else {
+            Source::Stream(Box::new(std::io::Cursor::new(input.to_vec())))
+        };
+        let ctx = format!(
+            "mapped {mapped}, chunk {chunk_size}, {threads} threads, window {window}, {engine:?}"
+        );
+        let mut out = Vec::new();
+        let mut report = Vec::new();
+        let summary = match pipeline::convert_source(
+            source,
+            &mut out,
+            Some(&mut report),
+            &opts,
+            Some(std::path::Path::new("fuzz")),
+            "fuzz",
+            None,
+        ) {
+            Ok(s) => s,
+            Err(e) => panic!("convert_source failed on an in-memory input: {e} ({ctx})"),
+        };
+        assert_eq!(lossy(&out), lossy(&want.render(body)), "output ({ctx})");
+        // After `--on-error fail`, how many lines after the stop were read depends on the
+        // chunks in flight: "lines" and "not reached" are compared through the equation
+        // instead.
+        let stopped = want.failed;
+        let strip = |s: &Stats| Stats {
+            bytes: 0,
+            lines: if stopped { 0 } else { s.lines },
+            not_reached: if stopped { 0 } else { s.not_reached },
+            ..s.clone()
+        };
+        let st = &summary.stats;
+        assert_eq!(
+            st.lines,
+            st.written + st.skipped + st.not_reached,
+            "lines in = out ({ctx})"
+        );
+        assert!(
+            st.lines <= want.stats.lines,
+            "no line counted twice ({ctx})"
+        );
+        assert_eq!(strip(&summary.stats), strip(&want.stats), "stats ({ctx})");
+        assert_eq!(
+            summary.stopped_at_error, want.failed,
+            "stop at error ({ctx})"
+        );
+        let want_rows: Vec<ReportRow> = want
+            .issues
+            .iter()
+            .map(|is| {
+                (
+                    is.line + 1,
+                    is.err.offset as u64 + 1,
+                    is.err.kind.code().to_string(),
+                    is.warning,
+                )
+            })
+            .collect();
+        assert_eq!(parse_report(&report), want_rows, "report rows ({ctx})");
+    }
 }
 
 /// Target `host_integrity`: for a line written without error, the WHATWG reading (the `url`

@@ -68,6 +68,21 @@ impl MappedFile {
     pub fn bytes(&self) -> &[u8] {
         self.map.as_deref().unwrap_or(&[])
     }
+
+    /// A copy of `data` in an anonymous read-only map: a mapped input without a file, for
+    /// tests and the fuzz target `pipeline` (the pipeline's mapped path). Empty data is not
+    /// mapped, as an empty file is not.
+    #[doc(hidden)]
+    pub fn from_bytes(data: &[u8]) -> io::Result<MappedFile> {
+        if data.is_empty() {
+            return Ok(MappedFile { map: None });
+        }
+        let mut m = memmap2::MmapMut::map_anon(data.len())?;
+        m.copy_from_slice(data);
+        Ok(MappedFile {
+            map: Some(m.make_read_only()?),
+        })
+    }
 }
 
 /// Opens `path` (`None` or `-`: stdin). Regular uncompressed files are mapped unless
