@@ -233,3 +233,76 @@ fn cached_display_decisions_stay_the_same() {
         "round 3 comes from the cache: {hits} hits, {misses} misses"
     );
 }
+
+/// A line's output does not depend on the hosts of the lines before it: a sequence that
+/// alternates a host with hosts the cache does not keep (over `HostCache::MAX_KEY` bytes of
+/// UTF-8: one valid, one too long for DNS) and invalid ones, through one worker in every mode
+/// that maps hosts, against each line converted alone by a fresh worker. Before the fix of
+/// the last-miss memory, `http://bücher.de/c` after a long host was written with the long
+/// host's ASCII name (to-uri, check and normalize all answer through the cache).
+#[test]
+fn a_line_does_not_inherit_the_host_of_the_line_before() {
+    use iribulk::engine::{ChunkOut, EngineOptions, Mode, Worker};
+    let long = vec!["ü".repeat(26); 5].join(".");
+    let too_long = vec!["ü".repeat(26); 9].join(".");
+    let mut text = String::new();
+    for between in [&long, &too_long, &"-x.bücher.de".to_string(), &long] {
+        text.push_str(&format!(
+            "http://bücher.de/a\nhttp://{between}/b\nhttp://bücher.de/c\n"
+        ));
+        text.push_str(&format!(
+            "http://例え.jp/\nhttp://{between}/\nhttp://例え.jp/x\n"
+        ));
+    }
+    let idn = |idn| Mode::Normalize {
+        rungs: Rungs {
+            idn: Some(idn),
+            ..Rungs::level(Level::Syntax)
+        },
+        as_uri: false,
+    };
+    let modes = [
+        Mode::ToUri,
+        Mode::Check { uri_only: false },
+        idn(Idn::Ascii),
+        idn(Idn::Unicode),
+    ];
+    let mut to_uri_out = Vec::new();
+    for mode in modes.into_iter().chain([Mode::ToIri]) {
+        for host in HOSTS {
+            let engine = EngineOptions {
+                mode,
+                to_uri: iribulk::ToUriOptions::default().host(host),
+                ..Default::default()
+            };
+            // to-iri reads the to-uri form of the lines.
+            let input: &[u8] = if mode == Mode::ToIri {
+                &to_uri_out
+            } else {
+                text.as_bytes()
+            };
+            let mut all = ChunkOut::default();
+            Worker::new(engine).convert_chunk(input, &mut all);
+            let mut naive = ChunkOut::default();
+            Worker::new(engine).convert_chunk_naive(input, &mut naive);
+            let mut alone = Vec::new();
+            for line in input.split_inclusive(|&b| b == b'\n') {
+                let mut one = ChunkOut::default();
+                Worker::new(engine).convert_chunk(line, &mut one);
+                alone.extend_from_slice(&one.render(line));
+            }
+            let ctx = format!("{mode:?} {host:?}");
+            assert_eq!(
+                String::from_utf8_lossy(&all.render(input)),
+                String::from_utf8_lossy(&alone),
+                "{ctx}"
+            );
+            assert_eq!(all.render(input), naive.render(input), "{ctx}");
+            if mode == Mode::ToUri && host == HostMode::Auto {
+                to_uri_out = all.render(input);
+                let s = String::from_utf8_lossy(&to_uri_out);
+                assert_eq!(s.matches("http://xn--bcher-kva.de/c\n").count(), 4, "{s}");
+            }
+        }
+    }
+}

@@ -270,6 +270,12 @@ impl HostCache {
             }
         }
         self.misses += 1;
+        // `scratch` is about to hold this miss's output, so the last miss it answered for is
+        // forgotten first (its key buffer kept for this one): an answer from `last` is always
+        // `scratch`'s. (9055f57 overwrote `scratch` for a host too long to keep and returned
+        // with `last` unchanged: the next lookup of the last host was answered with the long
+        // host's ToASCII — another host's name written for it.)
+        let spare = self.last.take().map(|l| l.host);
         // Into the reused scratch string, then one allocation of the exact size for the
         // cache (a fresh `String` grew by reallocations on nearly every miss: ~270
         // instructions an IDN host, issue 11).
@@ -287,7 +293,7 @@ impl HostCache {
             return r;
         }
         // The last miss, in the buffer of the one before.
-        let mut key = self.last.take().map_or_else(String::new, |l| l.host);
+        let mut key = spare.unwrap_or_default();
         key.clear();
         key.push_str(host);
         self.last = Some(LastMiss {
@@ -536,5 +542,81 @@ mod tests {
         assert_eq!(m.get(7, "b.example", Idna::Uts46), Some(&2));
         let i3 = Idna::Idna2003(idna2003::Flags::CONVERT);
         assert_eq!(m.get(7, "b.example", i3), None);
+    }
+
+    /// A host answered from the last-miss memory gets its own ToASCII, whatever was looked up
+    /// in between: here a host too long to keep (over `MAX_KEY` bytes of UTF-8, yet a valid
+    /// name of 174 ASCII bytes), then an invalid one, then the first host again. 9055f57
+    /// answered the third lookup with the long host's ToASCII (the shared scratch buffer it
+    /// had overwritten): `http://bücher.de/` became a link to another host.
+    #[test]
+    fn the_last_miss_answers_with_its_own_name() {
+        let long = vec!["ü".repeat(26); 5].join(".");
+        assert!(long.len() > HostCache::MAX_KEY);
+        let mut direct = String::new();
+        crate::host::to_ascii(&long, Idna::Uts46, &mut direct).unwrap();
+        let too_long = vec!["ü".repeat(26); 9].join(".");
+        for between in [&long, &too_long, &"-x.bücher.de".to_string()] {
+            let mut c = HostCache::fixed(HostCache::CAPACITY);
+            let mut v = Vec::new();
+            c.to_ascii("bücher.de", Idna::Uts46, &mut v).unwrap();
+            assert_eq!(v, b"xn--bcher-kva.de");
+            v.clear();
+            let r = c.to_ascii(between, Idna::Uts46, &mut v);
+            if between == &long {
+                assert_eq!((r, &v[..]), (Ok(()), direct.as_bytes()));
+            } else {
+                assert!(r.is_err() && v.is_empty(), "{between}");
+            }
+            v.clear();
+            c.to_ascii("bücher.de", Idna::Uts46, &mut v).unwrap();
+            assert_eq!(v, b"xn--bcher-kva.de", "after {between}");
+        }
+    }
+
+    /// Random sequences of lookups from a small pool (hosts that repeat, a host over
+    /// `MAX_KEY` bytes, invalid hosts, both directions' IDNA versions), through a small cache
+    /// and through the disabled twin: every answer equals the uncached conversion.
+    #[test]
+    fn any_sequence_of_lookups_answers_as_uncached() {
+        let pool = [
+            "bücher.de".to_string(),
+            "xn--bcher-kva.de".to_string(),
+            "пример.рф".to_string(),
+            "例え.jp".to_string(),
+            vec!["ü".repeat(26); 5].join("."),
+            vec!["é".repeat(30); 5].join("."),
+            vec!["ü".repeat(26); 9].join("."),
+            "-x.bücher.de".to_string(),
+            "a..b".to_string(),
+            "example.com".to_string(),
+        ];
+        let idnas = [Idna::Uts46, Idna::Idna2003(idna2003::Flags::CONVERT)];
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for capacity in [0, 2, HostCache::CAPACITY] {
+            let mut c = HostCache::with_capacity(capacity);
+            for step in 0..4000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let host = &pool[(x % pool.len() as u64) as usize];
+                let idna = idnas[(x >> 32) as usize % 2];
+                let mut got = b"prefix:".to_vec();
+                let r = c.to_ascii(host, idna, &mut got);
+                let mut want = String::new();
+                let w = crate::host::to_ascii(host, idna, &mut want);
+                assert_eq!(r, w, "step {step}, {host}, capacity {capacity}");
+                let want = if w.is_ok() {
+                    format!("prefix:{want}")
+                } else {
+                    "prefix:".into()
+                };
+                assert_eq!(
+                    got,
+                    want.as_bytes(),
+                    "step {step}, {host}, capacity {capacity}"
+                );
+            }
+        }
     }
 }
