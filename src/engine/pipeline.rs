@@ -488,24 +488,17 @@ struct Job<'a> {
 type Done = (usize, Option<Slot>);
 
 /// Sends a spawned chunk's slot back when the job ends, also by a panic (then without the
-/// slot), so that whoever waits for it is never left waiting.
+/// slot: `std::thread::panicking` in its drop), so that whoever waits for it is never left
+/// waiting.
 struct SendBack {
     seq: usize,
     slot: Option<Slot>,
-    converted: bool,
     tx: mpsc::Sender<Done>,
-}
-
-impl SendBack {
-    /// The slot is converted (or needs no conversion): it goes back with the job's end.
-    fn converted(&mut self) {
-        self.converted = true;
-    }
 }
 
 impl Drop for SendBack {
     fn drop(&mut self) {
-        let slot = self.slot.take().filter(|_| self.converted);
+        let slot = self.slot.take().filter(|_| !std::thread::panicking());
         let _ = self.tx.send((self.seq, slot));
     }
 }
@@ -521,21 +514,16 @@ impl Job<'_> {
         s: Slot,
         done: &mpsc::Sender<Done>,
     ) {
-        let mut back = SendBack {
-            seq,
-            slot: Some(s),
-            converted: false,
-            tx: done.clone(),
-        };
-        if back
-            .slot
-            .as_ref()
-            .is_some_and(|s| s.kind != StreamChunk::Lines)
-        {
-            back.converted();
+        if s.kind != StreamChunk::Lines {
+            let _ = done.send((seq, Some(s)));
             return;
         }
         let workers = self.workers;
+        let mut back = SendBack {
+            seq,
+            slot: Some(s),
+            tx: done.clone(),
+        };
         sc.spawn(move |_| {
             let i = rayon::current_thread_index().unwrap_or(0) % workers.len();
             let mut w = workers[i].lock().unwrap_or_else(|e| e.into_inner());
@@ -543,8 +531,6 @@ impl Job<'_> {
                 let (data, res) = s.parts(all);
                 w.convert_chunk(data, res);
             }
-            drop(w);
-            back.converted();
         });
     }
 }
@@ -846,18 +832,14 @@ mod tests {
     #[test]
     fn send_back_answers_also_for_a_panicking_job() {
         let (tx, rx) = mpsc::channel::<Done>();
-        let mut finished = SendBack {
+        drop(SendBack {
             seq: 7,
             slot: Some(Slot::new()),
-            converted: false,
             tx: tx.clone(),
-        };
-        finished.converted();
-        drop(finished);
+        });
         let panicking = SendBack {
             seq: 8,
             slot: Some(Slot::new()),
-            converted: false,
             tx,
         };
         let r = std::thread::spawn(move || {
