@@ -168,13 +168,17 @@ impl<V> Memo<V> {
     }
 }
 
-/// The key and result of [`HostCache`]'s last ToASCII miss; its host buffer is reused.
+/// [`HostCache`]'s last ToASCII miss: its key, result and ASCII form together (the answer
+/// lives with its key, so no other miss can change it); its buffers are reused by the next
+/// miss.
 #[derive(Debug)]
 struct LastMiss {
     h: u64,
     idna: Idna,
     host: String,
     result: Result<(), IdnaReason>,
+    /// The ASCII form when `result` is `Ok`.
+    ascii: String,
 }
 
 /// The bounded cache of converted hosts of one converter (one per worker thread), for both
@@ -187,10 +191,7 @@ pub struct HostCache {
     hasher: foldhash::fast::SeedableRandomState,
     ascii: Memo<Result<Box<str>, IdnaReason>>,
     unicode: Memo<Option<Box<str>>>,
-    /// The ToASCII output of the last miss, reused between misses.
-    scratch: String,
-    /// The last ToASCII miss, whether stored or not (its output is `scratch`): the same host
-    /// asked again at once (check converts a line's host, then checks it) is answered from
+    /// The last ToASCII miss, whether stored or not: the same host asked again at once (check converts a line's host, then checks it) is answered from
     /// here, without an allocation, while the doorkeeper keeps it out of the map.
     last: Option<LastMiss>,
     hits: u64,
@@ -216,7 +217,6 @@ impl HostCache {
             hasher: foldhash::fast::SeedableRandomState::random(),
             ascii: Memo::new(capacity),
             unicode: Memo::new(capacity),
-            scratch: String::new(),
             last: None,
             hits: 0,
             misses: 0,
@@ -264,22 +264,22 @@ impl HostCache {
             if l.h == h && l.idna == idna && l.host == host {
                 self.hits += 1;
                 if l.result.is_ok() {
-                    out.extend_from_slice(self.scratch.as_bytes());
+                    out.extend_from_slice(l.ascii.as_bytes());
                 }
                 return l.result;
             }
         }
         self.misses += 1;
-        // `scratch` is about to hold this miss's output, so the last miss it answered for is
-        // forgotten first (its key buffer kept for this one): an answer from `last` is always
-        // `scratch`'s. (9055f57 overwrote `scratch` for a host too long to keep and returned
-        // with `last` unchanged: the next lookup of the last host was answered with the long
-        // host's ToASCII — another host's name written for it.)
-        let spare = self.last.take().map(|l| l.host);
-        // Into the reused scratch string, then one allocation of the exact size for the
-        // cache (a fresh `String` grew by reallocations on nearly every miss: ~270
-        // instructions an IDN host, issue 11).
-        let mut s = std::mem::take(&mut self.scratch);
+        // Into the last miss's buffers (it is forgotten: this miss replaces it), then one
+        // allocation of the exact size for the cache (a fresh `String` grew by reallocations
+        // on nearly every miss: ~270 instructions an IDN host, issue 11). Until eb51cde the
+        // ASCII form was a scratch buffer beside the memory, and a miss on a host too long to
+        // keep overwrote it and left the memory in place: the next lookup of the last host
+        // was answered with the long host's name.
+        let (mut key, mut s) = self
+            .last
+            .take()
+            .map_or_else(Default::default, |l| (l.host, l.ascii));
         s.clear();
         let r = super::to_ascii(host, idna, &mut s);
         if r.is_ok() {
@@ -287,13 +287,10 @@ impl HostCache {
         }
         self.ascii
             .offer(h, host, idna, || r.map(|()| Box::from(s.as_str())));
-        self.scratch = s;
         if !self.ascii.stores(host) {
             // The disabled twin remembers nothing; a long host is not kept either.
             return r;
         }
-        // The last miss, in the buffer of the one before.
-        let mut key = spare.unwrap_or_default();
         key.clear();
         key.push_str(host);
         self.last = Some(LastMiss {
@@ -301,6 +298,7 @@ impl HostCache {
             idna,
             host: key,
             result: r,
+            ascii: s,
         });
         r
     }
