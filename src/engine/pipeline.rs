@@ -440,7 +440,11 @@ pub fn convert_source(
             Mutex::new(w)
         })
         .collect();
-    let ord = Ordered {
+    let job = Job {
+        pool: &pool,
+        workers: &workers,
+    };
+    let ordered = |all, progress| Ordered {
         st: State {
             stats: Stats::default(),
             line_base: 0,
@@ -448,23 +452,22 @@ pub fn convert_source(
             file: report_file_name(input),
             stopped: false,
         },
-        // A stream's progress is the bytes read from its file, counted by the input (run's
-        // ticker).
-        progress: progress.filter(|_| matches!(source, Source::Mapped(_))),
+        progress,
         waiting: (0..slots).map(|_| None).collect(),
         next: 0,
-    };
-    let job = Job {
-        pool: &pool,
-        workers: &workers,
+        all,
+        out: &mut *out,
+        report: report.map(|r| r as &mut (dyn Write + Send)),
         opts,
         out_name,
     };
     let st = match source {
-        Source::Mapped(m) => convert_mapped(&job, ord, m.bytes(), slots, out, report)?,
+        Source::Mapped(m) => convert_mapped(&job, ordered(m.bytes(), progress))?,
         Source::Stream(r) => {
             let ch = StreamChunker::new(r, opts.chunk_size, opts.engine.max_line_bytes);
-            convert_stream(&job, ord, ch, slots, out, report, in_name)?
+            // A stream's progress is the bytes read from its file, counted by the input
+            // (run's ticker).
+            convert_stream(&job, ordered(&[], None), ch, in_name)?
         }
     };
     Ok(Summary {
@@ -475,12 +478,10 @@ pub fn convert_source(
     })
 }
 
-/// What every chunk's conversion needs: the pool, a [`Worker`] per pool thread, the options.
+/// What every chunk's conversion needs: the pool and a [`Worker`] per pool thread.
 struct Job<'a> {
     pool: &'a rayon::ThreadPool,
     workers: &'a [Mutex<Worker>],
-    opts: &'a RunOptions,
-    out_name: &'a str,
 }
 
 /// A converted chunk, or `None` where its conversion panicked (the pool's scope then ends
@@ -542,15 +543,8 @@ impl Job<'_> {
 /// ~16–24 µs to ~10 µs (`--chunk-size` 256K / 1M / 4M): to-uri on real data ×40 ran ×1.03
 /// and ×1.04 faster to `/dev/null` (both orders) and to a tmpfs file, `intl_cldr` ×1.00;
 /// two threads on two CPUs switch context a third less, at the same speed.
-fn convert_mapped(
-    job: &Job,
-    mut ord: Ordered<'_>,
-    all: &[u8],
-    slots: usize,
-    out: &mut (dyn Write + Send),
-    mut report: Option<&mut (dyn Write + Send)>,
-) -> Result<State, Fatal> {
-    let opts = job.opts;
+fn convert_mapped(job: &Job, mut ord: Ordered<'_>) -> Result<State, Fatal> {
+    let (all, chunk_size, slots) = (ord.all, ord.opts.chunk_size, ord.waiting.len());
     let mut pos = if all.starts_with(b"\xEF\xBB\xBF") {
         3
     } else {
@@ -568,7 +562,7 @@ fn convert_mapped(
                 let Some(mut s) = free.pop() else {
                     break;
                 };
-                let end = input::next_mapped_chunk_end(all, pos, opts.chunk_size);
+                let end = input::next_mapped_chunk_end(all, pos, chunk_size);
                 s.range = pos..end;
                 s.buf.clear();
                 s.kind = StreamChunk::Lines;
@@ -586,7 +580,7 @@ fn convert_mapped(
             let Some(s) = s else {
                 break;
             };
-            let r = ord.take(k, s, all, &mut report, out, job, |s| free.push(s));
+            let r = ord.take(k, s, |s| free.push(s));
             if let Err(e) = r {
                 // The jobs in flight finish (the scope waits for them), unwritten.
                 failed = Some(e);
@@ -597,8 +591,7 @@ fn convert_mapped(
     if let Some(e) = failed {
         return Err(e);
     }
-    out.flush().map_err(|e| out_err(job.out_name, e))?;
-    Ok(ord.st)
+    ord.finish()
 }
 
 /// A stream: the calling thread reads chunks into free slots and hands them to the pool; a
@@ -607,11 +600,9 @@ fn convert_stream(
     job: &Job,
     mut ord: Ordered<'_>,
     mut stream: StreamChunker,
-    slots: usize,
-    out: &mut (dyn Write + Send),
-    report: Option<&mut (dyn Write + Send)>,
     in_name: &str,
 ) -> Result<State, Fatal> {
+    let slots = ord.waiting.len();
     let stop = AtomicBool::new(false);
     // Converted chunks, with their place in the input, to the writer; free slots back.
     let (done_tx, done_rx) = mpsc::channel::<Done>();
@@ -622,14 +613,13 @@ fn convert_stream(
     std::thread::scope(|scope| {
         let stop = &stop;
         let writer = scope.spawn(move || -> Result<State, Fatal> {
-            let mut report = report;
             let mut free_tx = Some(free_tx);
             for (seq, slot) in done_rx {
                 // None: the job panicked; the pool's scope raises its panic.
                 let Some(slot) = slot else {
                     break;
                 };
-                ord.take(seq, slot, &[], &mut report, out, job, |s| {
+                ord.take(seq, slot, |s| {
                     if let Some(tx) = &free_tx {
                         let _ = tx.send(s);
                     }
@@ -640,8 +630,7 @@ fn convert_stream(
                     free_tx = None;
                 }
             }
-            out.flush().map_err(|e| out_err(job.out_name, e))?;
-            Ok(ord.st)
+            ord.finish()
         });
         let mut read_error = None;
         job.pool.in_place_scope(|sc| {
@@ -672,16 +661,23 @@ fn convert_stream(
     })
 }
 
-/// The writing side: converted chunks come in any order and leave in input order.
-struct Ordered<'p> {
+/// The writing side: converted chunks come in any order and leave in input order, to the
+/// output and the report.
+struct Ordered<'a> {
     st: State,
     /// Told of each chunk written (a mapped input's; a stream's comes from its reads).
-    progress: Option<&'p dyn Progress>,
+    progress: Option<&'a dyn Progress>,
     /// Slots in flight hold at most `waiting.len()` consecutive chunk numbers (a slot is
     /// reused only after it is written), so `seq % waiting.len()` is a chunk's own place.
     waiting: Vec<Option<Slot>>,
     /// The next chunk to write.
     next: usize,
+    /// The mapped input (a slot's range is in it), or empty for a stream.
+    all: &'a [u8],
+    out: &'a mut (dyn Write + Send),
+    report: Option<&'a mut (dyn Write + Send)>,
+    opts: &'a RunOptions,
+    out_name: &'a str,
 }
 
 impl Ordered<'_> {
@@ -689,17 +685,7 @@ impl Ordered<'_> {
     /// in order, handing each written slot to `free`. After the run stopped (an error under
     /// `--on-error fail`) the chunks converted alongside are counted as read, not reached,
     /// and their slots are not freed.
-    #[allow(clippy::too_many_arguments)]
-    fn take(
-        &mut self,
-        seq: usize,
-        slot: Slot,
-        all: &[u8],
-        report: &mut Option<&mut (dyn Write + Send)>,
-        out: &mut (dyn Write + Send),
-        job: &Job,
-        mut free: impl FnMut(Slot),
-    ) -> Result<(), Fatal> {
+    fn take(&mut self, seq: usize, slot: Slot, mut free: impl FnMut(Slot)) -> Result<(), Fatal> {
         let slots = self.waiting.len();
         debug_assert!(seq >= self.next && seq < self.next + slots);
         self.waiting[seq % slots] = Some(slot);
@@ -716,9 +702,15 @@ impl Ordered<'_> {
                 self.st.stats.not_reached += n;
                 continue;
             }
-            let data = s.data(all);
-            self.st
-                .emit(data, &s, out, report, job.out_name, job.opts)?;
+            let data = s.data(self.all);
+            self.st.emit(
+                data,
+                &s,
+                self.out,
+                &mut self.report,
+                self.out_name,
+                self.opts,
+            )?;
             if let Some(pb) = self.progress {
                 pb.advance(data.len() as u64);
             }
@@ -727,6 +719,12 @@ impl Ordered<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Flushes the output; the counts.
+    fn finish(self) -> Result<State, Fatal> {
+        self.out.flush().map_err(|e| out_err(self.out_name, e))?;
+        Ok(self.st)
     }
 }
 
