@@ -391,7 +391,7 @@ impl PctEncoder {
     /// The length of the prefix that [`PctEncoder::encode_prefix`] maps, without writing the
     /// mapping: for a caller that wants only the stop bytes (`check`'s validate-only run of the
     /// strict conversion, which discards the URI). AVX-512 blocks where the CPU has them,
-    /// else SSSE3 blocks (AVX2 included); [`PctEncoder::scan_prefix_naive`] is its twin.
+    /// else AVX2 or SSSE3 blocks; [`PctEncoder::scan_prefix_naive`] is its twin.
     #[inline]
     pub(crate) fn scan_prefix(&self, s: &[u8]) -> usize {
         match self.level {
@@ -400,10 +400,13 @@ impl PctEncoder {
             // features (`new`, `with_level`), the callee's only requirement.
             Level::Avx512 => unsafe { x86::scan_avx512(self.t, s) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Level::Avx2` and `Level::Ssse3` are only stored after `is_available()`
-            // detected them (`new`, `with_level`); AVX2 implies SSSE3, the callee's only
-            // requirement.
-            Level::Avx2 | Level::Ssse3 => unsafe { x86::scan_ssse3(self.t, s) },
+            // SAFETY: `Level::Avx2` is only stored after `is_available()` detected AVX2 (`new`,
+            // `with_level`), the callee's only requirement.
+            Level::Avx2 => unsafe { x86::scan_avx2(self.t, s) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Level::Ssse3` is only stored after `is_available()` detected SSSE3
+            // (`new`, `with_level`), the callee's only requirement.
+            Level::Ssse3 => unsafe { x86::scan_ssse3(self.t, s) },
             _ => self.scan_prefix_naive(s),
         }
     }
@@ -855,55 +858,145 @@ mod x86 {
         }
     }
 
-    /// AVX2 kernel of [`super::PctEncoder::encode_prefix`]: stop bytes found 32 at a time,
-    /// each half of a stop-free block mapped as in [`encode_ssse3`].
+    /// The constants of [`stops32`]: the nibble tables of a stop set, broadcast to both
+    /// 128-bit lanes (`vpshufb` looks up within each), and the bytes it compares with.
+    struct Consts256 {
+        nib: __m256i,
+        lo_a: __m256i,
+        lo_h: __m256i,
+        hi_a: __m256i,
+        hi_h: __m256i,
+        pct: __m256i,
+        zero: __m256i,
+        nine: __m256i,
+        case: __m256i,
+        lower_a: __m256i,
+        five: __m256i,
+        pair_lead: __m256i,
+        pair_next: __m256i,
+    }
+
+    impl Consts256 {
+        #[inline]
+        #[target_feature(enable = "avx2")]
+        fn new(t: &Tables) -> Consts256 {
+            Consts256 {
+                nib: _mm256_set1_epi8(0x0F),
+                lo_a: _mm256_broadcastsi128_si256(v16(&t.lo_a)),
+                lo_h: _mm256_broadcastsi128_si256(v16(&t.lo_h)),
+                hi_a: _mm256_broadcastsi128_si256(v16(&HI_A)),
+                hi_h: _mm256_broadcastsi128_si256(v16(&HI_H)),
+                pct: _mm256_set1_epi8(b'%' as i8),
+                zero: _mm256_set1_epi8(b'0' as i8),
+                nine: _mm256_set1_epi8(9),
+                case: _mm256_set1_epi8(0x20),
+                lower_a: _mm256_set1_epi8(b'a' as i8),
+                five: _mm256_set1_epi8(5),
+                pair_lead: _mm256_set1_epi8(PAIR[0] as i8),
+                pair_next: _mm256_set1_epi8(PAIR[1] as i8),
+            }
+        }
+    }
+
+    /// The 32 bytes of `chunk` as a vector.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn v32(chunk: &[u8; 32]) -> __m256i {
+        // SAFETY: `chunk` is 32 readable bytes; `loadu` has no alignment requirement.
+        unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) }
+    }
+
+    /// The stop mask of the block `v` = `s[at..at + 32]`, as [`stops16`] gives it for 16
+    /// lanes: the stop bytes of the nibble tables but the `%` that start a triplet within
+    /// `s`, and the starts of [`PAIR`] where it is loud. A function of `s` and the lane's
+    /// position in `s` only (the last lanes' neighbours are looked up in `s`), so that two
+    /// blocks that overlap agree on the lanes they share.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn stops32(t: &Tables, c: &Consts256, v: __m256i, s: &[u8], at: usize) -> u32 {
+        let h = _mm256_and_si256(_mm256_srli_epi16(v, 4), c.nib);
+        let l = _mm256_and_si256(v, c.nib);
+        let a = _mm256_and_si256(
+            _mm256_shuffle_epi8(c.lo_a, l),
+            _mm256_shuffle_epi8(c.hi_a, h),
+        );
+        let b = _mm256_and_si256(
+            _mm256_shuffle_epi8(c.lo_h, l),
+            _mm256_shuffle_epi8(c.hi_h, h),
+        );
+        let m = _mm256_or_si256(a, b);
+        let mut stop = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, _mm256_setzero_si256())) as u32);
+        let pct = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, c.pct)) as u32;
+        if pct & stop != 0 {
+            let d = _mm256_sub_epi8(v, c.zero);
+            let digit = _mm256_cmpeq_epi8(_mm256_min_epu8(d, c.nine), d);
+            let a = _mm256_sub_epi8(_mm256_or_si256(v, c.case), c.lower_a);
+            let alpha = _mm256_cmpeq_epi8(_mm256_min_epu8(a, c.five), a);
+            let hex = _mm256_movemask_epi8(_mm256_or_si256(digit, alpha)) as u32;
+            stop = clear_triplets(stop.into(), pct.into(), hex.into(), 32, s, at) as u32;
+        }
+        if t.pair {
+            let lead = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, c.pair_lead)) as u32;
+            if lead != 0 {
+                let next = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, c.pair_next)) as u32;
+                stop = add_pairs(stop.into(), lead.into(), next.into(), 32, s, at) as u32;
+            }
+        }
+        stop
+    }
+
+    /// AVX2 kernel of [`super::PctEncoder::scan_prefix`]: the stop mask of each 32-byte
+    /// block ([`stops32`]), nothing written. The last bytes (under 32) are the top of the
+    /// block that ends with `s` (its lower lanes were scanned already and hold no stop:
+    /// [`stops32`] is a function of `s` and the position); a line shorter than 32 bytes
+    /// goes to [`scan_ssse3`]. Twin: [`super::PctEncoder::scan_prefix_naive`].
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn scan_avx2(t: &Tables, s: &[u8]) -> usize {
+        let n = s.len();
+        if n < 32 {
+            // SAFETY: AVX2 implies SSSE3.
+            return unsafe { scan_ssse3(t, s) };
+        }
+        let c = Consts256::new(t);
+        let mut i = 0;
+        while let Some(chunk) = s.get(i..i + 32) {
+            let stop = stops32(t, &c, v32(chunk.try_into().expect("32 bytes")), s, i);
+            if stop != 0 {
+                return i + stop.trailing_zeros() as usize;
+            }
+            i += 32;
+        }
+        if i == n {
+            return n;
+        }
+        let at = n - 32;
+        let last: &[u8; 32] = s[at..].try_into().expect("32 bytes");
+        // The lanes below `i` were scanned (no stop); masked all the same.
+        let stop = stops32(t, &c, v32(last), s, at) & (u32::MAX << (i - at));
+        if stop == 0 {
+            n
+        } else {
+            at + stop.trailing_zeros() as usize
+        }
+    }
+
+    /// AVX2 kernel of [`super::PctEncoder::encode_prefix`]: stop bytes found 32 at a time
+    /// ([`stops32`]), each half of a stop-free block mapped as in [`encode_ssse3`].
     ///
     /// # Safety
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn encode_avx2(t: &Tables, s: &[u8], out: &mut Vec<u8>) -> usize {
         let mut dst = start(s, out);
-        let nib = _mm256_set1_epi8(0x0F);
-        let lo_a = _mm256_broadcastsi128_si256(v16(&t.lo_a));
-        let lo_h = _mm256_broadcastsi128_si256(v16(&t.lo_h));
-        let hi_a = _mm256_broadcastsi128_si256(v16(&HI_A));
-        let hi_h = _mm256_broadcastsi128_si256(v16(&HI_H));
-        let pct_v = _mm256_set1_epi8(b'%' as i8);
-        let zero_v = _mm256_set1_epi8(b'0' as i8);
-        let nine_v = _mm256_set1_epi8(9);
-        let case_v = _mm256_set1_epi8(0x20);
-        let lower_a_v = _mm256_set1_epi8(b'a' as i8);
-        let five_v = _mm256_set1_epi8(5);
-        let pair_lead_v = _mm256_set1_epi8(PAIR[0] as i8);
-        let pair_next_v = _mm256_set1_epi8(PAIR[1] as i8);
+        let c = Consts256::new(t);
         let mut i = 0;
         let mut stopped = false;
         while let Some(chunk) = s.get(i..i + 32) {
-            // SAFETY: `chunk` is 32 readable bytes; `loadu` has no alignment requirement.
-            let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
-            let h = _mm256_and_si256(_mm256_srli_epi16(v, 4), nib);
-            let l = _mm256_and_si256(v, nib);
-            let a = _mm256_and_si256(_mm256_shuffle_epi8(lo_a, l), _mm256_shuffle_epi8(hi_a, h));
-            let b = _mm256_and_si256(_mm256_shuffle_epi8(lo_h, l), _mm256_shuffle_epi8(hi_h, h));
-            let m = _mm256_or_si256(a, b);
-            let mut stop =
-                !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, _mm256_setzero_si256())) as u32);
-            let pct = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, pct_v)) as u32;
-            if pct & stop != 0 {
-                let d = _mm256_sub_epi8(v, zero_v);
-                let digit = _mm256_cmpeq_epi8(_mm256_min_epu8(d, nine_v), d);
-                let a = _mm256_sub_epi8(_mm256_or_si256(v, case_v), lower_a_v);
-                let alpha = _mm256_cmpeq_epi8(_mm256_min_epu8(a, five_v), a);
-                let hex = _mm256_movemask_epi8(_mm256_or_si256(digit, alpha)) as u32;
-                stop = clear_triplets(stop.into(), pct.into(), hex.into(), 32, s, i) as u32;
-            }
-            if t.pair {
-                let lead = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, pair_lead_v)) as u32;
-                if lead != 0 {
-                    let next = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, pair_next_v)) as u32;
-                    stop = add_pairs(stop.into(), lead.into(), next.into(), 32, s, i) as u32;
-                }
-            }
+            let v = v32(chunk.try_into().expect("32 bytes"));
+            let stop = stops32(t, &c, v, s, i);
             if stop == 0 {
                 let high = _mm256_movemask_epi8(v);
                 if high == 0 {
