@@ -1269,7 +1269,7 @@ fn same_head(input: &[u8], head: &LineHead, written: &[u8]) -> bool {
 /// `end` (RFC 3986 Appendix B: both are decided by the bytes before the first `/ ? #` after
 /// the authority's start): the bytes before `end` are the same, and `input` ends there or
 /// has a delimiter that ends its authority there too.
-fn same_authority(input: &[u8], written: &[u8], end: usize) -> bool {
+pub(crate) fn same_authority(input: &[u8], written: &[u8], end: usize) -> bool {
     input.get(..end) == written.get(..end)
         && matches!(input.get(end), None | Some(b'/' | b'?' | b'#'))
 }

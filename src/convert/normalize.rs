@@ -847,14 +847,45 @@ impl Normalizer {
         Ok(o)
     }
 
-    /// True for a line that passes through [`Normalizer::convert_into`] with nothing to count,
-    /// found in one call ([`quick_crawl_line`] answers [`Quick::Same`]); false where the
-    /// converter must decide. For
-    /// the engine's crawl lines (issue 11): on a line of [`validate::crawl_authority`]'s shape
-    /// the Guard around the converter has nothing to find before it (`LineHead::crawl`) and
-    /// nothing to check in a pass-through after it.
-    pub(crate) fn passes_crawl_line(&self, line: &[u8]) -> bool {
-        self.takes_crawl_pass() && quick_crawl_line(line, self.quick_scheme) == Some(Quick::Same)
+    /// The engine's slow path (the [`Guard`](integrity::Guard) around
+    /// [`Normalizer::convert_with_head`]) in one call for the crawl lines that
+    /// [`quick_crawl_line`] answers (issue 11: the slow path ran it a second time for every
+    /// line the first call found to need step 9's decoding, a fifth of normalize's
+    /// instructions on `intl_cldr`'s URIs). `Some(wrote)` after appending the result to `out`
+    /// (`wrote`: it differs from `line`; `false` leaves `out` as it was), `None`, with `out`
+    /// as it was, for every other line (the caller takes the slow path).
+    ///
+    /// On a line of [`validate::crawl_authority`]'s shape the Guard has nothing to find before
+    /// the converter (`LineHead::crawl`: nothing for a browser to strip, no `\` in the
+    /// authority, no file URL, a host); step 0 has nothing to report ([`quick_crawl_line`]);
+    /// [`Quick::Same`] is a pass-through, which the Guard does not check; for [`Quick::ToIri`]
+    /// the result is the presenter's, as in [`Normalizer::quick_crawl_result`], and is
+    /// answered only when it keeps the line's scheme and authority byte for byte, where the
+    /// Guard's `check_written` passes it unseen (`same_head`); a presenter error, or a result
+    /// with another head, is left to the slow path (the presenter keeps hosts as written,
+    /// `--host percent`, and a crawl authority has no `%`, so no tested line has another
+    /// head: the comparison, ~20 bytes, keeps the Guard's condition where it is relied on).
+    /// The test
+    /// `normalize_crawl_line_equals_the_slow_path` (the engine's tests) compares it with the
+    /// engine's slow path on every data set, their URIs and made lines.
+    pub(crate) fn convert_crawl_line(&mut self, line: &[u8], out: &mut Vec<u8>) -> Option<bool> {
+        if !self.takes_crawl_pass() {
+            return None;
+        }
+        let (a0, end, wide) = validate::crawl_authority(line)?;
+        if quick_crawl_tail(line, a0, end, wide, self.quick_scheme)? == Quick::Same {
+            return Some(false);
+        }
+        let mark = out.len();
+        let kept = self.presenter.convert_or_copy_into(line, out).is_ok()
+            && integrity::same_authority(&out[mark..], line, end);
+        if !kept {
+            out.truncate(mark);
+            return None;
+        }
+        let mut o = Outcome::default();
+        o.settle(line, out, mark);
+        Some(o.written == Written::Wrote)
     }
 
     fn convert_inner(

@@ -171,6 +171,11 @@ impl<C: Converter> Repairing<C> {
     pub fn unrepaired(&self) -> Option<&C> {
         (!self.repairs.any()).then_some(&self.inner)
     }
+
+    /// [`Repairing::unrepaired`], mutable.
+    pub fn unrepaired_mut(&mut self) -> Option<&mut C> {
+        (!self.repairs.any()).then_some(&mut self.inner)
+    }
 }
 
 impl<C: Converter> Converter for Repairing<C> {

@@ -662,14 +662,30 @@ impl Worker {
                         return false;
                     }
                 } else if let Op::Normalize(c) = op {
-                    // A crawl line already normal passes in one call
-                    // (`Normalizer::passes_crawl_line`, issue 11), when no repair is asked
-                    // for; `--invalid-only` leaves valid lines out, which the slow path does.
-                    if self.opts.field.is_none()
-                        && self.opts.filter != Filter::InvalidOnly
-                        && c.unrepaired().is_some_and(|n| n.passes_crawl_line(content))
-                    {
-                        return false;
+                    // A crawl line that steps 0–9 leave as it is, or that needs only step 9's
+                    // decoding, in one call (`Normalizer::convert_crawl_line`, issue 11),
+                    // when no repair is asked for; `--invalid-only` leaves valid lines out,
+                    // which the slow path does. A line it declines takes the slow path.
+                    if self.opts.field.is_none() && self.opts.filter != Filter::InvalidOnly {
+                        if let Some(n) = c.unrepaired_mut() {
+                            let mark = res.out.len();
+                            match n.convert_crawl_line(content, &mut res.out) {
+                                Some(true) => {
+                                    write_converted(
+                                        st,
+                                        res,
+                                        data,
+                                        start,
+                                        content_end,
+                                        term_end,
+                                        mark,
+                                    );
+                                    return false;
+                                }
+                                Some(false) => return false,
+                                None => {}
+                            }
+                        }
                     }
                 } else if let Op::ToIri(c) = op {
                     // The common crawl line in one call (`ToIri::convert_crawl_line`), as
@@ -1038,6 +1054,154 @@ mod tests {
             }
         }
         assert!(asked > 3000, "{asked}");
+    }
+
+    /// `Normalizer::convert_crawl_line` (the engine's one-call shortcut for normalize, issue
+    /// 11) against the engine's slow path for one line (`Worker::convert_value`: `Repairing`,
+    /// the Guard and the normalizer), with the options it is taken under (every level, IDNA
+    /// version and host mode, `--as-uri`, `--trim`, `--strict`, a Unicode `--idn`): where it
+    /// answers, the slow path succeeds with the same bytes, nothing counted, and `Wrote`
+    /// exactly when the shortcut wrote; where it declines, `out` is as it was. Lines:
+    /// `shortcut_test_lines` (made, random, every data set), the URI that to-uri writes for
+    /// each data-set line (the lines that need step 9's decoding), and made crawl lines of
+    /// `%` triplets (clean, kept encoded, unreserved, lower case, look-alikes, broken) after
+    /// hosts of every kind.
+    #[test]
+    fn normalize_crawl_line_equals_the_slow_path() {
+        use crate::config::HostMode;
+        use crate::convert::normalize::{Idn, Level, Rungs};
+        let mut variants = Vec::new();
+        for (level, idn) in [
+            (Level::Syntax, None),
+            (Level::Scheme, None),
+            (Level::String, Some(Idn::Unicode)),
+        ] {
+            for host in [HostMode::Auto, HostMode::IDNA2003, HostMode::Percent] {
+                for as_uri in [false, true] {
+                    let mut e = EngineOptions {
+                        mode: Mode::Normalize {
+                            rungs: Rungs {
+                                idn: idn.or(Rungs::level(level).idn),
+                                ..Rungs::level(level)
+                            },
+                            as_uri,
+                        },
+                        ..Default::default()
+                    };
+                    e.to_uri = e.to_uri.host(host);
+                    variants.push(e);
+                }
+            }
+        }
+        let mut guarded = variants[0];
+        guarded.to_uri = guarded.to_uri.trim(true).strict(true);
+        variants.push(guarded);
+        let mut pairs: Vec<(Op, Worker)> = variants
+            .iter()
+            .map(|e| (Op::new(e), Worker::new(*e)))
+            .collect();
+        let counts = std::cell::Cell::new((0usize, 0usize, 0usize));
+        let pairs = std::cell::RefCell::new(&mut pairs);
+        let check = |line: &[u8]| {
+            let show = String::from_utf8_lossy(line);
+            for (op, slow) in pairs.borrow_mut().iter_mut() {
+                let Op::Normalize(c) = op else {
+                    unreachable!("normalize variants")
+                };
+                let n = c.unrepaired_mut().expect("no repairs");
+                let mut a = b"x".to_vec();
+                let (wrote, passed, declined) = counts.get();
+                let Some(w) = n.convert_crawl_line(line, &mut a) else {
+                    assert_eq!(a, b"x", "{show:?}: declined, out untouched");
+                    counts.set((wrote, passed, declined + 1));
+                    continue;
+                };
+                counts.set((wrote + w as usize, passed + !w as usize, declined));
+                let mut b = b"x".to_vec();
+                let o = slow
+                    .convert_value(line, &mut b)
+                    .unwrap_or_else(|e| panic!("{show:?}: shortcut answered, slow path {e:?}"));
+                assert_eq!(
+                    String::from_utf8_lossy(&a),
+                    String::from_utf8_lossy(&b),
+                    "{show:?} {:?}",
+                    slow.opts.mode
+                );
+                let written = if w {
+                    Written::Wrote
+                } else {
+                    Written::Passthrough
+                };
+                let expected = Outcome {
+                    written,
+                    ..Outcome::default()
+                };
+                assert_eq!(o, expected, "{show:?} {:?}", slow.opts.mode);
+            }
+        };
+        let mut to_uri = ToUri::new(crate::config::ToUriOptions::default());
+        let mut uri = Vec::new();
+        let read = crate::grammar::validate::shortcut_test_lines(check, |line| {
+            check(line);
+            uri.clear();
+            if to_uri.convert_into(line, &mut uri).is_ok() && !uri.is_empty() {
+                check(&uri);
+            }
+        });
+        let hosts = [
+            "a.b",
+            "xn--p1ai",
+            "www.xn--bcher-kva.de",
+            "XN--BCHER-KVA.de",
+            "Ex.com",
+            "a--b.de",
+            "1.2.3.4",
+            "ex.com:8080",
+            "u@h",
+            "",
+            "[::1]",
+            "bü.de",
+            "пример.рф",
+            "a%41",
+        ];
+        let pieces = [
+            "/",
+            "?",
+            "#",
+            "=",
+            "&",
+            "a",
+            "é",
+            "/./",
+            "/../",
+            "%41",
+            "%2F",
+            "%25",
+            "%7E",
+            "%D0%B6",
+            "%d0%b6",
+            "%E6%97%A5",
+            "%E2%80%AE",
+            "%E2%88%95",
+            "%C2%85",
+            "%EF%BC%8F",
+            "%F0%9F%98%80",
+            "%EE%80%80",
+            "%ED%A0%80",
+            "%C3",
+            "%4",
+            "%zz",
+            " ",
+            "\\",
+            "%00",
+        ];
+        crate::grammar::validate::made_crawl_lines(0x9E37_79B9_7F4A_7C15, &hosts, &pieces, check);
+        let (wrote, passed, declined) = counts.get();
+        assert!(
+            wrote > 20_000 && passed > 50_000 && declined > 50_000,
+            "{wrote} {passed} {declined}"
+        );
+        assert!(!read || wrote > 100_000, "{wrote}");
     }
 
     /// `check` writes its lines from the input, so a chunk leaves its slot's output buffer
