@@ -550,7 +550,9 @@ fn head_twins(data: &[u8]) {
 /// (`utf8_twin_check`), the crawl-authority scan and the `xn--`
 /// search against their scalar twins on the raw bytes, to-uri's one-pass crawl-line
 /// shortcut, to-iri's and check's against the Guard around the converter
-/// (`crawl_line_compare`), and
+/// (`crawl_line_compare`), normalize's line check (`clean_line_twin_check`), path scan
+/// (`tail_dot_twin_check`) and one-call shortcut against the engine's slow path
+/// (`normalize_crawl_line_compare`), and
 /// [`head_twins`];
 /// then the per-line converters with their block kernels against their naive twins
 /// (`ToUri::new_naive`, `ToIri::new_naive`, `Checker::new_naive`): the same output, outcome
@@ -569,6 +571,7 @@ pub fn simd_twin(data: &[u8]) {
     iribulk::simd::utf8_twin_check(data);
     iribulk::convert::to_iri::clean_prefix_twin_check(data);
     iribulk::convert::normalize::clean_line_twin_check(data);
+    iribulk::convert::normalize::tail_dot_twin_check(data);
     iribulk::grammar::validate::crawl_twin_check(data);
     iribulk::host::ace_twin_check(data);
     iribulk::convert::to_uri::crawl_line_compare(
@@ -581,6 +584,10 @@ pub fn simd_twin(data: &[u8]) {
     );
     iribulk::convert::check::crawl_line_compare(
         &mut iribulk::convert::check::crawl_line_twins(),
+        data,
+    );
+    iribulk::engine::worker::normalize_crawl_line_compare(
+        &mut iribulk::engine::worker::NormalizeTwins::new(),
         data,
     );
     head_twins(data);

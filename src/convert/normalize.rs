@@ -1677,9 +1677,25 @@ fn tail_path_has_dot_segment(tail: &[u8]) -> bool {
     false
 }
 
+/// Panics unless [`tail_path_has_dot_segment`] agrees with its twin on `tail` and on each of
+/// its suffixes (every alignment). For the fuzz target `simd_twin`; not part of the API.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn tail_dot_twin_check(tail: &[u8]) {
+    for k in 0..tail.len().min(70) {
+        let t = &tail[k..];
+        assert_eq!(
+            tail_path_has_dot_segment(t),
+            tail_path_has_dot_segment_naive(t),
+            "{:?}",
+            String::from_utf8_lossy(t)
+        );
+    }
+}
+
 /// The twin of [`tail_path_has_dot_segment`]: the path cut at the first `?` or `#`, then
 /// [`has_dot_segment`].
-#[cfg(test)]
+#[cfg(any(test, feature = "twins"))]
 fn tail_path_has_dot_segment_naive(tail: &[u8]) -> bool {
     let end = tail
         .iter()

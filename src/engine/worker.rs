@@ -980,6 +980,103 @@ impl Walk {
     }
 }
 
+/// The pairs [`normalize_crawl_line_compare`] compares: the normalizer as the engine builds
+/// it (whose `Normalizer::convert_crawl_line` the walk asks, issue 11) and a [`Worker`] with
+/// the same options (whose `convert_value` is the engine's slow path for one line), for
+/// every level, IDNA version and host mode, with and without `--as-uri`, a Unicode `--idn`,
+/// and `--trim` with `--strict`. For the tests and the fuzz target `simd_twin`.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub struct NormalizeTwins(Vec<(Op, Worker)>);
+
+#[cfg(any(test, feature = "twins"))]
+impl NormalizeTwins {
+    /// Every variant.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> NormalizeTwins {
+        use crate::config::HostMode;
+        use crate::convert::normalize::{Idn, Level, Rungs};
+        let mut variants = Vec::new();
+        for (level, idn) in [
+            (Level::Syntax, None),
+            (Level::Scheme, None),
+            (Level::String, Some(Idn::Unicode)),
+        ] {
+            for host in [HostMode::Auto, HostMode::IDNA2003, HostMode::Percent] {
+                for as_uri in [false, true] {
+                    let mut e = EngineOptions {
+                        mode: Mode::Normalize {
+                            rungs: Rungs {
+                                idn: idn.or(Rungs::level(level).idn),
+                                ..Rungs::level(level)
+                            },
+                            as_uri,
+                        },
+                        ..Default::default()
+                    };
+                    e.to_uri = e.to_uri.host(host);
+                    variants.push(e);
+                }
+            }
+        }
+        let mut guarded = variants[0];
+        guarded.to_uri = guarded.to_uri.trim(true).strict(true);
+        variants.push(guarded);
+        NormalizeTwins(
+            variants
+                .iter()
+                .map(|e| (Op::new(e), Worker::new(*e)))
+                .collect(),
+        )
+    }
+}
+
+/// `Normalizer::convert_crawl_line` against the engine's slow path for `line`, in every
+/// variant of `twins`: where the shortcut answers, the slow path succeeds with the same
+/// bytes, nothing counted, and `Wrote` exactly when the shortcut wrote; where it declines,
+/// `out` is as it was. Panics on a difference; returns how many variants the shortcut
+/// answered with a conversion, with a pass-through, and how many it declined.
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub fn normalize_crawl_line_compare(twins: &mut NormalizeTwins, line: &[u8]) -> [usize; 3] {
+    let show = String::from_utf8_lossy(line);
+    let mut counts = [0; 3];
+    for (op, slow) in twins.0.iter_mut() {
+        let Op::Normalize(c) = op else {
+            unreachable!("normalize variants")
+        };
+        let n = c.unrepaired_mut().expect("no repairs");
+        let mut a = b"x".to_vec();
+        let Some(w) = n.convert_crawl_line(line, &mut a) else {
+            assert_eq!(a, b"x", "{show:?}: declined, out untouched");
+            counts[2] += 1;
+            continue;
+        };
+        counts[!w as usize] += 1;
+        let mut b = b"x".to_vec();
+        let o = slow
+            .convert_value(line, &mut b)
+            .unwrap_or_else(|e| panic!("{show:?}: shortcut answered, slow path {e:?}"));
+        assert_eq!(
+            String::from_utf8_lossy(&a),
+            String::from_utf8_lossy(&b),
+            "{show:?} {:?}",
+            slow.opts.mode
+        );
+        let written = if w {
+            Written::Wrote
+        } else {
+            Written::Passthrough
+        };
+        let expected = Outcome {
+            written,
+            ..Outcome::default()
+        };
+        assert_eq!(o, expected, "{show:?} {:?}", slow.opts.mode);
+    }
+    counts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1056,88 +1153,20 @@ mod tests {
         assert!(asked > 3000, "{asked}");
     }
 
-    /// `Normalizer::convert_crawl_line` (the engine's one-call shortcut for normalize, issue
-    /// 11) against the engine's slow path for one line (`Worker::convert_value`: `Repairing`,
-    /// the Guard and the normalizer), with the options it is taken under (every level, IDNA
-    /// version and host mode, `--as-uri`, `--trim`, `--strict`, a Unicode `--idn`): where it
-    /// answers, the slow path succeeds with the same bytes, nothing counted, and `Wrote`
-    /// exactly when the shortcut wrote; where it declines, `out` is as it was. Lines:
+    /// `Normalizer::convert_crawl_line` against the engine's slow path
+    /// ([`normalize_crawl_line_compare`], every variant of [`NormalizeTwins`]) on
     /// `shortcut_test_lines` (made, random, every data set), the URI that to-uri writes for
     /// each data-set line (the lines that need step 9's decoding), and made crawl lines of
     /// `%` triplets (clean, kept encoded, unreserved, lower case, look-alikes, broken) after
-    /// hosts of every kind.
+    /// hosts of every kind. It must answer many lines both ways and decline many.
     #[test]
     fn normalize_crawl_line_equals_the_slow_path() {
-        use crate::config::HostMode;
-        use crate::convert::normalize::{Idn, Level, Rungs};
-        let mut variants = Vec::new();
-        for (level, idn) in [
-            (Level::Syntax, None),
-            (Level::Scheme, None),
-            (Level::String, Some(Idn::Unicode)),
-        ] {
-            for host in [HostMode::Auto, HostMode::IDNA2003, HostMode::Percent] {
-                for as_uri in [false, true] {
-                    let mut e = EngineOptions {
-                        mode: Mode::Normalize {
-                            rungs: Rungs {
-                                idn: idn.or(Rungs::level(level).idn),
-                                ..Rungs::level(level)
-                            },
-                            as_uri,
-                        },
-                        ..Default::default()
-                    };
-                    e.to_uri = e.to_uri.host(host);
-                    variants.push(e);
-                }
-            }
-        }
-        let mut guarded = variants[0];
-        guarded.to_uri = guarded.to_uri.trim(true).strict(true);
-        variants.push(guarded);
-        let mut pairs: Vec<(Op, Worker)> = variants
-            .iter()
-            .map(|e| (Op::new(e), Worker::new(*e)))
-            .collect();
-        let counts = std::cell::Cell::new((0usize, 0usize, 0usize));
-        let pairs = std::cell::RefCell::new(&mut pairs);
+        let twins = std::cell::RefCell::new(NormalizeTwins::new());
+        let counts = std::cell::Cell::new([0usize; 3]);
         let check = |line: &[u8]| {
-            let show = String::from_utf8_lossy(line);
-            for (op, slow) in pairs.borrow_mut().iter_mut() {
-                let Op::Normalize(c) = op else {
-                    unreachable!("normalize variants")
-                };
-                let n = c.unrepaired_mut().expect("no repairs");
-                let mut a = b"x".to_vec();
-                let (wrote, passed, declined) = counts.get();
-                let Some(w) = n.convert_crawl_line(line, &mut a) else {
-                    assert_eq!(a, b"x", "{show:?}: declined, out untouched");
-                    counts.set((wrote, passed, declined + 1));
-                    continue;
-                };
-                counts.set((wrote + w as usize, passed + !w as usize, declined));
-                let mut b = b"x".to_vec();
-                let o = slow
-                    .convert_value(line, &mut b)
-                    .unwrap_or_else(|e| panic!("{show:?}: shortcut answered, slow path {e:?}"));
-                assert_eq!(
-                    String::from_utf8_lossy(&a),
-                    String::from_utf8_lossy(&b),
-                    "{show:?} {:?}",
-                    slow.opts.mode
-                );
-                let written = if w {
-                    Written::Wrote
-                } else {
-                    Written::Passthrough
-                };
-                let expected = Outcome {
-                    written,
-                    ..Outcome::default()
-                };
-                assert_eq!(o, expected, "{show:?} {:?}", slow.opts.mode);
-            }
+            let c = normalize_crawl_line_compare(&mut twins.borrow_mut(), line);
+            let t = counts.get();
+            counts.set([t[0] + c[0], t[1] + c[1], t[2] + c[2]]);
         };
         let mut to_uri = ToUri::new(crate::config::ToUriOptions::default());
         let mut uri = Vec::new();
@@ -1196,7 +1225,7 @@ mod tests {
             "%00",
         ];
         crate::grammar::validate::made_crawl_lines(0x9E37_79B9_7F4A_7C15, &hosts, &pieces, check);
-        let (wrote, passed, declined) = counts.get();
+        let [wrote, passed, declined] = counts.get();
         assert!(
             wrote > 20_000 && passed > 50_000 && declined > 50_000,
             "{wrote} {passed} {declined}"
