@@ -149,6 +149,33 @@ fn quick_form_serves_most_of_intl_cldr() {
     // an invisible character or a capital in a host).
     assert!(same * 100 >= n * 80, "{same} of {n}");
     assert!(to_iri * 100 >= n * 5, "{to_iri} of {n}");
+    // Its URIs (to-uri's output: percent-encoded text, hosts in ACE form): the quick form
+    // decodes them, ACE hosts included (issue 11: an `xn--` label sent the line through
+    // steps 0–9).
+    use iribulk::Converter;
+    let mut to_uri = iribulk::ToUri::new(iribulk::ToUriOptions::default());
+    let (mut uris, mut ace, mut ace_quick, mut quick) = (0usize, 0usize, 0usize, 0usize);
+    for line in common::lines(&bytes).filter(|l| !l.is_empty()) {
+        let mut uri = Vec::new();
+        if to_uri.convert_or_copy_into(line, &mut uri).is_err() {
+            continue;
+        }
+        uris += 1;
+        let served = quick_form_kind(&uri) != "full";
+        quick += served as usize;
+        if uri.windows(4).any(|w| w == b"xn--") {
+            ace += 1;
+            ace_quick += served as usize;
+        }
+    }
+    eprintln!(
+        "its URIs: {uris}, {quick} by the quick form; {ace} with an ACE host, {ace_quick} of them"
+    );
+    assert!(quick * 100 >= uris * 85, "{quick} of {uris}");
+    assert!(
+        ace > 10_000 && ace_quick * 100 >= ace * 85,
+        "{ace_quick} of {ace}"
+    );
 }
 
 /// Each code point `c`, raw and as `%HH` of its UTF-8 (upper and lower-case hex), in the
@@ -260,6 +287,13 @@ fn piece_line() -> impl Strategy<Value = Vec<u8>> {
             "BÜCHER.de",
             "xn--bcher-kva.de",
             "a--b.org",
+            "xn--zz.de",
+            "xn--80aaf1b5a.xn--p1ai",
+            "XN--P1AI",
+            "xn--a.xn--bcher-kva.de",
+            "bü--x.de",
+            "xn--bcher-kva.bücher.de",
+            "xn--ls8h.la",
             "b%C3%BCcher.de",
             "[fe80::1]",
             "[FE80::1]",

@@ -1211,10 +1211,14 @@ enum Quick {
 ///   its UTS #39 skeleton, issue 16), which is `iunreserved` there (§2.2, §4.1: the byte
 ///   steps keep it; the test `clean_characters_are_iri_characters` holds the two rules to
 ///   each other).
-/// * 4: a reg-name host has no `%` and no `--` (no `xn--` label, RFC 3490 §5, nor a host
-///   IDNA must check once decoded: `check_decoded_host` has nothing to do for a raw host of
-///   displayable characters), and no capital when it is US-ASCII (§5.3.2.1); an IP literal
-///   has no capital (RFC 3986 §3.2.2).
+/// * 4: a reg-name host has no `%` (no host IDNA must check once decoded:
+///   `check_decoded_host` has nothing to do for a raw host of displayable characters), and
+///   no capital when it is US-ASCII (§5.3.2.1); an IP literal has no capital (RFC 3986
+///   §3.2.2). An `xn--` label (RFC 3490 §5), valid or not, needs nothing more: these
+///   options have no IDN rung, and the presenter keeps hosts as written (`--host percent`),
+///   so step 4 writes such a host as it is, as it does `a--b` (issue 11: the rule had sent
+///   every line with an ACE host through steps 0–9, a quarter of normalize's instructions on
+///   `intl_cldr`'s URIs). The twin tests include valid, invalid and upper-case ACE hosts.
 /// * 6: the path has no `.` or `..` segment (RFC 3986 §5.2.4 is then the identity).
 /// * 8, 9: step 9 writes `to_iri(to_uri(x))` for the IRI form `x`, here the line itself.
 ///   `to_uri` (`--host percent`, as step 0: the same URI step 0 validated) percent-encodes
@@ -1277,7 +1281,6 @@ fn quick_iri_form(line: &[u8], head: Option<to_uri::Head>) -> Quick {
                 return Quick::Full;
             }
         } else if memchr::memchr(b'%', h).is_some()
-            || has_double_dash(h)
             || (h.is_ascii() && upper())
             || !scan(a.host, false)
         {
@@ -1597,7 +1600,7 @@ mod clean_avx512 {
 /// writes as they are, which are `iunreserved` and draw no warning (RFC 3987 §2.2, §4.1).
 /// Step 0 (to-uri, `--host percent`) then finds nothing to report, repair or warn about;
 /// the rest is [`quick_iri_form`]'s rules for such a line: a US-ASCII host without
-/// capitals, no `--` in the host, no dot segment in the path, upper-case `%HH` of no
+/// capitals, no dot segment in the path, upper-case `%HH` of no
 /// unreserved character; step 9 gives the line back, or to-iri's form of it when a `%HH`
 /// is of a non-ASCII octet. The tests of
 /// `tests/normalize_quick.rs` compare the normalizer with its twin on every data set, code
@@ -1625,17 +1628,10 @@ fn quick_crawl_tail(
     }
     let high = clean_line(line)?;
     let tail = &line[end..];
-    // An ASCII host's capitals and `--` in one pass (`host_case_and_dashes`, exact on ASCII);
-    // a Unicode host keeps its case and is searched for `--` alone; at `--level scheme`
-    // `is_ldh_host` above has excluded both.
-    let (upper, dashes) = if scheme_level {
-        (false, false)
-    } else if wide {
-        (false, has_double_dash(host))
-    } else {
-        host_case_and_dashes(host)
-    };
-    let normal = !upper && !dashes && !tail_path_has_dot_segment(tail);
+    // An ASCII host's capitals (`host_case_and_dashes`, exact on ASCII); a Unicode host keeps
+    // its case; at `--level scheme` `is_ldh_host` above has excluded them.
+    let upper = !scheme_level && !wide && host_case_and_dashes(host).0;
+    let normal = !upper && !tail_path_has_dot_segment(tail);
     normal.then_some(if high { Quick::ToIri } else { Quick::Same })
 }
 
@@ -1702,11 +1698,6 @@ fn tail_path_has_dot_segment_naive(tail: &[u8]) -> bool {
         .position(|&b| b == b'?' || b == b'#')
         .unwrap_or(tail.len());
     has_dot_segment(&tail[..end])
-}
-
-/// True if `host` holds `--` (any bytes: every `xn--` label does, RFC 3490 §5).
-fn has_double_dash(host: &[u8]) -> bool {
-    memchr::memchr_iter(b'-', host).any(|k| host.get(k + 1) == Some(&b'-'))
 }
 
 /// What [`quick_iri_form`] answers for `line` with no split from step 0 (`"same"`,
