@@ -118,7 +118,15 @@ impl LineHead {
     #[inline]
     pub fn crawl(line: &[u8]) -> Option<LineHead> {
         let (a0, end, _) = crate::grammar::validate::crawl_authority(line)?;
-        Some(LineHead {
+        Some(LineHead::of_crawl_authority(a0, end))
+    }
+
+    /// [`LineHead::crawl`] of a line whose authority
+    /// [`crawl_authority`](crate::grammar::validate::crawl_authority) found at `a0..end`,
+    /// for a caller that asked it already.
+    #[inline]
+    pub(crate) fn of_crawl_authority(a0: usize, end: usize) -> LineHead {
+        LineHead {
             scheme_len: Some(a0 - 3),
             class: SchemeClass::NetSpecial,
             authority: Some(a0..end),
@@ -127,7 +135,7 @@ impl LineHead {
             auth_colon: None,
             auth_at_or_bracket: false,
             plain_crawl: true,
-        })
+        }
     }
 
     /// The [`components::Head`] this is of `line` (the converters' view of it).
