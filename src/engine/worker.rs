@@ -1159,7 +1159,7 @@ mod tests {
             let t = counts.get();
             counts.set([t[0] + c[0], t[1] + c[1], t[2] + c[2]]);
         };
-        let read = crate::grammar::validate::pct_shortcut_test_lines(0x9E37_79B9_7F4A_7C15, check);
+        let read = crate::convert::to_iri::pct_shortcut_test_lines(0x9E37_79B9_7F4A_7C15, check);
         let [wrote, passed, declined] = counts.get();
         assert!(
             wrote > 20_000 && passed > 50_000 && declined > 50_000,
