@@ -289,9 +289,17 @@ pub fn idna_kinds() -> Vec<Idna> {
 /// kind, and [`idna2003::domain_to_ascii`] / [`idna2003::domain_to_unicode`] with every flag
 /// combination. Never panics; ToASCII output is ASCII, at most 253 octets plus a root dot,
 /// labels at most 63 octets, letters-digits-hyphens only under STD3 rules, and ToASCII of it
-/// gives it back (idempotence); ToUnicode output is bounded by the input's size.
+/// gives it back (idempotence); ToUnicode output is bounded by the input's size. First,
+/// `bad-ace`'s fast path (`host::ace::first_bad_ace`) against its twin.
 pub fn idna_host(data: &[u8]) {
     let s = String::from_utf8_lossy(data);
+    // `bad-ace`'s fast path (a host the UTS #46 fast path decodes has no bad A-label) against
+    // the crate's per-label check.
+    assert_eq!(
+        iribulk::host::ace::first_bad_ace(&s),
+        iribulk::host::ace::first_bad_ace_naive(&s),
+        "first_bad_ace {s:?}"
+    );
     for idna in idna_kinds() {
         let mut out = String::from("prefix");
         let r = host::to_ascii(&s, idna, &mut out);

@@ -329,7 +329,7 @@ impl Checker {
                 // Only a host holding `xn--` can have an `xn--` label (one byte pass instead
                 // of a split at every `.`); the naive twin splits every host.
                 if self.naive || facts.ace {
-                    bad_ace(s, a.host.clone())?;
+                    bad_ace(s, a.host.clone(), self.naive)?;
                 }
                 host = Some(a.host);
             }
@@ -951,10 +951,16 @@ fn port_too_big(digits: &[u8]) -> bool {
 }
 
 /// `bad-ace` (module docs): the first `xn--` label of the host that is not a valid A-label
-/// (RFC 5891 §5.4), an error at the label's start.
-fn bad_ace(s: &str, r: Range<usize>) -> Result<(), LineError> {
+/// (RFC 5891 §5.4), an error at the label's start. The naive twin checks every label with the
+/// crate ([`crate::host::ace::first_bad_ace_naive`]).
+fn bad_ace(s: &str, r: Range<usize>, naive: bool) -> Result<(), LineError> {
     let host = &s[r.clone()];
-    if let Some((i, _)) = crate::host::ace::first_bad_ace(host) {
+    let bad = if naive {
+        crate::host::ace::first_bad_ace_naive(host)
+    } else {
+        crate::host::ace::first_bad_ace(host)
+    };
+    if let Some((i, _)) = bad {
         let at: usize = host.split('.').take(i).map(|l| l.len() + 1).sum();
         return Err(LineError::new(ErrorKind::BadAce, r.start + at));
     }
