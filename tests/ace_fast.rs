@@ -16,7 +16,26 @@ use iribulk::Converter as _;
 fn same(host: &str) -> bool {
     assert_eq!(first_bad_ace(host), first_bad_ace_naive(host), "{host:?}");
     let ace = host.split('.').any(iribulk::host::ace::has_ace_prefix);
-    ace && iribulk::host::fast::to_unicode(host).is_some()
+    let unicode = iribulk::host::fast::to_unicode(host);
+    // `check`'s `display-unsafe` takes each A-label's U-label from this answer, label by
+    // label, instead of from `check_ace_label`: they must be the same.
+    if let Some(u) = &unicode {
+        assert_eq!(
+            host.split('.').count(),
+            u.split('.').count(),
+            "{host:?} {u:?}"
+        );
+        for (l, ul) in host.split('.').zip(u.split('.')) {
+            if iribulk::host::ace::has_ace_prefix(l) {
+                assert_eq!(
+                    iribulk::host::ace::check_ace_label(l).as_deref(),
+                    Ok(ul),
+                    "{host:?}"
+                );
+            }
+        }
+    }
+    ace && unicode.is_some()
 }
 
 /// `host`, its lower- and upper-case forms, each label alone, and with a root dot.

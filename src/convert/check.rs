@@ -315,6 +315,7 @@ impl Checker {
         // What the host holds (`%`: 3987bis §3.4.2 decodes it before IDNA; non-ASCII; `xn--`),
         // asked once for all host checks.
         let mut facts = HostFacts::default();
+        let mut unicode: Option<String> = None;
         if let Some(a) = auth {
             special_authority(line, c, &a)?;
             if line.get(a.host.start) != Some(&b'[') {
@@ -329,7 +330,12 @@ impl Checker {
                 // Only a host holding `xn--` can have an `xn--` label (one byte pass instead
                 // of a split at every `.`); the naive twin splits every host.
                 if self.naive || facts.ace {
-                    bad_ace(s, a.host.clone(), self.naive)?;
+                    // The host's UTS #46 ToUnicode by the fast path, once for `bad-ace` and
+                    // for `display-unsafe` (`host_warnings`); the naive twin uses the crate.
+                    if !self.naive {
+                        unicode = crate::host::fast::to_unicode(&s[a.host.clone()]);
+                    }
+                    bad_ace(s, a.host.clone(), unicode.as_deref(), self.naive)?;
                 }
                 host = Some(a.host);
             }
@@ -392,7 +398,7 @@ impl Checker {
             }
         }
         if let Some(h) = host {
-            self.host_warnings(s, h, facts, o);
+            self.host_warnings(s, h, facts, unicode.as_deref(), o);
         }
         Ok(())
     }
@@ -456,7 +462,17 @@ impl Checker {
     /// warning (a compatibility character in the userinfo, an ignorable in the host): it says
     /// that a browser reads another host, or none (issue 16).
     /// `facts`: what the host holds.
-    fn host_warnings(&mut self, s: &str, r: Range<usize>, facts: HostFacts, o: &mut Outcome) {
+    /// `unicode`: the host's ToUnicode by the UTS #46 fast path, when `check_components` ran
+    /// it (an `xn--` host) and it answered: each of its labels is then the U-label that
+    /// `check_ace_label` gives for the host's label at the same place.
+    fn host_warnings(
+        &mut self,
+        s: &str,
+        r: Range<usize>,
+        facts: HostFacts,
+        unicode: Option<&str>,
+        o: &mut Outcome,
+    ) {
         let pct = facts.pct;
         let host = &s[r.clone()];
         let mut first = true;
@@ -507,9 +523,15 @@ impl Checker {
             .next()
             .unwrap_or_default();
         let mut at = r.start;
+        let mut shown = unicode.map(|u| u.split('.'));
         for l in host.split('.') {
+            let fast = shown.as_mut().and_then(Iterator::next);
             if crate::host::ace::has_ace_prefix(l) {
-                if let Ok(u) = crate::host::ace::check_ace_label(l) {
+                let u = match fast {
+                    Some(u) => Some(std::borrow::Cow::Borrowed(u)),
+                    None => crate::host::ace::check_ace_label(l).ok().map(Into::into),
+                };
+                if let Some(u) = u {
                     if crate::host::display::check_label(&u, tld).is_err() {
                         warn(ErrorKind::DisplayUnsafe, at);
                         break;
@@ -951,14 +973,15 @@ fn port_too_big(digits: &[u8]) -> bool {
 }
 
 /// `bad-ace` (module docs): the first `xn--` label of the host that is not a valid A-label
-/// (RFC 5891 §5.4), an error at the label's start. The naive twin checks every label with the
-/// crate ([`crate::host::ace::first_bad_ace_naive`]).
-fn bad_ace(s: &str, r: Range<usize>, naive: bool) -> Result<(), LineError> {
+/// (RFC 5891 §5.4), an error at the label's start; `unicode` is the host's fast-path
+/// ToUnicode if it answered ([`crate::host::ace::first_bad_ace_with`]). The naive twin checks
+/// every label with the crate ([`crate::host::ace::first_bad_ace_naive`]).
+fn bad_ace(s: &str, r: Range<usize>, unicode: Option<&str>, naive: bool) -> Result<(), LineError> {
     let host = &s[r.clone()];
     let bad = if naive {
         crate::host::ace::first_bad_ace_naive(host)
     } else {
-        crate::host::ace::first_bad_ace(host)
+        crate::host::ace::first_bad_ace_with(host, unicode)
     };
     if let Some((i, _)) = bad {
         let at: usize = host.split('.').take(i).map(|l| l.len() + 1).sum();

@@ -106,7 +106,17 @@ pub fn check_ace_label(label: &str) -> Result<String, AceError> {
 /// check. Twin: [`first_bad_ace_naive`] (the test `first_bad_ace_matches_twin`, the fuzz
 /// target `idna_host`).
 pub fn first_bad_ace(host: &str) -> Option<(usize, AceError)> {
-    if !host.split('.').any(has_ace_prefix) || super::fast::to_unicode(host).is_some() {
+    if !host.split('.').any(has_ace_prefix) {
+        return None;
+    }
+    first_bad_ace_with(host, super::fast::to_unicode(host).as_deref())
+}
+
+/// [`first_bad_ace`] for a caller that already ran [`super::fast::to_unicode`] on `host`
+/// (`unicode`: its answer), so that the host is decoded once for `bad-ace` and
+/// `display-unsafe` (`check`).
+pub fn first_bad_ace_with(host: &str, unicode: Option<&str>) -> Option<(usize, AceError)> {
+    if unicode.is_some() {
         return None;
     }
     first_bad_ace_naive(host)
