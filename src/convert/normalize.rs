@@ -761,8 +761,19 @@ impl Normalizer {
     /// already normal passes through: nothing is appended ([`crate::convert`]'s contract). On
     /// error nothing is appended.
     pub fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
+        self.convert_checked(line, out, true)
+    }
+
+    /// [`Normalizer::convert_into`]; `crawl`: [`quick_crawl_line`] may still answer (false
+    /// when the caller asked it already and it declined).
+    fn convert_checked(
+        &mut self,
+        line: &[u8],
+        out: &mut Vec<u8>,
+        crawl: bool,
+    ) -> Result<Outcome, LineError> {
         let mark = out.len();
-        let r = self.convert_inner(line, out, mark);
+        let r = self.convert_inner(line, out, mark, crawl);
         if r.is_err() {
             out.truncate(mark);
         }
@@ -787,6 +798,8 @@ impl Normalizer {
                     let mark = out.len();
                     return self.quick_crawl_result(q, line, out, mark);
                 }
+                // Declined: `convert_inner` would ask `quick_crawl_line` the same again.
+                return self.convert_checked(line, out, false);
             }
         }
         self.convert_into(line, out)
@@ -866,6 +879,7 @@ impl Normalizer {
         line: &[u8],
         out: &mut Vec<u8>,
         mark: usize,
+        crawl: bool,
     ) -> Result<Outcome, LineError> {
         // Step 0: validation (errors of to-uri, offsets in the line). Its URI is not needed,
         // only the errors and the counts: the scan of `ToUri::validate` (issue 11).
@@ -873,7 +887,7 @@ impl Normalizer {
             self.scratch.clear();
             self.validator.convert_into(line, &mut self.scratch)?
         } else {
-            if self.takes_crawl_pass() {
+            if crawl && self.takes_crawl_pass() {
                 if let Some(q) = quick_crawl_line(line, self.quick_scheme) {
                     // Nothing for step 0 to report or count (see there).
                     return self.quick_crawl_result(q, line, out, mark);
