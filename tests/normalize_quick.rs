@@ -99,6 +99,21 @@ impl Pairs {
     }
 }
 
+/// Issue 11: the crawl pass percent-encodes the quiet characters after a line's authority
+/// (zero-width, invisible, full-width ones) instead of sending the line through steps 0–9;
+/// on lines with those and with the characters it must leave to the steps
+/// (`quiet_test_lines`), every option set gives what steps 0–9 give, warnings included.
+#[test]
+fn quiet_characters_match_the_full_steps() {
+    let mut pairs = Pairs::new(option_sets());
+    let mut n = 0;
+    iribulk::convert::normalize::quiet_test_lines(|line| {
+        pairs.same(line);
+        n += 1;
+    });
+    assert!(n > 5_000, "{n}");
+}
+
 #[test]
 fn quick_form_matches_the_full_steps_on_every_dataset() {
     let Some(shared) = common::shared_dir() else {

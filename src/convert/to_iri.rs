@@ -803,7 +803,7 @@ pub(crate) fn pct_shortcut_test_lines(seed: u64, check: impl Fn(&[u8])) -> bool 
 /// several, mixed with ASCII labels, upper case, a trailing root dot, right-to-left, CJK),
 /// ACE labels that do not decode or decode to something refused, names ending in a number
 /// once shown, `--` outside the ACE prefix, an IPv4 address, a capital, a port, userinfo,
-/// none, an IP literal, Unicode hosts and a `%HH` in a host.
+/// none, an IP literal, Unicode hosts (one with a zero-width space) and a `%HH` in a host.
 #[cfg(test)]
 pub(crate) const PCT_CRAWL_HOSTS: &[&str] = &[
     "a.b",
@@ -831,6 +831,7 @@ pub(crate) const PCT_CRAWL_HOSTS: &[&str] = &[
     "bü.de",
     "пример.рф",
     "a%41",
+    "a\u{200B}b.de",
 ];
 
 /// Pieces of made crawl lines (`validate::made_crawl_lines`) for the shortcuts that decode `%HH`
@@ -838,7 +839,9 @@ pub(crate) const PCT_CRAWL_HOSTS: &[&str] = &[
 /// `%`, unreserved), of clean characters (upper and lower case), of characters kept encoded
 /// (a bidi override, a look-alike of `/`, a C1 control, a full-width `/`, a private-use
 /// character, a surrogate, a four-octet character), broken triplets, a space, a `\`, raw
-/// `é`, and encoded NUL and LF.
+/// `é`, encoded NUL and LF, and raw characters that normalize writes percent-encoded (a
+/// zero-width space, an ideographic space, a full-width `/`: its crawl pass encodes them)
+/// or leaves to steps 0–9 (a right-to-left mark, a look-alike of `/`).
 #[cfg(test)]
 pub(crate) const PCT_CRAWL_PIECES: &[&str] = &[
     "/",
@@ -871,6 +874,11 @@ pub(crate) const PCT_CRAWL_PIECES: &[&str] = &[
     "é",
     "%00",
     "%0A",
+    "\u{200B}",
+    "\u{3000}",
+    "\u{FF0F}",
+    "\u{200F}",
+    "\u{30CE}",
 ];
 
 /// The pairs [`crawl_line_compare`] compares: the converter, and the slow path of the engine

@@ -1144,6 +1144,23 @@ mod tests {
         assert!(asked > 3000, "{asked}");
     }
 
+    /// `Normalizer::convert_crawl_line` against the engine's slow path on
+    /// [`quiet_test_lines`](crate::convert::normalize::quiet_test_lines) (issue 11: the
+    /// characters its crawl pass percent-encodes and those it leaves to steps 0–9; the
+    /// comparison with steps 0–9 themselves is `tests/normalize_quick.rs`'s). It must answer
+    /// many lines and decline many.
+    #[test]
+    fn normalize_crawl_line_with_quiet_characters_equals_the_slow_path() {
+        let mut twins = NormalizeTwins::new();
+        let (mut wrote, mut declined) = (0, 0);
+        crate::convert::normalize::quiet_test_lines(|line| {
+            let [w, _, d] = normalize_crawl_line_compare(&mut twins, line);
+            wrote += w;
+            declined += d;
+        });
+        assert!(wrote > 5_000 && declined > 50_000, "{wrote} {declined}");
+    }
+
     /// `Normalizer::convert_crawl_line` against the engine's slow path
     /// ([`normalize_crawl_line_compare`], every variant of [`NormalizeTwins`]) on
     /// `shortcut_test_lines` (made, random, every data set), the URI that to-uri writes for
