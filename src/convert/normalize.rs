@@ -1374,9 +1374,15 @@ fn quick_iri_form(line: &[u8], head: Option<to_uri::Head>) -> Quick {
 #[inline]
 fn clean_line(line: &[u8]) -> Option<bool> {
     #[cfg(target_arch = "x86_64")]
-    if clean_avx512::available() {
-        // SAFETY: the kernel's features (AVX-512 F, BW, VBMI, BMI2), detected just above.
-        return unsafe { clean_avx512::clean_line(line) };
+    {
+        if clean_avx512::available() {
+            // SAFETY: the kernel's features (AVX-512 F, BW, VBMI, BMI2), detected just above.
+            return unsafe { clean_avx512::clean_line(line) };
+        }
+        if clean_avx2::available() {
+            // SAFETY: the kernel's feature (AVX2), detected just above.
+            return unsafe { clean_avx2::clean_line(line) };
+        }
     }
     clean_line_scalar(line)
 }
@@ -1432,8 +1438,8 @@ fn clean_line_naive(line: &[u8]) -> Option<bool> {
     Some(high)
 }
 
-/// Panics unless [`clean_line`] (the kernel, where the CPU runs it) and
-/// [`clean_line_scalar`] agree with their twin on `line` and on each of its suffixes (every
+/// Panics unless [`clean_line`] (the kernel, where the CPU runs it), the AVX2 kernel
+/// (where the CPU has AVX2) and [`clean_line_scalar`] agree with their twin on `line` and on each of its suffixes (every
 /// alignment). For the fuzz target `simd_twin` and the tests; not part of the API.
 #[cfg(any(test, feature = "twins"))]
 #[doc(hidden)]
@@ -1444,6 +1450,15 @@ pub fn clean_line_twin_check(line: &[u8]) {
         let lossy = String::from_utf8_lossy(s);
         assert_eq!(clean_line(s), want, "{lossy:?}");
         assert_eq!(clean_line_scalar(s), want, "scalar: {lossy:?}");
+        #[cfg(target_arch = "x86_64")]
+        if clean_avx2::available() {
+            // SAFETY: the kernel's feature (AVX2), detected just above.
+            assert_eq!(
+                unsafe { clean_avx2::clean_line(s) },
+                want,
+                "AVX2: {lossy:?}"
+            );
+        }
     }
 }
 
@@ -1638,6 +1653,272 @@ mod clean_avx512 {
             i += 64;
         }
         (carry == 0 && hashes <= 1).then_some(high_pct)
+    }
+}
+
+/// The AVX2 kernel of [`clean_line`] (issue 11: CPUs without AVX-512, where the scalar walk
+/// was 42 % of normalize's instructions on `intl_cldr`), the AVX-512 kernel's rules in
+/// 32-byte windows: the ASCII stops by [`crate::simd::delims::path_masks16`]'s compares, the
+/// `#` by a count; UTF-8's structure by the same masks of lead and continuation bytes
+/// (carried across windows); a two-byte character by its lead byte when its whole block of
+/// 64 code points is clean (one `vpshufb` pair: Cyrillic, Latin-1 letters...), a
+/// three-byte character by its block (a 128-byte bitmap of the blocks that are all clean,
+/// eight `vpshufb`: CJK, Hangul, most scripts' letters), each other character looked up
+/// alone in [`crate::convert::to_iri::CLEAN_BMP`] (four-byte ones decoded strictly, RFC
+/// 3629 §4); in a window with a `%`, the two bytes after each: upper-case hex digits of an
+/// octet that is not unreserved (a nibble table), at or above 0x80 for `high`.
+///
+/// UTF-8 (RFC 3629 §4) on the way: continuation bytes must be exactly those each lead byte
+/// announces (a lane past the line's end is zero, no continuation: a character cut by the
+/// end fails); the overlong two-byte forms (C0, C1) are in no clean block and below U+0080
+/// alone; an overlong three-byte form is below U+0800 and a surrogate in blocks without a
+/// character, neither with a bit, so both are refused; every four-byte form is decoded
+/// alone. Twin: [`super::clean_line_naive`] (`clean_line_twin_check`).
+#[cfg(target_arch = "x86_64")]
+mod clean_avx2 {
+    use core::arch::x86_64::*;
+    use std::sync::OnceLock;
+
+    /// Whether the CPU runs [`clean_line`].
+    #[inline]
+    pub(super) fn available() -> bool {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+
+    /// The window's lookup tables.
+    struct Tables {
+        /// Byte `b & 0x1F` of a two-byte lead `b`: 0xFF when every code point of its block
+        /// (U+0080 and up, 64 code points) is clean; 0 for C0 and C1 (overlong forms).
+        full2: [u8; 32],
+        /// Bit `b & 7` of byte `b >> 3`: every code point of block `b` (64 code points, U+0800
+        /// and up) is clean (none in the surrogates' blocks, which hold no character).
+        clean3: [u8; 128],
+        /// Byte `l`: bit `h` when the octet `h << 4 | l` (below 0x80) is unreserved (RFC
+        /// 3986 §2.3), which step 3 would decode from its `%HH`.
+        unreserved: [u8; 16],
+    }
+
+    /// Built on first use from `to_iri`'s bitmap of clean characters.
+    fn tables() -> &'static Tables {
+        static T: OnceLock<Tables> = OnceLock::new();
+        T.get_or_init(|| {
+            let map = &crate::convert::to_iri::CLEAN_BMP[0];
+            let mut t = Tables {
+                full2: [0; 32],
+                clean3: [0; 128],
+                unreserved: [0; 16],
+            };
+            for o in 0..0x80u8 {
+                if crate::grammar::classes::is(o, crate::grammar::classes::UNRESERVED) {
+                    t.unreserved[usize::from(o & 15)] |= 1 << (o >> 4);
+                }
+            }
+            // Blocks 0 and 1 (U+0000–U+007F) are those of the overlong forms C0 and C1.
+            for (block, &word) in map.iter().enumerate().take(32).skip(2) {
+                if word == u64::MAX {
+                    t.full2[block] = 0xFF;
+                }
+            }
+            for (block, &word) in map.iter().enumerate().skip(32) {
+                if word == u64::MAX {
+                    t.clean3[block >> 3] |= 1 << (block & 7);
+                }
+            }
+            t
+        })
+    }
+
+    /// Lane i: `1 << (i & 7)`: a bit of a bitmap byte.
+    static POW2: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
+    /// Lane i: `1 << i` for i < 8, else 0: a `%HH`'s high nibble's bit in `unreserved`.
+    static NIBBLE_BIT: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0];
+
+    /// Whether the character whose lead byte is `b[k]` (a lead of UTF-8's structure, the
+    /// continuation bytes checked or to be checked by the caller) is clean outside the
+    /// query: a two- or three-byte one by its bit in `CLEAN_BMP` (an overlong form has
+    /// none: below U+0080 or U+0800 it is refused first), a four-byte one (or an invalid
+    /// lead) decoded strictly. A byte missing at the line's end answers false.
+    #[inline]
+    fn alone_clean(b: &[u8], k: usize) -> bool {
+        let map = &crate::convert::to_iri::CLEAN_BMP[0];
+        let at = |j: usize| b.get(k + j).map_or(0, |&x| u32::from(x) & 0x3F);
+        let b0 = u32::from(b[k]);
+        let cp = if b0 < 0xE0 {
+            let cp = (b0 & 0x1F) << 6 | at(1);
+            if cp < 0x80 {
+                return false;
+            }
+            cp
+        } else if b0 < 0xF0 {
+            let cp = (b0 & 0x0F) << 12 | at(1) << 6 | at(2);
+            if cp < 0x800 {
+                return false;
+            }
+            cp
+        } else {
+            return matches!(crate::grammar::pct::decode_utf8(&b[k..]),
+                Some((c, _)) if crate::convert::to_iri::is_clean_char(c, false));
+        };
+        map[(cp >> 6) as usize] >> (cp & 63) & 1 != 0
+    }
+
+    /// [`super::clean_line`] of `b`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn clean_line(b: &[u8]) -> Option<bool> {
+        let t = tables();
+        let n = b.len();
+        let set1 = |x: u8| _mm256_set1_epi8(x as i8);
+        // Sixteen table bytes in both 128-bit lanes (`vpshufb` looks up within a lane).
+        // SAFETY: each slice has 16 bytes, read unaligned.
+        let bcast = |p: &[u8]| unsafe {
+            debug_assert_eq!(p.len(), 16);
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(p.as_ptr().cast()))
+        };
+        let (f2lo, f2hi) = (bcast(&t.full2[..16]), bcast(&t.full2[16..]));
+        let c3: [__m256i; 8] = core::array::from_fn(|g| bcast(&t.clean3[16 * g..][..16]));
+        let pow2 = bcast(&POW2);
+        let (unres, nibble_bit) = (bcast(&t.unreserved), bcast(&NIBBLE_BIT));
+        let zero = _mm256_setzero_si256();
+        // Unsigned `x <= c` per byte.
+        let le = |x: __m256i, c: u8| _mm256_cmpeq_epi8(_mm256_min_epu8(x, set1(c)), x);
+        let eq = |x: __m256i, c: u8| _mm256_cmpeq_epi8(x, set1(c));
+        let mask = |x: __m256i| _mm256_movemask_epi8(x) as u32;
+        // Upper-case hex digits (RFC 3987 §5.3.2.1: a lower-case one is not normal), and
+        // their values.
+        let hex = |x: __m256i| {
+            _mm256_or_si256(
+                le(_mm256_sub_epi8(x, set1(b'0')), 9),
+                le(_mm256_sub_epi8(x, set1(b'A')), 5),
+            )
+        };
+        let value = |x: __m256i| {
+            let letter = _mm256_cmpgt_epi8(x, set1(b'9'));
+            _mm256_sub_epi8(
+                _mm256_sub_epi8(x, set1(b'0')),
+                _mm256_and_si256(letter, set1(7)),
+            )
+        };
+        // The last window's bytes and the two after them, zero-padded.
+        let mut last: [u8; 34];
+        let mut high_pct = false;
+        // Continuation bytes the leads of the windows before announce in this one (bit i:
+        // lane i), and the `#` seen so far.
+        let mut carry = 0u64;
+        let mut hashes = 0u32;
+        let mut i = 0;
+        while i < n {
+            let rem = n - i;
+            // The window and the window one byte on (`next`); two bytes on where a `%` is.
+            let (p, lanes) = if rem > 33 {
+                (b[i..].as_ptr(), u32::MAX)
+            } else {
+                // Zero past the end (a window of 33 bytes leaves one for the next).
+                last = [0; 34];
+                last[..rem].copy_from_slice(&b[i..]);
+                let lanes = if rem >= 32 { u32::MAX } else { (1 << rem) - 1 };
+                (last.as_ptr(), lanes)
+            };
+            // SAFETY: `p` has 34 readable bytes: `b[i..]` with `rem > 33`, or `last`.
+            let load = |k: usize| unsafe { _mm256_loadu_si256(p.add(k).cast()) };
+            let (v, next) = (load(0), load(1));
+            // ASCII stops (`path_masks16`'s compares: below 0x21 as signed bytes is the
+            // controls, the space and every byte at or above 0x80; 0x7B–0x7F but `~`;
+            // `[ \ ] ^`; `"`, `<`, `>` and the backquote); lanes past the end (zero) are
+            // left out.
+            let low = _mm256_cmpgt_epi8(set1(0x21), v);
+            let high = _mm256_andnot_si256(eq(v, b'~'), _mm256_cmpgt_epi8(v, set1(0x7A)));
+            let mid = le(_mm256_sub_epi8(v, set1(0x5B)), 3);
+            let single = _mm256_or_si256(
+                _mm256_or_si256(eq(v, b'"'), eq(v, b'<')),
+                _mm256_or_si256(eq(v, b'>'), eq(v, b'`')),
+            );
+            let bad = _mm256_or_si256(_mm256_or_si256(low, high), _mm256_or_si256(mid, single));
+            let nonascii = mask(v);
+            if mask(bad) & !nonascii & lanes != 0 {
+                return None;
+            }
+            let pct = mask(eq(v, b'%')) & lanes;
+            if pct != 0 {
+                // Each `%` starts a `%HH` of upper-case digits (zero past the end: no digit)
+                // of no unreserved octet; the digits themselves are ASCII letters and digits,
+                // which stop nothing here.
+                let next2 = load(2);
+                if pct & !(mask(hex(next)) & mask(hex(next2))) != 0 {
+                    return None;
+                }
+                let (hi, lo) = (value(next), value(next2));
+                let unreserved = _mm256_and_si256(
+                    _mm256_shuffle_epi8(unres, lo),
+                    _mm256_shuffle_epi8(nibble_bit, hi),
+                );
+                if pct & !mask(_mm256_cmpeq_epi8(unreserved, zero)) != 0 {
+                    return None;
+                }
+                // An octet at or above 0x80: bit 3 of the high digit's value, to bit 7.
+                high_pct |= pct & mask(_mm256_slli_epi16(hi, 4)) != 0;
+            }
+            hashes += (mask(eq(v, b'#')) & lanes).count_ones();
+            if hashes > 1 {
+                return None;
+            }
+            if nonascii == 0 && carry == 0 {
+                i += 32;
+                continue;
+            }
+            // UTF-8's structure: the continuation bytes (80–BF) are exactly those announced.
+            let cont = mask(le(_mm256_sub_epi8(v, set1(0x80)), 0x3F));
+            let lead2 = mask(le(_mm256_sub_epi8(v, set1(0xC0)), 0x1F));
+            let lead3 = mask(le(_mm256_sub_epi8(v, set1(0xE0)), 0x0F));
+            let lead4 = mask(_mm256_cmpeq_epi8(_mm256_max_epu8(v, set1(0xF0)), v));
+            let (l2, l3, l4) = (u64::from(lead2), u64::from(lead3), u64::from(lead4));
+            let long = l3 | l4;
+            let want = (l2 | long) << 1 | long << 2 | l4 << 3 | carry;
+            if want as u32 != cont {
+                return None;
+            }
+            carry = want >> 32;
+            // Characters looked up alone: four-byte ones, and those of blocks not all clean.
+            let mut alone = lead4;
+            let lo4 = _mm256_and_si256(v, set1(0x0F));
+            if lead2 != 0 {
+                // Bit 4 of the lead picks the table half (moved to bit 7 for the blend).
+                let full2 = _mm256_blendv_epi8(
+                    _mm256_shuffle_epi8(f2lo, lo4),
+                    _mm256_shuffle_epi8(f2hi, lo4),
+                    _mm256_slli_epi16(v, 3),
+                );
+                alone |= lead2 & !mask(full2);
+            }
+            if lead3 != 0 {
+                // Block >> 3: the lead's four payload bits over the next byte's bits 3–5 (no
+                // bit crosses a byte in either 16-bit shift); its byte of the 128-byte
+                // bitmap by eight lookups, each of the lanes whose index is in its sixteen
+                // (the others saturate to 0x80 and up, which `vpshufb` reads as zero).
+                let idx = _mm256_or_si256(
+                    _mm256_slli_epi16(lo4, 3),
+                    _mm256_srli_epi16(_mm256_and_si256(next, set1(0x38)), 3),
+                );
+                let mut byte = zero;
+                for (g, tg) in c3.iter().enumerate() {
+                    let k = _mm256_adds_epu8(_mm256_sub_epi8(idx, set1(16 * g as u8)), set1(0x70));
+                    byte = _mm256_or_si256(byte, _mm256_shuffle_epi8(*tg, k));
+                }
+                let bit = _mm256_shuffle_epi8(pow2, _mm256_and_si256(next, set1(7)));
+                alone |= lead3 & mask(_mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), zero));
+            }
+            while alone != 0 {
+                let k = i + alone.trailing_zeros() as usize;
+                alone &= alone - 1;
+                if !alone_clean(b, k) {
+                    return None;
+                }
+            }
+            i += 32;
+        }
+        (carry == 0).then_some(high_pct)
     }
 }
 
@@ -2633,12 +2914,6 @@ mod tests {
         }
     }
 
-    /// The kernel of [`clean_line`] against its twin: every code point of the BMP (and every
-    /// 17th above it) between clean text, at three places of a 130-byte line; then every
-    /// byte that stops it and a few characters at every position of lines of 0 to 140 bytes
-    /// (every alignment of the 64-byte windows and of a line's tail), between ASCII or
-    /// between clean two- and three-byte characters; the bytes include `[`, `]`, a second
-    /// `#` and every kind of ill-formed UTF-8.
     /// [`tail_path_has_dot_segment`] against its twin: every string of up to 7 bytes over
     /// the bytes it looks at (and a letter, a non-ASCII byte); then `.`, `..`, `/./`, `/../`,
     /// `?` and `#` pieces at every position of 0–70-byte tails of letters and slashes
@@ -2683,8 +2958,25 @@ mod tests {
         }
     }
 
+    /// The kernels of [`clean_line`] (AVX-512's or AVX2's, whichever the CPU runs, and
+    /// AVX2's where the CPU has it) against their twin: every code point of the BMP (and
+    /// every 17th above it) between clean text, at three places of a 130-byte line; then
+    /// every byte that stops them and a few characters at every position of lines of 0 to
+    /// 140 bytes (every alignment of the 32- and 64-byte windows and of a line's tail),
+    /// between ASCII or between clean two- and three-byte characters; the bytes include `[`,
+    /// `]`, a second `#`, `%HH` of every kind and every kind of ill-formed UTF-8.
     #[test]
     fn clean_line_matches_twin_over_code_points_length_and_position() {
+        // The AVX2 kernel where the CPU has AVX2 (`clean_line` may run AVX-512's), else the
+        // naive answer.
+        let avx2 = |b: &[u8]| {
+            #[cfg(target_arch = "x86_64")]
+            if clean_avx2::available() {
+                // SAFETY: the kernel's feature (AVX2), detected just above.
+                return unsafe { clean_avx2::clean_line(b) };
+            }
+            clean_line_naive(b)
+        };
         let cps = (0x20u32..0x1_0000).chain((0x1_0000..=0x10_FFFF).step_by(17));
         let fill = "ab/日本-é".repeat(12);
         let mut n = 0;
@@ -2692,12 +2984,9 @@ mod tests {
             for at in [0, 61, fill.len()] {
                 let line = format!("{}{c}{}", &fill[..at], &fill[at..]);
                 let b = line.as_bytes();
-                assert_eq!(
-                    clean_line(b),
-                    clean_line_naive(b),
-                    "U+{:04X} at {at}",
-                    c as u32
-                );
+                let want = clean_line_naive(b);
+                assert_eq!(clean_line(b), want, "U+{:04X} at {at}", c as u32);
+                assert_eq!(avx2(b), want, "AVX2: U+{:04X} at {at}", c as u32);
                 n += 1;
             }
         }
@@ -2773,7 +3062,9 @@ mod tests {
                             clean_line_twin_check(&line);
                         }
                         let lossy = String::from_utf8_lossy(&line);
-                        assert_eq!(clean_line(&line), clean_line_naive(&line), "{lossy:?}");
+                        let want = clean_line_naive(&line);
+                        assert_eq!(clean_line(&line), want, "{lossy:?}");
+                        assert_eq!(avx2(&line), want, "AVX2: {lossy:?}");
                     }
                 }
             }
