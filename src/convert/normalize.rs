@@ -1369,22 +1369,32 @@ fn quick_iri_form(line: &[u8], head: Option<to_uri::Head>) -> Quick {
 /// passes [`quick_component`] (with `high` over them all); and a line of a crawl shape has
 /// nothing for step 0 to report ([`quick_crawl_line`]: brackets and a second `#` are its
 /// errors, a `%` without two hex digits too). By 64-byte windows where the CPU has AVX-512
-/// VBMI ([`clean_avx512::clean_line`]), elsewhere by [`clean_line_scalar`]. Twin:
+/// VBMI ([`clean_avx512::clean_line`]), by 32-byte windows where it has AVX2
+/// ([`clean_avx2::clean_line`]), elsewhere by [`clean_line_scalar`]. Twin:
 /// [`clean_line_naive`].
 #[inline]
 fn clean_line(line: &[u8]) -> Option<bool> {
+    clean_line_dots(line).map(|(high, _)| high)
+}
+
+/// [`clean_line`], and whether the line may hold a dot segment: false only where the AVX2
+/// kernel found no `/` followed by `.` in it (a dot segment after a crawl line's authority
+/// starts with one: the tail begins with `/`, `?` or `#`, RFC 3986 §3.3), true otherwise
+/// (the caller looks).
+#[inline]
+fn clean_line_dots(line: &[u8]) -> Option<(bool, bool)> {
     #[cfg(target_arch = "x86_64")]
     {
         if clean_avx512::available() {
             // SAFETY: the kernel's features (AVX-512 F, BW, VBMI, BMI2), detected just above.
-            return unsafe { clean_avx512::clean_line(line) };
+            return unsafe { clean_avx512::clean_line(line) }.map(|high| (high, true));
         }
         if clean_avx2::available() {
             // SAFETY: the kernel's feature (AVX2), detected just above.
             return unsafe { clean_avx2::clean_line(line) };
         }
     }
-    clean_line_scalar(line)
+    clean_line_scalar(line).map(|high| (high, true))
 }
 
 /// [`clean_line`] without AVX-512: [`quick_component`]'s walk of the whole line as one
@@ -1453,11 +1463,11 @@ pub fn clean_line_twin_check(line: &[u8]) {
         #[cfg(target_arch = "x86_64")]
         if clean_avx2::available() {
             // SAFETY: the kernel's feature (AVX2), detected just above.
-            assert_eq!(
-                unsafe { clean_avx2::clean_line(s) },
-                want,
-                "AVX2: {lossy:?}"
-            );
+            let got = unsafe { clean_avx2::clean_line(s) };
+            assert_eq!(got.map(|(high, _)| high), want, "AVX2: {lossy:?}");
+            if let Some((_, dots)) = got {
+                assert_eq!(dots, s.windows(2).any(|w| w == b"/."), "AVX2: {lossy:?}");
+            }
         }
     }
 }
@@ -1762,12 +1772,13 @@ mod clean_avx2 {
         map[(cp >> 6) as usize] >> (cp & 63) & 1 != 0
     }
 
-    /// [`super::clean_line`] of `b`.
+    /// [`super::clean_line_dots`] of `b`: [`super::clean_line`], and whether a `/` is
+    /// followed by a `.` in `b` (exactly, where the answer is not `None`).
     ///
     /// # Safety
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn clean_line(b: &[u8]) -> Option<bool> {
+    pub(super) unsafe fn clean_line(b: &[u8]) -> Option<(bool, bool)> {
         let t = tables();
         let n = b.len();
         let set1 = |x: u8| _mm256_set1_epi8(x as i8);
@@ -1804,6 +1815,7 @@ mod clean_avx2 {
         // The last window's bytes and the two after them, zero-padded.
         let mut last: [u8; 34];
         let mut high_pct = false;
+        let mut slash_dot = false;
         // Continuation bytes the leads of the windows before announce in this one (bit i:
         // lane i), and the `#` seen so far.
         let mut carry = 0u64;
@@ -1864,6 +1876,8 @@ mod clean_avx2 {
             if hashes > 1 {
                 return None;
             }
+            // A `/` and a `.` after it (zero past the end: none).
+            slash_dot |= mask(eq(v, b'/')) & mask(eq(next, b'.')) & lanes != 0;
             if nonascii == 0 && carry == 0 {
                 i += 32;
                 continue;
@@ -1918,7 +1932,7 @@ mod clean_avx2 {
             }
             i += 32;
         }
-        (carry == 0).then_some(high_pct)
+        (carry == 0).then_some((high_pct, slash_dot))
     }
 }
 
@@ -1973,20 +1987,21 @@ fn quick_crawl_tail(
     if scheme_level && (wide || !is_ldh_host(host) || line.get(end) != Some(&b'/')) {
         return None;
     }
-    let (high, encoded) = match clean_line(line) {
-        Some(high) => (high, false),
+    // `quiet` has the line's `/.` pairs: an encoded character is neither.
+    let ((high, dots), encoded) = match clean_line_dots(line) {
+        Some(answer) => (answer, false),
         None => {
             if !encode_quiet_tail(line, end, quiet) {
                 return None;
             }
-            (clean_line(quiet)?, true)
+            (clean_line_dots(quiet)?, true)
         }
     };
     let tail = &line[end..];
     // An ASCII host's capitals (`host_case_and_dashes`, exact on ASCII); a Unicode host keeps
     // its case; at `--level scheme` `is_ldh_host` above has excluded them.
     let upper = !scheme_level && !wide && host_case_and_dashes(host).0;
-    let normal = !upper && !tail_path_has_dot_segment(tail);
+    let normal = !(upper || dots && tail_path_has_dot_segment(tail));
     normal.then_some(if encoded {
         Quick::ToIriQuiet
     } else if high {
@@ -2973,7 +2988,11 @@ mod tests {
             #[cfg(target_arch = "x86_64")]
             if clean_avx2::available() {
                 // SAFETY: the kernel's feature (AVX2), detected just above.
-                return unsafe { clean_avx2::clean_line(b) };
+                let got = unsafe { clean_avx2::clean_line(b) };
+                if let Some((_, dots)) = got {
+                    assert_eq!(dots, b.windows(2).any(|w| w == b"/."), "{b:02X?}");
+                }
+                return got.map(|(high, _)| high);
             }
             clean_line_naive(b)
         };
@@ -3007,6 +3026,9 @@ mod tests {
             b"%G0",
             b"%%41",
             b"%A%",
+            b"/.",
+            b"/..",
+            b"./",
             b" ",
             b"\"",
             b"<",
