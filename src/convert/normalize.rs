@@ -1472,6 +1472,21 @@ pub fn clean_line_twin_check(line: &[u8]) {
     }
 }
 
+/// The line kernels' bitmap of three-byte blocks: bit `b & 7` of byte `b >> 3` when every
+/// code point of block `b` (64 code points, U+0800 and up) is clean
+/// ([`super::to_iri::CLEAN_BMP`]; none of the surrogates' blocks, which hold no character).
+#[cfg(target_arch = "x86_64")]
+fn clean_blocks3() -> [u8; 128] {
+    let mut bits = [0u8; 128];
+    let map = &super::to_iri::CLEAN_BMP[0];
+    for (block, &word) in map.iter().enumerate().skip(32) {
+        if word == u64::MAX {
+            bits[block >> 3] |= 1 << (block & 7);
+        }
+    }
+    bits
+}
+
 /// The AVX-512 kernel of [`clean_line`]: per 64-byte window, the ASCII stops by one
 /// 128-entry lookup (`vpermi2b`) and the `#` by a count; in a window with a `%`, the two
 /// bytes after each by the same lookup (upper-case hex digits and their values) and the
@@ -1528,7 +1543,7 @@ mod clean_avx512 {
                 ascii: [0; 128],
                 unreserved: [0; 128],
                 unclean2: [0; 256],
-                clean3: [0; 128],
+                clean3: super::clean_blocks3(),
             };
             for b in 0..0x80u8 {
                 if matches!(b, b'[' | b']')
@@ -1546,11 +1561,6 @@ mod clean_avx512 {
             for cp in 0..0x800u32 {
                 if cp < 0x80 || !clean(cp) {
                     t.unclean2[(cp >> 3) as usize] |= 1 << (cp & 7);
-                }
-            }
-            for block in 32u32..1024 {
-                if map[block as usize] == u64::MAX {
-                    t.clean3[(block >> 3) as usize] |= 1 << (block & 7);
                 }
             }
             t
@@ -1715,7 +1725,7 @@ mod clean_avx2 {
             let map = &crate::convert::to_iri::CLEAN_BMP[0];
             let mut t = Tables {
                 full2: [0; 32],
-                clean3: [0; 128],
+                clean3: super::clean_blocks3(),
                 unreserved: [0; 16],
             };
             for o in 0..0x80u8 {
@@ -1727,11 +1737,6 @@ mod clean_avx2 {
             for (block, &word) in map.iter().enumerate().take(32).skip(2) {
                 if word == u64::MAX {
                     t.full2[block] = 0xFF;
-                }
-            }
-            for (block, &word) in map.iter().enumerate().skip(32) {
-                if word == u64::MAX {
-                    t.clean3[block >> 3] |= 1 << (block & 7);
                 }
             }
             t
