@@ -1696,6 +1696,7 @@ mod clean_avx512 {
 /// alone. Twin: [`super::clean_line_naive`] (`clean_line_twin_check`).
 #[cfg(target_arch = "x86_64")]
 mod clean_avx2 {
+    use crate::convert::to_iri::clean_char_len;
     use core::arch::x86_64::*;
     use std::sync::OnceLock;
 
@@ -1748,33 +1749,15 @@ mod clean_avx2 {
     /// Lane i: `1 << i` for i < 8, else 0: a `%HH`'s high nibble's bit in `unreserved`.
     static NIBBLE_BIT: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0];
 
-    /// Whether the character whose lead byte is `b[k]` (a lead of UTF-8's structure, the
-    /// continuation bytes checked or to be checked by the caller) is clean outside the
-    /// query: a two- or three-byte one by its bit in `CLEAN_BMP` (an overlong form has
-    /// none: below U+0080 or U+0800 it is refused first), a four-byte one (or an invalid
-    /// lead) decoded strictly. A byte missing at the line's end answers false.
+    /// Whether the character whose lead byte is `b[k]` is clean outside the query: a two-
+    /// or three-byte one by `clean_prefix`'s step ([`clean_char_len`]: strict UTF-8, a bit
+    /// in `CLEAN_BMP`), a four-byte one (or an invalid lead) decoded strictly.
     #[inline]
     fn alone_clean(b: &[u8], k: usize) -> bool {
-        let map = &crate::convert::to_iri::CLEAN_BMP[0];
-        let at = |j: usize| b.get(k + j).map_or(0, |&x| u32::from(x) & 0x3F);
-        let b0 = u32::from(b[k]);
-        let cp = if b0 < 0xE0 {
-            let cp = (b0 & 0x1F) << 6 | at(1);
-            if cp < 0x80 {
-                return false;
-            }
-            cp
-        } else if b0 < 0xF0 {
-            let cp = (b0 & 0x0F) << 12 | at(1) << 6 | at(2);
-            if cp < 0x800 {
-                return false;
-            }
-            cp
-        } else {
-            return matches!(crate::grammar::pct::decode_utf8(&b[k..]),
-                Some((c, _)) if crate::convert::to_iri::is_clean_char(c, false));
-        };
-        map[(cp >> 6) as usize] >> (cp & 63) & 1 != 0
+        clean_char_len(&b[k..], false) > 0
+            || b[k] >= 0xF0
+                && matches!(crate::grammar::pct::decode_utf8(&b[k..]),
+                    Some((c, _)) if crate::convert::to_iri::is_clean_char(c, false))
     }
 
     /// [`super::clean_line_dots`] of `b`: [`super::clean_line`], and whether a `/` is

@@ -139,49 +139,54 @@ pub(crate) static CLEAN_BMP: [[u64; 1024]; 2] = {
 /// [`clean_prefix_naive`].
 #[inline]
 pub(crate) fn clean_prefix(octets: &[u8], in_query: bool) -> usize {
+    let mut k = 0;
+    while k < octets.len() {
+        match clean_char_len(&octets[k..], in_query) {
+            0 => return k,
+            len => k += len,
+        }
+    }
+    k
+}
+
+/// The length of the character at the start of `octets` if [`clean_prefix`] takes it
+/// (unreserved ASCII, or a strictly valid two- or three-octet UTF-8 sequence of a character
+/// of [`CLEAN_BMP`]), else 0: [`clean_prefix`]'s step, also the AVX2 line kernel's test of a
+/// character alone (`normalize::clean_avx2`). A few instructions.
+#[inline(always)]
+pub(crate) fn clean_char_len(octets: &[u8], in_query: bool) -> usize {
     let map = &CLEAN_BMP[in_query as usize];
     // Bit `cp & 63` of word `cp >> 6` of the map (a shift by `bit` uses its low six bits).
     let clean = |word: u32, bit: u32| map[word as usize] >> (bit & 63) & 1 != 0;
-    let n = octets.len();
-    let mut k = 0;
-    while k < n {
-        // The character's octets from one little-endian word; past the end, zeros: a zero
-        // is no continuation octet, so a character cut by the end matches no pattern.
-        let w = match octets[k..].first_chunk::<4>() {
-            Some(w) => u32::from_le_bytes(*w),
-            None => octets[k..]
-                .iter()
-                .rev()
-                .fold(0, |w, &b| w << 8 | u32::from(b)),
-        };
-        // Three-octet characters first, then two-octet ones: the usual scripts of
-        // percent-encoded text.
-        k += if w & 0xC0_C0F0 == 0x80_80E0 {
-            // 1110xxxx 10xxxxxx 10xxxxxx: the word is (b0 & 0x0F) << 6 | (b1 & 0x3F), below
-            // 0x20 (U+0000–U+07FF) only for an overlong form; surrogates have no bit.
-            let word = (w & 0x0F) << 6 | (w >> 8) & 0x3F;
-            if word < 0x20 || !clean(word, w >> 16) {
-                return k;
-            }
-            3
-        } else if w & 0xC0E0 == 0x80C0 {
-            // 110xxxxx 10xxxxxx: the code point is (b0 & 0x1F) << 6 | (b1 & 0x3F); its
-            // word is b0 & 0x1F, below 2 (U+0000–U+007F) only for the overlong C0 and C1.
-            if w & 0x1E == 0 || !clean(w & 0x1F, w >> 8) {
-                return k;
-            }
-            2
-        } else if w & 0x80 == 0 {
-            // ASCII: word 0 or 1.
-            if !clean(w >> 6 & 1, w) {
-                return k;
-            }
-            1
-        } else {
-            return k;
-        };
+    // The character's octets from one little-endian word; past the end, zeros: a zero is no
+    // continuation octet, so a character cut by the end matches no pattern.
+    let w = match octets.first_chunk::<4>() {
+        Some(w) => u32::from_le_bytes(*w),
+        None => octets.iter().rev().fold(0, |w, &b| w << 8 | u32::from(b)),
+    };
+    // Three-octet characters first, then two-octet ones: the usual scripts of
+    // percent-encoded text.
+    if w & 0xC0_C0F0 == 0x80_80E0 {
+        // 1110xxxx 10xxxxxx 10xxxxxx: the word is (b0 & 0x0F) << 6 | (b1 & 0x3F), below
+        // 0x20 (U+0000–U+07FF) only for an overlong form; surrogates have no bit.
+        let word = (w & 0x0F) << 6 | (w >> 8) & 0x3F;
+        if word < 0x20 || !clean(word, w >> 16) {
+            return 0;
+        }
+        3
+    } else if w & 0xC0E0 == 0x80C0 {
+        // 110xxxxx 10xxxxxx: the code point is (b0 & 0x1F) << 6 | (b1 & 0x3F); its word is
+        // b0 & 0x1F, below 2 (U+0000–U+007F) only for the overlong C0 and C1.
+        if w & 0x1E == 0 || !clean(w & 0x1F, w >> 8) {
+            return 0;
+        }
+        2
+    } else if w & 0x80 == 0 && !octets.is_empty() {
+        // ASCII: word 0 or 1.
+        usize::from(clean(w >> 6 & 1, w))
+    } else {
+        0
     }
-    k
 }
 
 /// The twin of [`clean_prefix`], by the rules of [`emit_octets`]: [`decode_utf8`],
