@@ -1697,6 +1697,7 @@ mod clean_avx512 {
 #[cfg(target_arch = "x86_64")]
 mod clean_avx2 {
     use crate::convert::to_iri::clean_char_len;
+    use crate::simd::x86_64::{broadcast16 as bcast, load32, window32, Blocks3, LeadTable32};
     use core::arch::x86_64::*;
     use std::sync::OnceLock;
 
@@ -1744,8 +1745,6 @@ mod clean_avx2 {
         })
     }
 
-    /// Lane i: `1 << (i & 7)`: a bit of a bitmap byte.
-    static POW2: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
     /// Lane i: `1 << i` for i < 8, else 0: a `%HH`'s high nibble's bit in `unreserved`.
     static NIBBLE_BIT: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0];
 
@@ -1770,15 +1769,8 @@ mod clean_avx2 {
         let t = tables();
         let n = b.len();
         let set1 = |x: u8| _mm256_set1_epi8(x as i8);
-        // Sixteen table bytes in both 128-bit lanes (`vpshufb` looks up within a lane).
-        // SAFETY: each slice has 16 bytes, read unaligned.
-        let bcast = |p: &[u8]| unsafe {
-            debug_assert_eq!(p.len(), 16);
-            _mm256_broadcastsi128_si256(_mm_loadu_si128(p.as_ptr().cast()))
-        };
-        let (f2lo, f2hi) = (bcast(&t.full2[..16]), bcast(&t.full2[16..]));
-        let c3: [__m256i; 8] = core::array::from_fn(|g| bcast(&t.clean3[16 * g..][..16]));
-        let pow2 = bcast(&POW2);
+        let full2 = LeadTable32::new(&t.full2);
+        let clean3 = Blocks3::new(&t.clean3);
         let (unres, nibble_bit) = (bcast(&t.unreserved), bcast(&NIBBLE_BIT));
         let zero = _mm256_setzero_si256();
         // Unsigned `x <= c` per byte.
@@ -1801,7 +1793,7 @@ mod clean_avx2 {
             )
         };
         // The last window's bytes and the two after them, zero-padded.
-        let mut last: [u8; 34];
+        let mut last = [0; 34];
         let mut high_pct = false;
         let mut slash_dot = false;
         // Continuation bytes the leads of the windows before announce in this one (bit i:
@@ -1810,19 +1802,9 @@ mod clean_avx2 {
         let mut hashes = 0u32;
         let mut i = 0;
         while i < n {
-            let rem = n - i;
             // The window and the window one byte on (`next`); two bytes on where a `%` is.
-            let (p, lanes) = if rem > 33 {
-                (b[i..].as_ptr(), u32::MAX)
-            } else {
-                // Zero past the end (a window of 33 bytes leaves one for the next).
-                last = [0; 34];
-                last[..rem].copy_from_slice(&b[i..]);
-                let lanes = if rem >= 32 { u32::MAX } else { (1 << rem) - 1 };
-                (last.as_ptr(), lanes)
-            };
-            // SAFETY: `p` has 34 readable bytes: `b[i..]` with `rem > 33`, or `last`.
-            let load = |k: usize| unsafe { _mm256_loadu_si256(p.add(k).cast()) };
+            let (w, lanes) = window32(b, i, &mut last);
+            let load = |k: usize| load32(w, k);
             let (v, next) = (load(0), load(1));
             // ASCII stops (`path_masks16`'s compares: below 0x21 as signed bytes is the
             // controls, the space and every byte at or above 0x80; 0x7B–0x7F but `~`;
@@ -1884,32 +1866,11 @@ mod clean_avx2 {
             carry = want >> 32;
             // Characters looked up alone: four-byte ones, and those of blocks not all clean.
             let mut alone = lead4;
-            let lo4 = _mm256_and_si256(v, set1(0x0F));
             if lead2 != 0 {
-                // Bit 4 of the lead picks the table half (moved to bit 7 for the blend).
-                let full2 = _mm256_blendv_epi8(
-                    _mm256_shuffle_epi8(f2lo, lo4),
-                    _mm256_shuffle_epi8(f2hi, lo4),
-                    _mm256_slli_epi16(v, 3),
-                );
-                alone |= lead2 & !mask(full2);
+                alone |= lead2 & !mask(full2.get(v));
             }
             if lead3 != 0 {
-                // Block >> 3: the lead's four payload bits over the next byte's bits 3–5 (no
-                // bit crosses a byte in either 16-bit shift); its byte of the 128-byte
-                // bitmap by eight lookups, each of the lanes whose index is in its sixteen
-                // (the others saturate to 0x80 and up, which `vpshufb` reads as zero).
-                let idx = _mm256_or_si256(
-                    _mm256_slli_epi16(lo4, 3),
-                    _mm256_srli_epi16(_mm256_and_si256(next, set1(0x38)), 3),
-                );
-                let mut byte = zero;
-                for (g, tg) in c3.iter().enumerate() {
-                    let k = _mm256_adds_epu8(_mm256_sub_epi8(idx, set1(16 * g as u8)), set1(0x70));
-                    byte = _mm256_or_si256(byte, _mm256_shuffle_epi8(*tg, k));
-                }
-                let bit = _mm256_shuffle_epi8(pow2, _mm256_and_si256(next, set1(7)));
-                alone |= lead3 & mask(_mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), zero));
+                alone |= lead3 & mask(_mm256_cmpeq_epi8(clean3.bit(v, next), zero));
             }
             while alone != 0 {
                 let k = i + alone.trailing_zeros() as usize;

@@ -690,3 +690,133 @@ pub(crate) fn lead_table_indices(v: __m512i, next: __m512i) -> (__m512i, __m512i
     let i3 = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(v, set1(0x0F)), 3), upper);
     (bit, i2, i3)
 }
+
+/// The bytes an AVX2 per-character kernel (`check`'s warnings walk, `normalize`'s
+/// clean-line test) reads for its 32-byte window at `b[i..]`: the window and the two bytes
+/// after it. `b[i..]` itself when it has 34 bytes, else its bytes copied into `buf` with
+/// zeros after them (a lane past the line's end is 0x00). The second value has the bits of
+/// the window's lanes inside the line.
+///
+/// # Panics
+/// If `i >= b.len()`.
+#[inline]
+pub(crate) fn window32<'a>(b: &'a [u8], i: usize, buf: &'a mut [u8; 34]) -> (&'a [u8], u32) {
+    let rem = b.len() - i;
+    assert!(rem > 0);
+    if rem > 33 {
+        // A window of 33 bytes leaves one to the next; 34 and up read only the line.
+        (&b[i..], u32::MAX)
+    } else {
+        *buf = [0; 34];
+        buf[..rem].copy_from_slice(&b[i..]);
+        let lanes = if rem >= 32 { u32::MAX } else { (1 << rem) - 1 };
+        (buf, lanes)
+    }
+}
+
+/// The 32 bytes `w[k..k + 32]` (a [`window32`] slice, `k` ≤ 2).
+///
+/// # Panics
+/// If `w` holds fewer than `k + 32` bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(crate) fn load32(w: &[u8], k: usize) -> __m256i {
+    assert!(w.len() >= k + 32);
+    // SAFETY: `w[k..k + 32]` is in bounds (just asserted); an unaligned load.
+    unsafe { _mm256_loadu_si256(w.as_ptr().add(k).cast()) }
+}
+
+/// The 16 bytes of `p` in both 128-bit lanes (`vpshufb` looks up within a lane).
+///
+/// # Panics
+/// If `p` is not 16 bytes long.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(crate) fn broadcast16(p: &[u8]) -> __m256i {
+    assert_eq!(p.len(), 16);
+    // SAFETY: `p` has 16 bytes (just asserted), read unaligned.
+    unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(p.as_ptr().cast())) }
+}
+
+/// A table of 32 bytes looked up by the five payload bits of a two-byte UTF-8 lead (RFC
+/// 3629 §3: the code point's 64-code-point block, U+0000–U+07FF) with AVX2: its halves in
+/// both 128-bit lanes.
+pub(crate) struct LeadTable32 {
+    lo: __m256i,
+    hi: __m256i,
+}
+
+impl LeadTable32 {
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) fn new(t: &[u8; 32]) -> LeadTable32 {
+        LeadTable32 {
+            lo: broadcast16(&t[..16]),
+            hi: broadcast16(&t[16..]),
+        }
+    }
+
+    /// Lane i: byte `v[i] & 0x1F` of the table.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) fn get(&self, v: __m256i) -> __m256i {
+        use core::arch::x86_64::{_mm256_blendv_epi8, _mm256_slli_epi16};
+        let lo4 = _mm256_and_si256(v, _mm256_set1_epi8(0x0F));
+        // Bit 4 of the lead picks the half (moved to bit 7 for the blend).
+        _mm256_blendv_epi8(
+            _mm256_shuffle_epi8(self.lo, lo4),
+            _mm256_shuffle_epi8(self.hi, lo4),
+            _mm256_slli_epi16(v, 3),
+        )
+    }
+}
+
+/// Lane i: `1 << (idx[i] & 7)`: the bit of a bitmap byte that the three low bits of a
+/// per-lane index pick.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(crate) fn pow2_lanes(idx: __m256i) -> __m256i {
+    _mm256_shuffle_epi8(
+        broadcast16(&POW2[..16]),
+        _mm256_and_si256(idx, _mm256_set1_epi8(7)),
+    )
+}
+
+/// A bitmap of the BMP's 1024 blocks of 64 code points (bit `block & 7` of byte `block >> 3`,
+/// 128 bytes) looked up per lane with AVX2: eight 16-byte pieces in both 128-bit lanes.
+pub(crate) struct Blocks3 {
+    pieces: [__m256i; 8],
+}
+
+impl Blocks3 {
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) fn new(t: &[u8; 128]) -> Blocks3 {
+        Blocks3 {
+            pieces: core::array::from_fn(|g| broadcast16(&t[16 * g..][..16])),
+        }
+    }
+
+    /// Lane i, for a three-byte lead `v[i]` followed by `next[i]` (RFC 3629 §3): nonzero
+    /// when the bit of its character's block is set. Meaningful only in such lanes.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) fn bit(&self, v: __m256i, next: __m256i) -> __m256i {
+        use core::arch::x86_64::{_mm256_adds_epu8, _mm256_slli_epi16, _mm256_sub_epi8};
+        let set1 = |x: u8| _mm256_set1_epi8(x as i8);
+        // Block >> 3: the lead's four payload bits over the next byte's bits 3–5 (no bit
+        // crosses a byte in either 16-bit shift); its byte of the bitmap by eight lookups,
+        // each of the lanes whose index is in its sixteen (the others saturate to 0x80 and
+        // up, which `vpshufb` reads as zero).
+        let idx = _mm256_or_si256(
+            _mm256_slli_epi16(_mm256_and_si256(v, set1(0x0F)), 3),
+            _mm256_srli_epi16(_mm256_and_si256(next, set1(0x38)), 3),
+        );
+        let mut byte = _mm256_setzero_si256();
+        for (g, piece) in self.pieces.iter().enumerate() {
+            let k = _mm256_adds_epu8(_mm256_sub_epi8(idx, set1(16 * g as u8)), set1(0x70));
+            byte = _mm256_or_si256(byte, _mm256_shuffle_epi8(*piece, k));
+        }
+        _mm256_and_si256(byte, pow2_lanes(next))
+    }
+}
