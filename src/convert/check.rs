@@ -1244,9 +1244,18 @@ fn rtl_page(p: u32) -> bool {
 #[inline(never)]
 fn scan_line(s: &str) -> LineScan {
     #[cfg(target_arch = "x86_64")]
-    if scan_avx512::available() {
-        // SAFETY: the kernel's features (AVX-512 F, BW, VBMI, BMI2), detected just above.
-        if let Some(rtl) = unsafe { scan_avx512::quiet_line(s.as_bytes()) } {
+    {
+        let quiet = if scan_avx512::available() {
+            // SAFETY: the kernel's features (AVX-512 F, BW, VBMI, BMI2), detected just
+            // above; `s` is UTF-8.
+            unsafe { scan_avx512::quiet_line(s.as_bytes()) }
+        } else if scan_avx2::available() {
+            // SAFETY: AVX2, detected just above; `s` is UTF-8.
+            unsafe { scan_avx2::quiet_line(s.as_bytes()) }
+        } else {
+            None
+        };
+        if let Some(rtl) = quiet {
             return LineScan {
                 warn: Some((0, None)),
                 rtl: Some(rtl),
@@ -1405,17 +1414,11 @@ mod scan_avx512 {
         T.get_or_init(|| {
             let mut t = Tables {
                 stop2: [0; 256],
-                quiet3: [0; 128],
+                quiet3: super::quiet_blocks3(),
             };
             for cp in 0x80u32..0x800 {
                 if STOP.page(cp)[(cp >> 6 & 1) as usize] >> (cp & 63) & 1 != 0 {
                     t.stop2[(cp >> 3) as usize] |= 1 << (cp & 7);
-                }
-            }
-            for block in 32u32..1024 {
-                let cp = block << 6;
-                if STOP.page(cp)[(block & 1) as usize] == 0 && !(0xD800..0xE000).contains(&cp) {
-                    t.quiet3[(block >> 3) as usize] |= 1 << (block & 7);
                 }
             }
             t
@@ -1494,6 +1497,184 @@ mod scan_avx512 {
     }
 }
 
+/// Bit `b & 7` of byte `b >> 3`: block `b` of 64 code points (U+0800 and up) holds no
+/// character of `STOP` (no bit below U+0800, nor for the surrogates' blocks, which hold no
+/// character). Both line kernels' table, built from the memo's pages.
+#[cfg(target_arch = "x86_64")]
+fn quiet_blocks3() -> [u8; 128] {
+    let mut t = [0; 128];
+    for block in 32u32..1024 {
+        let cp = block << 6;
+        if STOP.page(cp)[(block & 1) as usize] == 0 && !(0xD800..0xE000).contains(&cp) {
+            t[(block >> 3) as usize] |= 1 << (block & 7);
+        }
+    }
+    t
+}
+
+/// [`scan_avx512::quiet_line`] in 32-byte windows with AVX2, for the CPUs without AVX-512
+/// (issue 11: the walk was 18 % of check's instructions on `intl_cldr` there): the same
+/// answer, `Some(rtl)` exactly when no character is one of [`is_walk_stop`]'s or above
+/// U+FFFF and no non-ASCII run starts with a combining mark (twin: [`quiet_line_naive`]).
+/// A two-byte character is looked up by its group of 8 code points (a 32-byte bitmap of
+/// the groups of U+0000–U+07FF with a stop character, indexed by the lead's payload and
+/// the next byte's bits 3–5: RFC 3629 §3), a three-byte one by its block of 64 (the
+/// bitmap of [`quiet_blocks3`]); a character of a group or block with a stop character,
+/// and the first of each non-ASCII run, is looked up alone in the memos.
+#[cfg(target_arch = "x86_64")]
+mod scan_avx2 {
+    use super::{MARK, STOP};
+    use crate::simd::x86_64::{load32, pow2_lanes, window32, Blocks3, LeadTable32};
+    use core::arch::x86_64::*;
+    use std::sync::OnceLock;
+
+    /// Whether the CPU runs [`quiet_line`].
+    #[inline]
+    pub(super) fn available() -> bool {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+
+    struct Tables {
+        /// Bit `(cp >> 3) & 7` of byte `cp >> 6`: the 8 code points from `cp & !7` (U+0080
+        /// to U+07FF) hold a character of `STOP`.
+        stop8: [u8; 32],
+        /// [`super::quiet_blocks3`].
+        quiet3: [u8; 128],
+
+        /// Bit `cp & 63` of word `cp >> 6`: `STOP` and `MARK` of the BMP from U+0080, for
+        /// the characters looked up alone (a bit test instead of a memo's page and a
+        /// decoding).
+        stop: [u64; 1024],
+        mark: [u64; 1024],
+    }
+
+    /// Built on first use from the memos' pages.
+    fn tables() -> &'static Tables {
+        static T: OnceLock<Tables> = OnceLock::new();
+        T.get_or_init(|| {
+            let mut t = Tables {
+                stop8: [0; 32],
+                quiet3: super::quiet_blocks3(),
+                stop: [0; 1024],
+                mark: [0; 1024],
+            };
+            // Pages of 128 code points, from U+0080 (an ASCII byte is never looked up).
+            for cp in (0x80u32..0x10000).step_by(128) {
+                let w = (cp >> 6) as usize;
+                t.stop[w..w + 2].copy_from_slice(STOP.page(cp));
+                t.mark[w..w + 2].copy_from_slice(MARK.page(cp));
+            }
+            for cp in 0x80u32..0x800 {
+                if t.stop[(cp >> 6) as usize] >> (cp & 63) & 1 != 0 {
+                    t.stop8[(cp >> 6) as usize] |= 1 << (cp >> 3 & 7);
+                }
+            }
+            t
+        })
+    }
+
+    /// `Some(rtl)` for a line (UTF-8, as `scan_line`'s `&str`) on which `scan_line` answers
+    /// no warning and no stop, `rtl` its right-to-left answer; `None` where the walk must
+    /// decide (see the [module documentation](self)).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2; `b` must be UTF-8.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn quiet_line(b: &[u8]) -> Option<bool> {
+        let t = tables();
+        let n = b.len();
+        let stop8 = LeadTable32::new(&t.stop8);
+        let quiet3 = Blocks3::new(&t.quiet3);
+        let set1 = |x: u8| _mm256_set1_epi8(x as i8);
+        let zero = _mm256_setzero_si256();
+        // Unsigned `x <= c` per byte.
+        let le = |x: __m256i, c: u8| _mm256_cmpeq_epi8(_mm256_min_epu8(x, set1(c)), x);
+        let mask = |x: __m256i| _mm256_movemask_epi8(x) as u32;
+        let mut last = [0; 34];
+        let mut rtl = 0u32;
+        // Whether the byte before the window is ≥ 0x80 (the line's start counts as ASCII).
+        let mut high_before = 0u32;
+        let mut i = 0;
+        while i < n {
+            // Lanes past the line's end are zero: ASCII.
+            let (w, _) = window32(b, i, &mut last);
+            let v = load32(w, 0);
+            let high = mask(v);
+            if high == 0 {
+                high_before = 0;
+                i += 32;
+                continue;
+            }
+            let next = load32(w, 1);
+            if mask(_mm256_cmpeq_epi8(_mm256_max_epu8(v, set1(0xF0)), v)) != 0 {
+                return None; // four-byte characters: the walk's
+            }
+            let lead2 = mask(le(_mm256_sub_epi8(v, set1(0xC0)), 0x1F));
+            let lead3 = mask(le(_mm256_sub_epi8(v, set1(0xE0)), 0x0F));
+            // The first character of each non-ASCII run: a lead after an ASCII byte.
+            let starts = (lead2 | lead3) & !(high << 1 | high_before);
+            high_before = high >> 31;
+            // Looked up alone: characters of groups or blocks with a stop character, and
+            // the first character of each run (a combining mark there needs the walk).
+            let mut alone = starts;
+            if lead2 != 0 {
+                let group = _mm256_and_si256(stop8.get(v), pow2_lanes(_mm256_srli_epi16(next, 3)));
+                alone |= lead2 & !mask(_mm256_cmpeq_epi8(group, zero));
+                // Right-to-left pages (`rtl_page`): leads D6–DF (U+0580–U+07FF).
+                rtl |= lead2 & mask(_mm256_cmpeq_epi8(_mm256_max_epu8(v, set1(0xD6)), v));
+            }
+            if lead3 != 0 {
+                alone |= lead3 & mask(_mm256_cmpeq_epi8(quiet3.bit(v, next), zero));
+                // E0 A0–A3 (U+0800–U+08FF), EF AC–BB (U+FB00–U+FEFF).
+                let eq = |x: __m256i, c: u8| _mm256_cmpeq_epi8(x, set1(c));
+                let e0 = _mm256_and_si256(eq(v, 0xE0), le(_mm256_sub_epi8(next, set1(0xA0)), 3));
+                let ef = _mm256_and_si256(eq(v, 0xEF), le(_mm256_sub_epi8(next, set1(0xAC)), 0x0F));
+                rtl |= mask(_mm256_or_si256(e0, ef));
+            }
+            while alone != 0 {
+                let lane = alone.trailing_zeros();
+                alone &= alone - 1;
+                // A lead of two or three bytes inside the line, of a UTF-8 line (RFC 3629 §3).
+                let k = i + lane as usize;
+                let c1 = u32::from(b[k + 1] & 0x3F);
+                let cp = if b[k] < 0xE0 {
+                    u32::from(b[k] & 0x1F) << 6 | c1
+                } else {
+                    u32::from(b[k] & 0x0F) << 12 | c1 << 6 | u32::from(b[k + 2] & 0x3F)
+                };
+                let (word, bit) = ((cp >> 6) as usize, cp & 63);
+                let mark = t.mark[word] & u64::from(starts >> lane & 1) << bit;
+                if t.stop[word] >> bit & 1 != 0 || mark != 0 {
+                    return None;
+                }
+            }
+            i += 32;
+        }
+        Some(rtl != 0)
+    }
+}
+
+/// The obviously correct twin of both line kernels ([`scan_avx512::quiet_line`],
+/// [`scan_avx2::quiet_line`]), character by character: `None` when a character is above
+/// U+FFFF or one of [`is_walk_stop`]'s, or a combining mark starts a non-ASCII run (after
+/// an ASCII byte or the line's start); else whether the line may hold right-to-left text
+/// (`may_contain_rtl_naive`).
+#[cfg(any(test, feature = "twins"))]
+fn quiet_line_naive(s: &str) -> Option<bool> {
+    let mut after_ascii = true;
+    for c in s.chars() {
+        if !c.is_ascii()
+            && (u32::from(c) > 0xFFFF
+                || is_walk_stop(c)
+                || (after_ascii && unicode_normalization::char::is_combining_mark(c)))
+        {
+            return None;
+        }
+        after_ascii = c.is_ascii();
+    }
+    Some(crate::simd::rtl::may_contain_rtl_naive(s.as_bytes()))
+}
+
 /// Adds the warnings [`scan_line`] counted to `o` (the first one unless `o` has one).
 fn add_warnings(o: &mut Outcome, (count, first): (u32, Option<usize>)) {
     o.warnings += count;
@@ -1545,8 +1726,35 @@ fn warn_line_chars(s: &str, o: &mut Outcome) -> bool {
 #[cfg(any(test, feature = "twins"))]
 #[doc(hidden)]
 pub fn scan_twin_check(s: &str) {
+    // Each line kernel this CPU runs, by name, against its twin: the walk's answer where it
+    // answers, and it answers exactly where the twin does.
+    let naive = quiet_line_naive(s);
+    #[cfg(target_arch = "x86_64")]
+    {
+        if scan_avx512::available() {
+            // SAFETY: the kernel's features, detected just above; `s` is UTF-8.
+            let got = unsafe { scan_avx512::quiet_line(s.as_bytes()) };
+            assert_eq!(got, naive, "scan_avx512::quiet_line: {s:?}");
+        }
+        if scan_avx2::available() {
+            // SAFETY: AVX2, detected just above; `s` is UTF-8.
+            let got = unsafe { scan_avx2::quiet_line(s.as_bytes()) };
+            assert_eq!(got, naive, "scan_avx2::quiet_line: {s:?}");
+        }
+    }
+    if let Some(rtl) = naive {
+        let quiet = LineScan {
+            warn: Some((0, None)),
+            rtl: Some(rtl),
+        };
+        assert_eq!(
+            scan_line_scalar(s),
+            quiet,
+            "the walk on a quiet line: {s:?}"
+        );
+    }
     let got = scan_line(s);
-    // The AVX-512 pre-pass answers only what the walk answers.
+    // The line kernels answer only what the walk answers.
     assert_eq!(
         got,
         scan_line_scalar(s),
