@@ -1520,7 +1520,8 @@ fn quiet_blocks3() -> [u8; 128] {
 /// the groups of U+0000–U+07FF with a stop character, indexed by the lead's payload and
 /// the next byte's bits 3–5: RFC 3629 §3), a three-byte one by its block of 64 (the
 /// bitmap of [`quiet_blocks3`]); a character of a group or block with a stop character,
-/// and the first of each non-ASCII run, is looked up alone in the memos.
+/// and the first of each non-ASCII run, is looked up alone: a bit test in bitmaps of the
+/// BMP's `STOP` and `MARK`, copied from the memos' pages once per process.
 #[cfg(target_arch = "x86_64")]
 mod scan_avx2 {
     use super::{MARK, STOP};
@@ -1540,7 +1541,6 @@ mod scan_avx2 {
         stop8: [u8; 32],
         /// [`super::quiet_blocks3`].
         quiet3: [u8; 128],
-
         /// Bit `cp & 63` of word `cp >> 6`: `STOP` and `MARK` of the BMP from U+0080, for
         /// the characters looked up alone (a bit test instead of a memo's page and a
         /// decoding).
