@@ -190,8 +190,17 @@ pub fn check_component(s: &str, r: Range<usize>) -> Result<(), BidiViolation> {
 /// `out`, in line order (see the module documentation for the rule). An authority that
 /// [`components::split_authority`] refuses is one component (the grammar check reports it).
 pub fn push_components(s: &str, c: &Components, out: &mut Vec<Range<usize>>) {
+    push_parts(s, c, false, out);
+}
+
+/// [`push_components`], or with `wide_only` only the components of the parts (authority,
+/// path, query, fragment) that hold a non-ASCII byte: a component of an ASCII part has no
+/// right-to-left character, so §4.2 has nothing to check in it, and the components of the
+/// other parts are the same either way (no part's split looks into another).
+fn push_parts(s: &str, c: &Components, wide_only: bool, out: &mut Vec<Range<usize>>) {
     let line = s.as_bytes();
-    if let Some(ar) = c.authority.clone() {
+    let wide = |r: &Range<usize>| !wide_only || !line[r.clone()].is_ascii();
+    if let Some(ar) = c.authority.clone().filter(wide) {
         match components::split_authority(line, ar.clone()) {
             Ok(a) => {
                 out.extend(a.userinfo.clone());
@@ -204,22 +213,24 @@ pub fn push_components(s: &str, c: &Components, out: &mut Vec<Range<usize>>) {
     }
     // Path: segments at '/', the last one split at its last '.'.
     let p = c.path.clone();
-    let mut start = p.start;
-    for (k, &x) in line[p.clone()].iter().enumerate() {
-        if x == b'/' {
-            out.push(start..p.start + k);
-            start = p.start + k + 1;
+    if wide(&p) {
+        let mut start = p.start;
+        for (k, &x) in line[p.clone()].iter().enumerate() {
+            if x == b'/' {
+                out.push(start..p.start + k);
+                start = p.start + k + 1;
+            }
         }
-    }
-    match line[start..p.end].iter().rposition(|&b| b == b'.') {
-        Some(k) => {
-            out.push(start..start + k);
-            out.push(start + k + 1..p.end);
+        match line[start..p.end].iter().rposition(|&b| b == b'.') {
+            Some(k) => {
+                out.push(start..start + k);
+                out.push(start + k + 1..p.end);
+            }
+            None => out.push(start..p.end),
         }
-        None => out.push(start..p.end),
     }
     // Query: pieces at '&' and ';', each split at its first '='.
-    if let Some(q) = c.query.clone() {
+    if let Some(q) = c.query.clone().filter(wide) {
         let mut start = q.start;
         for (k, &x) in line[q.clone()].iter().enumerate() {
             if x == b'&' || x == b';' {
@@ -229,7 +240,7 @@ pub fn push_components(s: &str, c: &Components, out: &mut Vec<Range<usize>>) {
         }
         push_name_value(line, start..q.end, out);
     }
-    out.extend(c.fragment.clone());
+    out.extend(c.fragment.clone().filter(wide));
 }
 
 /// Pushes the query piece `r` as a name and a value when it has a `=` (the first one splits),
@@ -302,7 +313,7 @@ pub fn check_line_rtl(
     scratch: &mut Vec<Range<usize>>,
 ) -> Result<(), BidiViolation> {
     scratch.clear();
-    push_components(s, c, scratch);
+    push_parts(s, c, true, scratch);
     for r in scratch.iter() {
         // An ASCII component has no right-to-left character; any other is walked
         // (`check_component` answers the same with or without a prefilter).
