@@ -1497,19 +1497,12 @@ mod scan_avx512 {
     }
 }
 
-/// Bit `b & 7` of byte `b >> 3`: block `b` of 64 code points (U+0800 and up) holds no
-/// character of `STOP` (no bit below U+0800, nor for the surrogates' blocks, which hold no
-/// character). Both line kernels' table, built from the memo's pages.
+/// The bitmap of the blocks of 64 code points (U+0800 and up, in
+/// [`blocks3_bitmap`](crate::simd::x86_64::blocks3_bitmap)'s layout) that hold no character
+/// of `STOP`: both line kernels' table, built from the memo's pages.
 #[cfg(target_arch = "x86_64")]
 fn quiet_blocks3() -> [u8; 128] {
-    let mut t = [0; 128];
-    for block in 32u32..1024 {
-        let cp = block << 6;
-        if STOP.page(cp)[(block & 1) as usize] == 0 && !(0xD800..0xE000).contains(&cp) {
-            t[(block >> 3) as usize] |= 1 << (block & 7);
-        }
-    }
-    t
+    crate::simd::x86_64::blocks3_bitmap(|block| STOP.page(block << 6)[(block & 1) as usize] == 0)
 }
 
 /// [`scan_avx512::quiet_line`] in 32-byte windows with AVX2, for the CPUs without AVX-512

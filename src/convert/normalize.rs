@@ -1472,19 +1472,14 @@ pub fn clean_line_twin_check(line: &[u8]) {
     }
 }
 
-/// The line kernels' bitmap of three-byte blocks: bit `b & 7` of byte `b >> 3` when every
-/// code point of block `b` (64 code points, U+0800 and up) is clean
-/// ([`super::to_iri::CLEAN_BMP`]; none of the surrogates' blocks, which hold no character).
+/// The line kernels' bitmap of three-byte blocks ([`blocks3_bitmap`]'s layout): the blocks
+/// of 64 code points whose every code point is clean ([`super::to_iri::CLEAN_BMP`]).
+///
+/// [`blocks3_bitmap`]: crate::simd::x86_64::blocks3_bitmap
 #[cfg(target_arch = "x86_64")]
 fn clean_blocks3() -> [u8; 128] {
-    let mut bits = [0u8; 128];
     let map = &super::to_iri::CLEAN_BMP[0];
-    for (block, &word) in map.iter().enumerate().skip(32) {
-        if word == u64::MAX {
-            bits[block >> 3] |= 1 << (block & 7);
-        }
-    }
-    bits
+    crate::simd::x86_64::blocks3_bitmap(|block| map[block as usize] == u64::MAX)
 }
 
 /// The AVX-512 kernel of [`clean_line`]: per 64-byte window, the ASCII stops by one

@@ -782,6 +782,20 @@ pub(crate) fn pow2_lanes(idx: __m256i) -> __m256i {
     )
 }
 
+/// The per-character kernels' bitmap of the BMP's blocks of 64 code points with three-byte
+/// forms (U+0800 and up, blocks 32–1023): bit `block & 7` of byte `block >> 3` when
+/// `has(block)`, the layout [`Blocks3::bit`] and [`lead_table_indices`]' `i3` read. The
+/// surrogates' blocks (U+D800–U+DFFF) hold no character and get no bit.
+pub(crate) fn blocks3_bitmap(has: impl Fn(u32) -> bool) -> [u8; 128] {
+    let mut t = [0; 128];
+    for block in 32u32..1024 {
+        if !(0xD800..0xE000).contains(&(block << 6)) && has(block) {
+            t[(block >> 3) as usize] |= 1 << (block & 7);
+        }
+    }
+    t
+}
+
 /// A bitmap of the BMP's 1024 blocks of 64 code points (bit `block & 7` of byte `block >> 3`,
 /// 128 bytes) looked up per lane with AVX2: eight 16-byte pieces in both 128-bit lanes.
 pub(crate) struct Blocks3 {
