@@ -187,19 +187,16 @@ pub fn check_component(s: &str, r: Range<usize>) -> Result<(), BidiViolation> {
 }
 
 /// Appends the §4.2 components of the line `s` (split into `c` by [`components::split`]) to
-/// `out`, in line order (see the module documentation for the rule). An authority that
+/// `out`, in line order (see the module documentation for the rule), of the parts
+/// (authority, path, query, fragment) that hold a non-ASCII byte. An authority that
 /// [`components::split_authority`] refuses is one component (the grammar check reports it).
+///
+/// The components of an ASCII part are left out: they hold no right-to-left character
+/// (nothing for §4.2 to check) and no character `check` warns about (all are non-ASCII),
+/// and no part's split looks into another, so the other parts' components are the same.
 pub fn push_components(s: &str, c: &Components, out: &mut Vec<Range<usize>>) {
-    push_parts(s, c, false, out);
-}
-
-/// [`push_components`], or with `wide_only` only the components of the parts (authority,
-/// path, query, fragment) that hold a non-ASCII byte: a component of an ASCII part has no
-/// right-to-left character, so §4.2 has nothing to check in it, and the components of the
-/// other parts are the same either way (no part's split looks into another).
-fn push_parts(s: &str, c: &Components, wide_only: bool, out: &mut Vec<Range<usize>>) {
     let line = s.as_bytes();
-    let wide = |r: &Range<usize>| !wide_only || !line[r.clone()].is_ascii();
+    let wide = |r: &Range<usize>| !line[r.clone()].is_ascii();
     if let Some(ar) = c.authority.clone().filter(wide) {
         match components::split_authority(line, ar.clone()) {
             Ok(a) => {
@@ -313,7 +310,7 @@ pub fn check_line_rtl(
     scratch: &mut Vec<Range<usize>>,
 ) -> Result<(), BidiViolation> {
     scratch.clear();
-    push_parts(s, c, true, scratch);
+    push_components(s, c, scratch);
     for r in scratch.iter() {
         // An ASCII component has no right-to-left character; any other is walked
         // (`check_component` answers the same with or without a prefilter).
