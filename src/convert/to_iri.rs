@@ -1241,8 +1241,9 @@ fn find_control_or_c1(line: &[u8]) -> Option<usize> {
 /// [`find_control_or_c1`] in one pass (issue 11: "one pass per line where today there are
 /// several"; URIs, what to-iri reads, are ASCII). 64-byte masked windows with AVX-512 BW
 /// where the CPU has it ([`avx512::ascii_line_control`]: to-iri's URIs average 110 bytes, seven
-/// SSE2 blocks but two windows), else SSE2 over 16-byte blocks, the last one zero-padded
-/// ([`crate::simd::padded`]); the twin of both is [`ascii_line_control_naive`] (the tests
+/// SSE2 blocks but two windows), else 32-byte windows with AVX2 ([`avx2::ascii_line_control`]),
+/// else SSE2 over 16-byte blocks, the last window or block zero-padded
+/// ([`crate::simd::padded`]); the twin of all three is [`ascii_line_control_naive`] (the tests
 /// `control_scans_match_twins` and `ascii_line_control_matches_twin_on_long_lines`).
 fn ascii_line_control(line: &[u8]) -> Option<Option<usize>> {
     #[cfg(target_arch = "x86_64")]
@@ -1250,7 +1251,25 @@ fn ascii_line_control(line: &[u8]) -> Option<Option<usize>> {
         // SAFETY: the CPU has AVX-512 F and BW and BMI2 (checked just above).
         return unsafe { avx512::ascii_line_control(line) };
     }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        return unsafe { avx2::ascii_line_control(line) };
+    }
     ascii_line_control_sse2(line)
+}
+
+/// [`ascii_line_control`] by the AVX2 kernel, or `None` when the CPU lacks AVX2 (for the
+/// tests, which compare every kernel with the twin).
+#[cfg(test)]
+fn ascii_line_control_avx2(line: &[u8]) -> Option<Option<Option<usize>>> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        return Some(unsafe { avx2::ascii_line_control(line) });
+    }
+    let _ = line;
+    None
 }
 
 /// [`ascii_line_control`] without AVX-512: SSE2 blocks, or the twin off x86_64.
@@ -1329,6 +1348,52 @@ mod avx512 {
                 }
             }
             i += 64;
+        }
+        Some(first)
+    }
+}
+
+/// [`ascii_line_control`] by 32-byte windows, for CPUs with AVX2 and without AVX-512 (issue
+/// 11: to-iri's URIs average 110 bytes, seven SSE2 blocks but four windows; callgrind, to-iri
+/// on `intl_cldr`'s URIs, in docs/performance.md's thirty-second pass).
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use core::arch::x86_64::*;
+
+    /// [`super::ascii_line_control`]: whole windows loaded in place, the last part window
+    /// copied into a zeroed one ([`crate::simd::padded`]: zeros are not high, and the lanes
+    /// past the line's end are left out of the control mask).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn ascii_line_control(line: &[u8]) -> Option<Option<usize>> {
+        let mut first = None;
+        let mut base = 0;
+        for chunk in line.chunks(32) {
+            let (v, lanes) = match chunk.first_chunk::<32>() {
+                // SAFETY: `b` is 32 readable bytes; `loadu` has no alignment requirement.
+                Some(b) => (unsafe { _mm256_loadu_si256(b.as_ptr().cast()) }, u32::MAX),
+                None => {
+                    let b = crate::simd::padded::<32>(chunk);
+                    // SAFETY: as above, on the padded copy.
+                    let v = unsafe { _mm256_loadu_si256(b.as_ptr().cast()) };
+                    (v, (1u32 << chunk.len()) - 1)
+                }
+            };
+            if _mm256_movemask_epi8(v) != 0 {
+                return None;
+            }
+            if first.is_none() {
+                // A C0 control is at most 0x1F (unsigned), DEL is 0x7F.
+                let c0 = _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8(0x1F)), v);
+                let del = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(0x7F));
+                let control = _mm256_movemask_epi8(_mm256_or_si256(c0, del)) as u32 & lanes;
+                if control != 0 {
+                    first = Some(base + control.trailing_zeros() as usize);
+                }
+            }
+            base += 32;
         }
         Some(first)
     }
@@ -1725,6 +1790,9 @@ mod tests {
                 let want = ascii_line_control_naive(v);
                 assert_eq!(ascii_line_control(v), want, "{len} {v:02X?}");
                 assert_eq!(ascii_line_control_sse2(v), want, "{len} {v:02X?}");
+                if let Some(got) = ascii_line_control_avx2(v) {
+                    assert_eq!(got, want, "avx2 {len} {v:02X?}");
+                }
             };
             check(&base);
             for p in 0..len {
@@ -1762,6 +1830,9 @@ mod tests {
                         v[p] = b;
                         assert_eq!(ascii_line_control(&v), ascii_line_control_naive(&v));
                         assert_eq!(ascii_line_control_sse2(&v), ascii_line_control_naive(&v));
+                        if let Some(got) = ascii_line_control_avx2(&v) {
+                            assert_eq!(got, ascii_line_control_naive(&v), "{v:02X?}");
+                        }
                         // A control too, before or after the byte.
                         for q in [p.saturating_sub(1), (p + 17).min(len - 1)] {
                             let mut w = v.clone();
