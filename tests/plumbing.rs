@@ -552,6 +552,75 @@ fn several_inputs_in_order_with_per_file_line_numbers() {
     assert!(!out.exists() && tmp_files(d).is_empty());
 }
 
+/// A file whose last line has no line end is not joined to the next file's first line: a LF
+/// follows it when another input comes after it (README "Several files"); the last input's
+/// last line stays as it is, and a filtered-out last line leaves no empty line.
+#[test]
+fn a_last_line_without_line_end_is_not_joined_to_the_next_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let w = |n: &str, b: &[u8]| {
+        let p = d.join(n);
+        std::fs::write(&p, b).unwrap();
+        p
+    };
+    let a = w("a.txt", b"http://a.example/1");
+    let b = w("b.txt", b"http://b.example/2\n");
+    let c = w("c.txt", b"http://c.example/3");
+    let e = w("e.txt", b"");
+    let crlf = w("crlf.txt", b"http://d.example/4\r\nhttp://d.example/5");
+    let bad = w("bad.txt", b"http://ok.example/\nhttp://a%zz/");
+    let gzp = w("g.txt.gz", &gz("http://g.example/\u{e9}".as_bytes()));
+    let run = |args: &[&Path], extra: &[&str], stdin: &[u8]| {
+        let mut cmd = bin();
+        cmd.args(["--stats", "json"])
+            .args(extra)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        child.stdin.take().unwrap().write_all(stdin).unwrap();
+        let o = child.wait_with_output().unwrap();
+        let stats: serde_json::Value = serde_json::from_slice(&o.stderr).unwrap();
+        (text(&o.stdout), stats)
+    };
+    let (out, stats) = run(&[&a, &b, &e, &c], &[], b"");
+    assert_eq!(
+        out,
+        "http://a.example/1\nhttp://b.example/2\nhttp://c.example/3"
+    );
+    assert_eq!(
+        (stats["lines"].as_u64(), stats["written"].as_u64()),
+        (Some(3), Some(3))
+    );
+    // stdin, a CRLF file and a compressed one, each without a final line end.
+    let (out, stats) = run(
+        &[Path::new("-"), &crlf, &gzp, &a],
+        &[],
+        b"http://s.example/0",
+    );
+    assert_eq!(
+        out,
+        "http://s.example/0\nhttp://d.example/4\r\nhttp://d.example/5\n\
+         http://g.example/%C3%A9\nhttp://a.example/1"
+    );
+    assert_eq!(stats["lines"].as_u64(), Some(5));
+    // A filtered-out last line writes nothing, so nothing is added after it.
+    let (out, stats) = run(&[&bad, &b], &["--mode", "check", "--valid-only"], b"");
+    assert_eq!(out, "http://ok.example/\nhttp://b.example/2\n");
+    assert_eq!(
+        stats["written"].as_u64().unwrap() + stats["skipped"].as_u64().unwrap(),
+        3
+    );
+    // One file alone keeps its missing final line end (like `cat`), and so does the last
+    // file that writes anything.
+    let (out, _) = run(&[&a], &[], b"");
+    assert_eq!(out, "http://a.example/1");
+    let (out, _) = run(&[&b, &a, &e], &[], b"");
+    assert_eq!(out, "http://b.example/2\nhttp://a.example/1");
+}
+
 #[test]
 fn jsonl_report_has_the_fields_of_the_tsv_report() {
     let dir = tempfile::tempdir().unwrap();

@@ -292,6 +292,11 @@ fn convert_all(
     progress: Option<&dyn Progress>,
 ) -> Result<Summary, Fatal> {
     let mut total = Summary::default();
+    let mut out = LastByte {
+        inner: output.writer(),
+        last: None,
+        pending: false,
+    };
     for &inp in inputs {
         let read = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
         // Charset hook (issue 12): UTF-16 input is streamed through a transcoder to UTF-8.
@@ -311,7 +316,7 @@ fn convert_all(
             }
             let r = convert_source(
                 source,
-                output.writer(),
+                &mut out,
                 report.as_mut().map(|w| w.writer()),
                 opts,
                 inp,
@@ -328,6 +333,11 @@ fn convert_all(
             r
         });
         let s = r?;
+        // A file whose last line has no line end: a LF before the next byte written, so
+        // that its last line is not joined to the first line the next inputs write (the
+        // summary counts them as two lines; README "Several files"). Nothing is added when
+        // nothing follows.
+        out.pending = out.last.is_some_and(|b| b != b'\n');
         total.stats.add(&s.stats);
         total.threads = s.threads;
         total.stopped_at_error = s.stopped_at_error;
@@ -336,6 +346,69 @@ fn convert_all(
         }
     }
     Ok(total)
+}
+
+/// The output of all inputs ([`convert_all`]): it remembers the last byte written, and
+/// writes a LF before the next byte when `pending` (set after an input whose output did not
+/// end with one).
+struct LastByte<'a> {
+    inner: &'a mut (dyn Write + Send),
+    last: Option<u8>,
+    pending: bool,
+}
+
+impl LastByte<'_> {
+    /// The pending LF, when `len` bytes are about to be written.
+    fn settle(&mut self, len: usize) -> io::Result<()> {
+        if self.pending && len > 0 {
+            self.inner.write_all(b"\n")?;
+            self.pending = false;
+            self.last = Some(b'\n');
+        }
+        Ok(())
+    }
+}
+
+impl Write for LastByte<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.settle(buf.len())?;
+        let n = self.inner.write(buf)?;
+        if n > 0 {
+            self.last = Some(buf[n - 1]);
+        }
+        Ok(n)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.settle(buf.len())?;
+        self.inner.write_all(buf)?;
+        if let Some(&b) = buf.last() {
+            self.last = Some(b);
+        }
+        Ok(())
+    }
+
+    /// Forwarded as one vectored write (the chunks' clean runs go from the input to the
+    /// writer uncopied); the last byte is the one at `n - 1` across the slices.
+    fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
+        self.settle(bufs.iter().map(|b| b.len()).sum())?;
+        let n = self.inner.write_vectored(bufs)?;
+        let mut rest = n;
+        for b in bufs {
+            if rest <= b.len() {
+                if rest > 0 {
+                    self.last = Some(b[rest - 1]);
+                }
+                break;
+            }
+            rest -= b.len();
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// The chunks alive at once (cut, converting, or converted and waiting for their turn to be
