@@ -252,6 +252,44 @@ fn field_delimiter_threads_chunks_mmap() {
     assert!(outs.iter().all(|o| *o == want.repeat(1000).into_bytes()));
 }
 
+/// A `--chunk-size` far beyond the input (and the largest one that parses) on a stream: the
+/// buffer grows with what the stream holds, not to the chunk size at once (a QA sweep found
+/// 99999999999999 aborting on a 3.5 KB pipe, and 100G zero-filling for over a minute), so
+/// the run converts the lines and exits at once; `--max-line-bytes` likewise.
+#[test]
+fn huge_chunk_sizes_on_streams_hold_what_the_stream_holds() {
+    let input = "http://a.example/ü\nhttp://b.example/\n/x".repeat(200);
+    let want = run_stdin::<&str>(&[], input.as_bytes());
+    assert_eq!(want.status.code(), Some(0));
+    let dir = tempfile::tempdir().unwrap();
+    let gz = dir.path().join("in.txt.gz");
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut e, input.as_bytes()).unwrap();
+    std::fs::write(&gz, e.finish().unwrap()).unwrap();
+    for size in ["99999999999999", "100G", "18446744073709551615"] {
+        let start = std::time::Instant::now();
+        let o = run_stdin(
+            &["--chunk-size", size, "--max-line-bytes", size],
+            input.as_bytes(),
+        );
+        assert_eq!(o.status.code(), Some(0), "{size}: {}", stderr(&o));
+        assert_eq!(o.stdout, want.stdout, "{size}");
+        let o = bin()
+            .args(["--chunk-size", size, "--in"])
+            .arg(&gz)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{size}: {}", stderr(&o));
+        assert_eq!(o.stdout, want.stdout, "{size} .gz");
+        // Seconds to spare: the abort was immediate, the zero-fill took over a minute.
+        assert!(
+            start.elapsed().as_secs() < 30,
+            "{size}: {:?}",
+            start.elapsed()
+        );
+    }
+}
+
 #[test]
 fn max_line_bytes_and_crlf() {
     let mut input = b"/a\r\n".to_vec();

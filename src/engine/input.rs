@@ -291,6 +291,9 @@ pub enum StreamChunk {
     },
 }
 
+/// The least a stream buffer grows by per read ([`StreamChunker`]).
+const GROW_STEP: usize = 64 << 10;
+
 /// Cuts a stream into chunks of whole lines with bounded memory: about `chunk` bytes, or one
 /// line up to the cap, or pieces of a longer line.
 pub struct StreamChunker {
@@ -324,10 +327,25 @@ impl StreamChunker {
         self.total_read
     }
 
+    /// Reads into `buf` until it holds `want` bytes or the stream ends. The buffer grows by
+    /// at most what it holds (at least [`GROW_STEP`]) per read, not to `want` at once: a large
+    /// `--chunk-size` on a small stream holds what the stream has, and a buffer that cannot
+    /// be had is an error (`OutOfMemory`, naming the options), not an abort.
     fn fill(&mut self, buf: &mut Vec<u8>, want: usize) -> io::Result<()> {
         while buf.len() < want && !self.eof {
             let old = buf.len();
-            let target = want.max(old + 1);
+            let target = want
+                .min(old.saturating_add(old.max(GROW_STEP)))
+                .max(old + 1);
+            if buf.try_reserve(target - old).is_err() {
+                return Err(io::Error::new(
+                    io::ErrorKind::OutOfMemory,
+                    format!(
+                        "no memory for a buffer of {target} bytes (lower --chunk-size or \
+                         --max-line-bytes)"
+                    ),
+                ));
+            }
             buf.resize(target, 0);
             match self.r.read(&mut buf[old..]) {
                 Ok(0) => {
@@ -410,7 +428,10 @@ impl StreamChunker {
                     last: false,
                 }));
             }
-            want = (buf.len() + self.chunk).min(self.max_line.saturating_add(2));
+            want = buf
+                .len()
+                .saturating_add(self.chunk)
+                .min(self.max_line.saturating_add(2));
         }
     }
 }
