@@ -621,6 +621,72 @@ fn a_last_line_without_line_end_is_not_joined_to_the_next_file() {
     assert_eq!(out, "http://b.example/2\nhttp://a.example/1");
 }
 
+/// `--errors` or `--stats-file` naming an input file is a usage error, found before anything
+/// is read or written, and the input is left as it was (a QA sweep found `iribulk in.txt
+/// --errors in.txt` replacing the input with the report); `--out` may name the input
+/// (converted in place).
+#[test]
+fn reports_may_not_replace_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let input = d.join("in.txt");
+    let data = "http://ok.example/ü\nhttp://a%zz/\n";
+    std::fs::write(&input, data).unwrap();
+    let other = d.join("other.txt");
+    std::fs::write(&other, "http://b.example/\n").unwrap();
+    // The input given by another name (a hard link) is the same file.
+    let link = d.join("link.txt");
+    std::fs::hard_link(&input, &link).unwrap();
+    for (opt, report) in [
+        ("--errors", &input),
+        ("--stats-file", &input),
+        ("--errors", &link),
+    ] {
+        let o = bin()
+            .arg(opt)
+            .arg(report)
+            .arg(&other)
+            .arg(&input)
+            .output()
+            .unwrap();
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{opt}: {e}");
+        assert!(e.contains(opt) && e.contains("is the input file"), "{e}");
+        assert_eq!(std::fs::read_to_string(&input).unwrap(), data, "{opt}");
+        assert!(o.stdout.is_empty());
+    }
+    // The library refuses it too.
+    let opts = iribulk::engine::pipeline::RunOptions {
+        inputs: vec![input.clone()],
+        errors: Some(input.clone()),
+        output: Some(d.join("out.txt")),
+        ..Default::default()
+    };
+    assert!(matches!(
+        iribulk::engine::pipeline::run(&opts),
+        Err(iribulk::engine::pipeline::Fatal::Usage(_))
+    ));
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), data);
+    // --out may: the input converted in place, the report beside it.
+    let rep = d.join("r.tsv");
+    let o = bin()
+        .arg("--out")
+        .arg(&input)
+        .arg("--errors")
+        .arg(&rep)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    assert_eq!(
+        std::fs::read_to_string(&input).unwrap(),
+        "http://ok.example/%C3%BC\nhttp://a%zz/\n"
+    );
+    assert!(std::fs::read_to_string(&rep)
+        .unwrap()
+        .contains("bad-percent"));
+}
+
 #[test]
 fn jsonl_report_has_the_fields_of_the_tsv_report() {
     let dir = tempfile::tempdir().unwrap();

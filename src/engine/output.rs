@@ -199,6 +199,32 @@ pub fn check_outputs(list: &[(&str, Option<&Path>)]) -> Result<(), String> {
     Ok(())
 }
 
+/// Refuses a report file (`--errors`, `--stats-file`) that is one of the `inputs` (the same
+/// device and inode): written like `--out`, to a temporary file renamed at the end, it would
+/// replace that input with the report. `--out` may name an input (converted in place: the
+/// input is read whole before the rename). Each item is (option name, path), as for
+/// [`check_outputs`]; `-` and absent paths are not files. Returns a usage message.
+pub fn check_not_inputs(list: &[(&str, Option<&Path>)], inputs: &[&Path]) -> Result<(), String> {
+    for (opt, p) in list {
+        let Some(p) = p.filter(|p| p.as_os_str() != "-") else {
+            continue;
+        };
+        let id = ident(Some(p));
+        if !matches!(id, Ident::Inode(..)) {
+            continue;
+        }
+        if let Some(inp) = inputs.iter().find(|i| ident(Some(i)) == id) {
+            return Err(format!(
+                "{opt} '{}' is the input file '{}': the report would replace it; give \
+                 another file",
+                p.display(),
+                inp.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl Output {
     /// Opens `path` (`None` or `-`: stdout). A regular file (or a new one) is written to a
     /// temporary name beside it (beside its target, for a symbolic link) and renamed by

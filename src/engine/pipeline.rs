@@ -189,6 +189,9 @@ pub fn run_with_progress(
             Err(e) => return Err(Fatal::Input(input_msg_name(Some(p)), e)),
         }
     }
+    let files: Vec<&Path> = inputs.iter().flatten().copied().collect();
+    output::check_not_inputs(&[("--errors", opts.errors.as_deref())], &files)
+        .map_err(Fatal::Usage)?;
     let rep_name = name(&opts.errors, "stderr");
     let mut report = match &opts.errors {
         Some(p) if p.as_os_str() == "-" && !opts.errors_to_stdout() => Some(Output::stderr()),

@@ -37,6 +37,16 @@ fn main() -> ExitCode {
         eprintln!("iribulk: {msg}");
         return ExitCode::from(2);
     }
+    // The reports may not replace an input (`--out` may: converted in place).
+    let inputs: Vec<&std::path::Path> = opts.inputs.iter().map(|p| p.as_path()).collect();
+    let reports = [
+        ("--errors", opts.errors.as_deref()),
+        ("--stats-file", cli.stats_file.as_deref()),
+    ];
+    if let Err(msg) = iribulk::engine::output::check_not_inputs(&reports, &inputs) {
+        eprintln!("iribulk: {msg}");
+        return ExitCode::from(2);
+    }
     if let Err(e) = iribulk::engine::output::install_signal_cleanup() {
         eprintln!("iribulk: cannot watch for signals: {e}");
         return ExitCode::from(1);
