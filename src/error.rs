@@ -440,13 +440,16 @@ error_kinds! {
          a relative path, a browser a network-path reference to another host",
         "RFC 3986 §4.2, WHATWG URL §4.4";
     /// `drive-letter-reference`: a reference whose path starts with a Windows drive letter
-    /// (`/c:/x`, `c|/x`) against a `file` base, or a `file` URL whose drive-letter segment
-    /// RFC 3986 §5.2.4 would remove: browsers drop the base's host there and keep the drive
-    /// letter through `..` (WHATWG URL §4.4 file state, RFC 8089 Appendix E.2); RFC 3986 §5.2
-    /// keeps the host.
+    /// (`/c:/x`, `c|/x`) against a `file` base, a `file` URL whose drive-letter segment
+    /// RFC 3986 §5.2.4 would remove, a resolution that loses the drive letter the base's path
+    /// starts with, or one that gives a `file` URL with both a host and a drive letter:
+    /// browsers keep the drive letter through `..` and path-absolute references, and some
+    /// drop the host before it (WHATWG URL §4.4 file state, RFC 8089 Appendix E.2); RFC 3986
+    /// §5.2 does neither.
     DriveLetterReference = "drive-letter-reference", Error,
-        "reference starting with a Windows drive letter against a file base: browsers \
-         drop the base's host (WHATWG URL §4.4 file state), RFC 3986 §5.2 keeps it",
+        "a Windows drive letter in a file URL that RFC 3986 §5.2 and browsers resolve \
+         differently: browsers keep the drive letter through '..' and absolute paths, and \
+         some drop the host before it (WHATWG URL §4.4 file state)",
         "RFC 3986 §5.2, RFC 8089 Appendix E.2";
     /// `idna2003-differs`: warning (error with `--strict`): IDNA2003 (RFC 3490, kept as
     /// `--host idna2003` asks) gives another host than UTS #46 non-transitional (what

@@ -598,6 +598,32 @@ pub fn file_drive_with_host(url: &[u8]) -> bool {
         && matches!(p.get(3), None | Some(b'/' | b'\\'))
 }
 
+/// True when `path` starts with a Windows drive letter segment (`/C:`, `/c|`, alone or before
+/// `/`, `\\`, `?` or `#`).
+fn starts_with_drive(path: &[u8]) -> bool {
+    path.len() >= 3
+        && path[0] == b'/'
+        && path[1].is_ascii_alphabetic()
+        && matches!(path[2], b':' | b'|')
+        && matches!(path.get(3), None | Some(b'/' | b'\\' | b'?' | b'#'))
+}
+
+/// True when the `file` base `base` has a path that starts with a Windows drive letter and
+/// RFC 3986 resolution of `reference` (without its `file:` scheme, if it had one) gave
+/// `resolved` a `file` path that does not: a reference without an authority keeps the
+/// base's drive letter for browsers (WHATWG URL §4.4 file slash state, and "shorten a path"
+/// never removes it), while §5.2.2's path-absolute case and §5.2.4's `..` remove it
+/// (`/x` or `../../x` against `file:///c:/dir/`: browsers `file:///c:/x`, RFC 3986
+/// `file:///x`). README promises `drive-letter-reference` for it (found by a QA sweep).
+pub fn drive_removed(base: &[u8], reference: &[u8], resolved: &[u8]) -> bool {
+    let file = |u: &[u8]| scheme_of(u).is_some_and(|s| s.eq_ignore_ascii_case(b"file"));
+    if !file(base) || !file(resolved) || reference.starts_with(b"//") {
+        return false;
+    }
+    starts_with_drive(&base[components::split(base).path])
+        && !starts_with_drive(&resolved[components::split(resolved).path])
+}
+
 /// True when a segment of `path` (split on `/` and `\\`) is a Windows drive letter (`C:`,
 /// `c|`): browsers never remove it with `..` and make it the first segment of a `file` URL
 /// with no host (WHATWG URL §4.4 path state, "shorten a path"), RFC 3986 §5.2.4 removes it.
@@ -1026,7 +1052,7 @@ impl<C: Converter> Guard<C> {
         crate::grammar::resolve::resolve_into(base, reference, &mut self.resolved)?;
         let resolved = std::mem::take(&mut self.resolved);
         let rhead = LineHead::find(&resolved);
-        let r = if file_drive_with_host(&resolved) {
+        let r = if file_drive_with_host(&resolved) || drive_removed(base, rest, &resolved) {
             Err(LineError::new(ErrorKind::DriveLetterReference, 0))
         } else if let Some(at) = file_port_at(&resolved, &rhead) {
             // `//h:/x` against a file base: the port came with the reference.
