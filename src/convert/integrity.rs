@@ -713,6 +713,21 @@ pub fn removed_char(host: &str, idna2003: bool) -> Option<(usize, char)> {
         while leads != 0 {
             let at = base + leads.trailing_zeros() as usize;
             leads &= leads - 1;
+            // The second byte of the deleted characters under the three-byte leads that
+            // most other text shares (Japanese under E3, Georgian and Hangul under E1,
+            // full-width forms under EF): the others are not decoded (issue 11: check on
+            // `intl_cldr`, the decode and lookup of every kana of a host cost ~1 % of it).
+            // `removed_char_matches_twin_on_every_code_point` holds the list to the tables.
+            let second = b.get(at + 1).copied().unwrap_or(0);
+            let may = match b[at] {
+                0xE1 => matches!(second, 0x85 | 0x9E | 0xA0),
+                0xE3 => second == 0x85,
+                0xEF => matches!(second, 0xB8 | 0xBB | 0xBE),
+                _ => true,
+            };
+            if !may {
+                continue;
+            }
             // `at` is a lead byte (no continuation byte is in the set), so a char boundary.
             let c = host[at..].chars().next()?;
             if mapped_to_nothing(c, idna2003) {
