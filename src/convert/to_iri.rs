@@ -1358,29 +1358,24 @@ mod avx512 {
 /// on `intl_cldr`'s URIs, in docs/performance.md's thirty-second pass).
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
+    use crate::simd::x86_64::{load32, window32};
     use core::arch::x86_64::*;
 
-    /// [`super::ascii_line_control`]: whole windows loaded in place, the last part window
-    /// copied into a zeroed one ([`crate::simd::padded`]: zeros are not high, and the lanes
-    /// past the line's end are left out of the control mask).
+    /// [`super::ascii_line_control`]: each window read by the AVX2 kernels' helpers
+    /// ([`window32`], [`load32`]: in place, or the last one copied into a zeroed buffer;
+    /// zeros are not high, and the lanes past the line's end are left out of the control
+    /// mask).
     ///
     /// # Safety
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn ascii_line_control(line: &[u8]) -> Option<Option<usize>> {
         let mut first = None;
-        let mut base = 0;
-        for chunk in line.chunks(32) {
-            let (v, lanes) = match chunk.first_chunk::<32>() {
-                // SAFETY: `b` is 32 readable bytes; `loadu` has no alignment requirement.
-                Some(b) => (unsafe { _mm256_loadu_si256(b.as_ptr().cast()) }, u32::MAX),
-                None => {
-                    let b = crate::simd::padded::<32>(chunk);
-                    // SAFETY: as above, on the padded copy.
-                    let v = unsafe { _mm256_loadu_si256(b.as_ptr().cast()) };
-                    (v, (1u32 << chunk.len()) - 1)
-                }
-            };
+        let mut buf = [0u8; 34];
+        let mut i = 0;
+        while i < line.len() {
+            let (w, lanes) = window32(line, i, &mut buf);
+            let v = load32(w, 0);
             if _mm256_movemask_epi8(v) != 0 {
                 return None;
             }
@@ -1390,10 +1385,10 @@ mod avx2 {
                 let del = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(0x7F));
                 let control = _mm256_movemask_epi8(_mm256_or_si256(c0, del)) as u32 & lanes;
                 if control != 0 {
-                    first = Some(base + control.trailing_zeros() as usize);
+                    first = Some(i + control.trailing_zeros() as usize);
                 }
             }
-            base += 32;
+            i += 32;
         }
         Some(first)
     }
