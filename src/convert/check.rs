@@ -419,41 +419,35 @@ impl Checker {
             return Ok(());
         }
         let mode = self.opts.to_uri.host;
-        let Some(idna) = host::idna_for(mode, scheme) else {
-            // No IDNA here (`--host percent`, or a scheme that is not a DNS one in the auto
-            // mode): the mapping browsers apply to a special scheme's host (`file`) is still
-            // checked, as `--strict` checks it.
-            if mode == HostMode::Percent || !pct && host.is_ascii() {
-                return Ok(());
-            }
-            let decoded;
-            let name = if pct {
-                match host::decode_host_percent(host) {
-                    Some(d) => {
-                        decoded = d;
-                        decoded.as_str()
-                    }
-                    None => return Ok(()),
-                }
-            } else {
-                host
-            };
-            return host_mapping_errors(name, mode, scheme, r.start, pct);
-        };
+        let idna = host::idna_for(mode, scheme);
+        if mode == HostMode::Percent {
+            return Ok(());
+        }
         let err = |reason| LineError::new(ErrorKind::Idna(reason), r.start);
+        // Percent-decoded once (3987bis §3.4.2): for the IDNA, and for the mapping check that
+        // still runs without one (a `file` host in the auto mode, as `--strict` checks it).
         let decoded;
         let name = if pct {
-            decoded = host::decode_host_percent(host).ok_or(err(IdnaReason::PercentNotUtf8))?;
-            decoded.as_str()
+            match host::decode_host_percent(host) {
+                Some(d) => {
+                    decoded = d;
+                    decoded.as_str()
+                }
+                None if idna.is_some() => return Err(err(IdnaReason::PercentNotUtf8)),
+                None => return Ok(()),
+            }
         } else {
             host
+        };
+        let Some(idna) = idna else {
+            return host_mapping_errors(name, mode, scheme, r.start, pct);
         };
         if !name.is_ascii() {
             if !self.naive && name.len() == host.len() {
                 // No '%': the strict conversion already ran this IDNA on this host (its
                 // `map_host`, same mode and scheme, no fallback) and would have failed the
                 // line; a non-ASCII host makes the line non-ASCII, so it did run.
-                return host_mapping_errors(name, mode, scheme, r.start, false);
+                return host_mapping_errors(name, mode, scheme, r.start, pct);
             }
             let mut tmp = std::mem::take(&mut self.mapped);
             tmp.clear();
@@ -1926,9 +1920,9 @@ pub fn crawl_line_compare(
 /// offset of the to-uri guard's check ([`crate::convert::integrity::removed_char`]), for the
 /// special schemes it checks (UTS #46 §4, RFC 3491 §3; issue 16). `idna2003-differs` is not
 /// asked: with `--host idna2003`, `check` judges hosts by IDNA2003 (issue #10: RFC 3987
-/// §4.4's examples, 10 with its numeric label included, pass under it). `name`: the host
-/// (non-ASCII), percent-decoded when `pct`; `start`: the host's offset in the line; `mode`:
-/// the host mode (nothing with `--host percent`).
+/// §4.4's examples, 10 with its numeric label included, pass under it). `name`: the host,
+/// percent-decoded when `pct`; `start`: the host's offset in the line; `mode`:
+/// the host mode (not `--host percent`, which [`Checker::check_host`] leaves first).
 fn host_mapping_errors(
     name: &str,
     mode: HostMode,
@@ -1936,10 +1930,8 @@ fn host_mapping_errors(
     start: usize,
     pct: bool,
 ) -> Result<(), LineError> {
-    if mode == HostMode::Percent
-        || name.is_ascii()
-        || !scheme.is_some_and(|s| components::scheme_class(s) != SchemeClass::Other)
-    {
+    // (An ASCII name holds no lead byte: `removed_char` answers `None` at once.)
+    if !scheme.is_some_and(|s| components::scheme_class(s) != SchemeClass::Other) {
         return Ok(());
     }
     let idna2003 = matches!(mode, HostMode::Idna2003(_));
