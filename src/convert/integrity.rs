@@ -590,22 +590,17 @@ pub fn file_drive_with_host(url: &[u8]) -> bool {
     if a.is_empty() {
         return false;
     }
-    let p = &url[c.path];
-    p.len() >= 3
-        && p[0] == b'/'
-        && p[1].is_ascii_alphabetic()
-        && matches!(p[2], b':' | b'|')
-        && matches!(p.get(3), None | Some(b'/' | b'\\'))
+    starts_with_drive(&url[c.path])
 }
 
-/// True when `path` starts with a Windows drive letter segment (`/C:`, `/c|`, alone or before
-/// `/`, `\\`, `?` or `#`).
+/// True when the path component `path` starts with a Windows drive letter segment (`/C:`,
+/// `/c|`, alone or before `/` or `\\`).
 fn starts_with_drive(path: &[u8]) -> bool {
     path.len() >= 3
         && path[0] == b'/'
         && path[1].is_ascii_alphabetic()
         && matches!(path[2], b':' | b'|')
-        && matches!(path.get(3), None | Some(b'/' | b'\\' | b'?' | b'#'))
+        && matches!(path.get(3), None | Some(b'/' | b'\\'))
 }
 
 /// True when the `file` base `base` has a path that starts with a Windows drive letter and
@@ -615,9 +610,10 @@ fn starts_with_drive(path: &[u8]) -> bool {
 /// never removes it), while §5.2.2's path-absolute case and §5.2.4's `..` remove it
 /// (`/x` or `../../x` against `file:///c:/dir/`: browsers `file:///c:/x`, RFC 3986
 /// `file:///x`). README promises `drive-letter-reference` for it (found by a QA sweep).
+/// `resolved` is a `file` URL (its caller knows it from the result's [`LineHead`]).
 pub fn drive_removed(base: &[u8], reference: &[u8], resolved: &[u8]) -> bool {
-    let file = |u: &[u8]| scheme_of(u).is_some_and(|s| s.eq_ignore_ascii_case(b"file"));
-    if !file(base) || !file(resolved) || reference.starts_with(b"//") {
+    let base_file = scheme_of(base).map(components::scheme_class) == Some(SchemeClass::File);
+    if !base_file || reference.starts_with(b"//") {
         return false;
     }
     starts_with_drive(&base[components::split(base).path])
@@ -1067,7 +1063,9 @@ impl<C: Converter> Guard<C> {
         crate::grammar::resolve::resolve_into(base, reference, &mut self.resolved)?;
         let resolved = std::mem::take(&mut self.resolved);
         let rhead = LineHead::find(&resolved);
-        let r = if file_drive_with_host(&resolved) || drive_removed(base, rest, &resolved) {
+        let r = if file_drive_with_host(&resolved)
+            || rhead.class == SchemeClass::File && drive_removed(base, rest, &resolved)
+        {
             Err(LineError::new(ErrorKind::DriveLetterReference, 0))
         } else if let Some(at) = file_port_at(&resolved, &rhead) {
             // `//h:/x` against a file base: the port came with the reference.
