@@ -37,13 +37,11 @@ fn main() -> ExitCode {
         eprintln!("iribulk: {msg}");
         return ExitCode::from(2);
     }
-    // The reports may not replace an input (`--out` may: converted in place).
+    // The summary file may not replace an input (`pipeline::run` checks `--errors` the same
+    // way; `--out` may name an input: converted in place).
     let inputs: Vec<&std::path::Path> = opts.inputs.iter().map(|p| p.as_path()).collect();
-    let reports = [
-        ("--errors", opts.errors.as_deref()),
-        ("--stats-file", cli.stats_file.as_deref()),
-    ];
-    if let Err(msg) = iribulk::engine::output::check_not_inputs(&reports, &inputs) {
+    let stats = [("--stats-file", cli.stats_file.as_deref())];
+    if let Err(msg) = iribulk::engine::output::check_not_inputs(&stats, &inputs) {
         eprintln!("iribulk: {msg}");
         return ExitCode::from(2);
     }
