@@ -156,7 +156,7 @@ pub fn normalize_with(s: &str, opts: NormalizeOptions) -> Result<Cow<'_, str>, L
 /// Errors: `bad-scheme` (see [`crate::grammar::resolve::resolve_into`]) at offset 0 when the
 /// base has no scheme, else at the offset of the bad scheme in the base or the reference; and
 /// the host-integrity errors of `--base` (README "Host integrity"): `missing-host`,
-/// `backslash-reference`, `drive-letter-reference`, `browser-stripped`,
+/// `backslash-reference`, `drive-letter-reference`, `opaque-base-reference`, `browser-stripped`,
 /// `backslash-authority`, `bad-port`, at their offset in the reference. The reference is
 /// returned borrowed when it is its own target.
 ///

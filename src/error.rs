@@ -451,6 +451,16 @@ error_kinds! {
          differently: browsers keep the drive letter through '..' and absolute paths, and \
          some drop the host before it (WHATWG URL §4.4 file state)",
         "RFC 3986 §5.2, RFC 8089 Appendix E.2";
+    /// `opaque-base-reference`: a relative reference other than a fragment against a `blob:`
+    /// base whose path is opaque (`blob:https://good.com/uuid`, W3C File API §8.3): browsers
+    /// refuse it (WHATWG URL §4.4 no scheme state: "base has an opaque path and c is not
+    /// U+0023 (#)"), while RFC 3986 §5.2 resolves it inside the inner URL, whose host it can
+    /// then change (`../../evil.com/x` gives `blob:https://evil.com/x`, `//evil.com/x` gives
+    /// `blob://evil.com/x`).
+    OpaqueBaseReference = "opaque-base-reference", Error,
+        "relative reference against a blob: base with an opaque path: browsers refuse it, \
+         RFC 3986 §5.2 would resolve it inside the inner URL and can change its host",
+        "RFC 3986 §5.2, WHATWG URL §4.4, W3C File API §8.3";
     /// `idna2003-differs`: warning (error with `--strict`): IDNA2003 (RFC 3490, kept as
     /// `--host idna2003` asks) gives another host than UTS #46 non-transitional (what
     /// browsers use): deviation characters `ß ς`, joiners, characters unassigned in Unicode
@@ -674,6 +684,7 @@ mod tests {
             BrowserStripped,
             BackslashReference,
             DriveLetterReference,
+            OpaqueBaseReference,
             Idna2003Differs,
             HostCharRemoved('\u{3164}'),
             BadAce,

@@ -228,6 +228,7 @@ const HOST_INTEGRITY_CODES: &[&str] = &[
     "browser-stripped",
     "backslash-reference",
     "drive-letter-reference",
+    "opaque-base-reference",
     "idna2003-differs",
     "host-char-removed",
     "ambiguous-ipv4",

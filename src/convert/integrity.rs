@@ -556,6 +556,20 @@ pub fn backslash_reference(reference: &[u8]) -> bool {
     )
 }
 
+/// True when `reference` is relative, not a fragment alone, and `base` is a `blob:` URL whose
+/// path is opaque (no authority, the path does not start with `/`: `blob:https://good.com/u`;
+/// W3C File API §8.3). Browsers refuse it (WHATWG URL §4.4 no scheme state: "base has an
+/// opaque path and c is not U+0023 (#)": failure); RFC 3986 §5.2.3 merges it into the inner
+/// URL, whose host `..` segments or an authority can then change (`../../evil.com/x` gives
+/// `blob:https://evil.com/x`, `//evil.com/x` gives `blob://evil.com/x`; found by a QA sweep).
+/// README's host rule covers the inner URL of `blob:`, so such a line is refused. Other
+/// opaque bases (`mailto:`, `urn:`) keep RFC 3986 resolution: the rule does not cover them.
+pub fn opaque_base_reference(base: &[u8], reference: &[u8]) -> bool {
+    let opaque_blob = scheme_of(base).is_some_and(|s| s.eq_ignore_ascii_case(b"blob"))
+        && !base[5..].starts_with(b"/");
+    opaque_blob && scheme_of(reference).is_none() && !reference.starts_with(b"#")
+}
+
 /// True when the path of `reference` (no scheme, no authority) starts with a Windows drive
 /// letter, `/` optional: `c:`, `/C|/x` (WHATWG URL §4.4 "starts with a Windows drive letter";
 /// RFC 8089 Appendix E.2). Against a `file` base, browsers then drop the base's host.
@@ -1050,6 +1064,9 @@ impl<C: Converter> Guard<C> {
         };
         if base_special && backslash_reference(reference) {
             return Err(LineError::new(ErrorKind::BackslashReference, 0));
+        }
+        if opaque_base_reference(base, reference) {
+            return Err(LineError::new(ErrorKind::OpaqueBaseReference, 0));
         }
         // `file:e:/` against a file base is the relative `e:/` (§5.2.2 non-strict).
         let rest = match scheme_of(reference) {
@@ -1963,6 +1980,38 @@ mod tests {
         assert_eq!(f(br"file://\x"), Some(7));
         assert_eq!(f(br"foo:\\h/x"), None);
         assert_eq!(f(br"\\h/x"), None);
+    }
+
+    #[test]
+    fn opaque_base_references() {
+        let base = b"blob:https://good.com/a/b";
+        for r in [
+            &b"../../evil.com/x"[..],
+            b"//evil.com/x",
+            b"x",
+            b"?q",
+            b"/x",
+            b"",
+        ] {
+            assert!(
+                opaque_base_reference(base, r),
+                "{}",
+                String::from_utf8_lossy(r)
+            );
+        }
+        // A fragment, or an absolute reference, does not use the base's path.
+        assert!(!opaque_base_reference(base, b"#f"));
+        assert!(!opaque_base_reference(
+            base,
+            b"blob:https://other.example/u"
+        ));
+        assert!(!opaque_base_reference(base, b"https://other.example/u"));
+        // Bases without an opaque path, and other schemes.
+        assert!(!opaque_base_reference(b"BLOB:/p/q", b"x"));
+        assert!(!opaque_base_reference(b"blob://h/p", b"//evil.com/x"));
+        assert!(!opaque_base_reference(b"mailto:a@b.example", b"x"));
+        assert!(!opaque_base_reference(b"https://good.com/", b"x"));
+        assert!(opaque_base_reference(b"Blob:", b"x"));
     }
 
     #[test]
