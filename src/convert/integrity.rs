@@ -488,6 +488,41 @@ pub fn file_port_at(line: &[u8], h: &LineHead) -> Option<usize> {
     a.port.map(|p| p.start - 1)
 }
 
+/// Where the authority of a `file` URL is a Windows drive letter (`file://C|/x`,
+/// `file://c:/x`): the offset of the authority. Browsers read no host there but the path
+/// `/C:/x` (WHATWG URL §4.4 file host state: "if buffer is a Windows drive letter, file-host-
+/// to-path validation error", path state), RFC 3986 §3.2 the host `C|` (invalid) or `c` with
+/// an empty port, and RFC 8089 Appendix E.2 knows the drive letter only in the path.
+/// Percent-encoding the `|` (`file://C%7C/x`, found by a QA sweep) wrote a host browsers
+/// refuse for a line they read as a local path, so the Guard refuses the line
+/// (`drive-letter-reference`).
+#[inline]
+pub fn file_drive_host_at(line: &[u8], h: &LineHead) -> Option<usize> {
+    if h.class != SchemeClass::File {
+        return None;
+    }
+    let a = h.authority.clone()?;
+    is_drive_letter(&line[a.clone()]).then_some(a.start)
+}
+
+/// True when `rest` (what follows `file:`) starts with `//` and an authority that is a Windows
+/// drive letter ([`file_drive_host_at`] without a [`LineHead`]).
+fn drive_host(rest: &[u8]) -> bool {
+    let Some(auth) = rest.strip_prefix(b"//") else {
+        return false;
+    };
+    let end = auth
+        .iter()
+        .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(auth.len());
+    is_drive_letter(&auth[..end])
+}
+
+/// `C:` or `c|` (RFC 8089 Appendix E.2, WHATWG URL §4.3 "Windows drive letter").
+fn is_drive_letter(s: &[u8]) -> bool {
+    s.len() == 2 && s[0].is_ascii_alphabetic() && matches!(s[1], b':' | b'|')
+}
+
 /// Where a `file` URI has a port (even an empty one): RFC 8089 §2 `file-auth = "localhost" /
 /// host` has none, and browsers refuse a `:` in a file host (WHATWG URL §4.4 file host
 /// state), so dropping an empty port (normalization, RFC 3986 §6.2.3) would turn a refused
@@ -1034,6 +1069,9 @@ impl<C: Converter> Guard<C> {
         if let Some(at) = backslash_authority_at(reference, head) {
             return Err(LineError::new(ErrorKind::BackslashAuthority, at));
         }
+        if let Some(at) = file_drive_host_at(reference, head) {
+            return Err(LineError::new(ErrorKind::DriveLetterReference, at));
+        }
         if let Some(at) = file_port_at(reference, head) {
             return Err(LineError::new(ErrorKind::BadPort, at));
         }
@@ -1083,6 +1121,9 @@ impl<C: Converter> Guard<C> {
         let r = if file_drive_with_host(&resolved)
             || rhead.class == SchemeClass::File && drive_removed(base, rest, &resolved)
         {
+            Err(LineError::new(ErrorKind::DriveLetterReference, 0))
+        } else if file_drive_host_at(&resolved, &rhead).is_some() {
+            // `//C|/x` against a file base: the drive letter came as the authority.
             Err(LineError::new(ErrorKind::DriveLetterReference, 0))
         } else if let Some(at) = file_port_at(&resolved, &rhead) {
             // `//h:/x` against a file base: the port came with the reference.
@@ -1405,7 +1446,7 @@ pub fn quick_ok(line: &[u8]) -> bool {
             // nor a drive letter (RFC 8089 Appendix E.2): one `memchr2`, no split.
             let rest = &line[s.len() + 1..];
             memchr::memchr2(b':', b'|', rest).is_none()
-                || (file_port(line).is_none() && !drive_and_dots(rest))
+                || (file_port(line).is_none() && !drive_and_dots(rest) && !drive_host(rest))
         }
         SchemeClass::NetSpecial => has_plain_host(&line[s.len() + 1..]),
         SchemeClass::Other => true,
@@ -1918,12 +1959,17 @@ mod tests {
             "file:///a/../b",
             "file://h/x?y:z",
             "file:x:y",
+            "file://C|/x",
+            "file://c|",
+            "file://C:/x",
+            "file://h/C|/x",
         ] {
             let b = s.as_bytes();
             if quick_ok(b) {
                 assert_eq!(missing_host(b), None, "{s}");
                 assert_eq!(browser_stripped(b, false), None, "{s}");
                 assert_eq!(file_port(b), None, "{s}");
+                assert_eq!(file_drive_host_at(b, &LineHead::of(b)), None, "{s}");
                 let path = &b[components::split(b).path];
                 assert!(!(has_drive_segment(path) && has_dot_segment(path)), "{s}");
             }
@@ -1931,6 +1977,19 @@ mod tests {
         assert!(quick_ok(b"file:///a/../b") && quick_ok(b"file:///C:/a/b"));
         assert!(!quick_ok(b"file://h:80/x") && !quick_ok(b"file:///C:/a/../b"));
         assert!(quick_ok(b"http://a/b") && quick_ok(b"/rel") && !quick_ok(b"http:/a"));
+    }
+
+    #[test]
+    fn file_drive_hosts() {
+        let at = |s: &str| file_drive_host_at(s.as_bytes(), &LineHead::of(s.as_bytes()));
+        assert_eq!(at("file://C|/x"), Some(7));
+        assert_eq!(at("FILE://c:"), Some(7));
+        assert_eq!(at("file://z|?q"), Some(7));
+        assert_eq!(at("file://C/x"), None);
+        assert_eq!(at("file://CC|/x"), None);
+        assert_eq!(at("file:///C|/x"), None);
+        assert_eq!(at("http://C|/x"), None);
+        assert!(drive_host(b"//C|/x") && drive_host(b"//c:") && !drive_host(b"/C|/x"));
     }
 
     #[test]
