@@ -355,14 +355,25 @@ error_kinds! {
     /// identifiers are not allowed).
     BadIpLiteral = "bad-ip-literal", Error,
         "malformed IP literal (RFC 3986 IPv6address/IPvFuture)", "RFC 3986 §3.2.2";
-    /// `bad-port`: the port is not all digits (RFC 3986 §3.2.3).
-    BadPort = "bad-port", Error, "port is not all digits", "RFC 3986 §3.2.3";
+    /// `bad-port`: the port is not all digits (RFC 3986 §3.2.3), is above 65535 (`check`:
+    /// browsers refuse it, WHATWG URL §4.4 port state), or belongs to a `file` URL, which has
+    /// none (RFC 8089 §2 `file-auth`; the message said "not all digits" for `file://h:80/`).
+    BadPort = "bad-port", Error,
+        "bad port: not all digits, above 65535 (check), or in a file URL (which has none)",
+        "RFC 3986 §3.2.3, RFC 8089 §2";
     /// `idna`: the host could not be converted with IDNA (RFC 3987 §3.1, 3987bis §3.4.2).
     Idna(IdnaReason) = "idna", Error, "IDNA failed", "RFC 3987 §3.1";
     /// `line-too-long`: the line is longer than the configured cap.
     LineTooLong = "line-too-long", Error, "line longer than --max-line-bytes", "";
     /// `missing-field`: `--field N` was given and the record has fewer than N fields.
-    MissingField = "missing-field", Error, "the record has fewer fields than --field", "";
+    MissingField = "missing-field", Error,
+        "the record has fewer fields than --field (or --base-field, --charset-field) names", "";
+    /// `bad-base`: the record's base (`--base-field`) is not an absolute IRI: it has no
+    /// scheme, or an invalid one (RFC 3986 §5.1: the base URI must be absolute; §3.1). The
+    /// offset is the base field's (a fixed `--base` is checked when the command starts).
+    BadBase = "bad-base", Error,
+        "the record's base (--base-field) is not an absolute IRI: no valid scheme such as http:",
+        "RFC 3986 §5.1";
     /// `bad-charset`: bytes not valid in the line's declared charset (`--charset`,
     /// `--charset-field`; RFC 3987 §3.1 step 1b cannot decode them). The offset is the column
     /// of the first byte of the first malformed sequence, in the original line.
@@ -669,6 +680,7 @@ mod tests {
         v.extend([
             LineTooLong,
             MissingField,
+            BadBase,
             BadCharset,
             UnknownCharset,
             BidiFormat,

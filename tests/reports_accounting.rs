@@ -74,6 +74,35 @@ fn base_error_columns_point_into_the_input_line() {
     );
     assert_eq!(o.status.code(), Some(3));
     assert_eq!(columns(&rep), vec![("bad-percent".to_string(), 14)]);
+    // A base field that is not absolute is `bad-base` at the base field's column, also when
+    // it comes after the reference (RFC 3986 §5.1), and a missing base field is
+    // `missing-field` at the end of the line: both name the base, not the reference.
+    let o = run(
+        &["--field", "2", "--base-field", "1", "--errors", rep_s],
+        b"/rel/p\tq\nx\thttp://ok/\n1x:a\tb\n",
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(
+        columns(&rep),
+        vec![
+            ("bad-base".to_string(), 1),
+            ("bad-base".to_string(), 1),
+            ("bad-base".to_string(), 1)
+        ]
+    );
+    let o = run(
+        &["--field", "1", "--base-field", "2", "--errors", rep_s],
+        b"q\t/rel/p\nabc\n",
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "q\t/rel/p\nabc\n");
+    assert_eq!(
+        columns(&rep),
+        vec![
+            ("bad-base".to_string(), 3),
+            ("missing-field".to_string(), 4)
+        ]
+    );
 }
 
 #[test]

@@ -14,6 +14,7 @@ use crate::convert::{Outcome, Written};
 use crate::engine::chunk::{ChunkOut, LineIssue, Piece};
 use crate::engine::lines::{field_range, LEIRI_FLAGGED, TO_IRI_FLAGGED, TO_URI_FLAGGED};
 use crate::error::{ErrorKind, LineError};
+use crate::grammar::components;
 use crate::simd::{ByteSet, Classifier};
 use std::ops::Range;
 
@@ -263,13 +264,15 @@ impl Worker {
         self.base != Base::None
     }
 
-    /// Runs the mode on `reference` through its [`Guard`] (the host-integrity checks of
-    /// issue 16 and resolution), against the base of this record when one is set (`--base`,
-    /// or the record's `--base-field`). Offsets are in `reference` as written.
+    /// Runs the mode on the reference `record[field]` through its [`Guard`] (the
+    /// host-integrity checks of issue 16 and resolution), against the base of this record when
+    /// one is set (`--base`, or the record's `--base-field`). Offsets are in `record`: a
+    /// problem of the base field (`missing-field` at the record's end, `bad-base` at the
+    /// field) is found where that field is, which may be before the reference.
     fn convert_ref(
         &mut self,
         record: &[u8],
-        reference: &[u8],
+        field: Range<usize>,
         out: &mut Vec<u8>,
     ) -> Result<Outcome, LineError> {
         let held = self.base.clone(); // an Arc: the base outlives the borrows of `self`
@@ -277,12 +280,24 @@ impl Worker {
             Base::None => None,
             Base::Field(k) => match field_range(record, *k, self.opts.field.map_or(b'\t', |f| f.1))
             {
-                Some(r) => Some(&record[r]),
+                Some(r) => {
+                    // RFC 3986 §5.1: the base must be absolute. Resolution would say
+                    // `bad-scheme`, about the reference's column.
+                    let base = &record[r.clone()];
+                    let c = components::split(base);
+                    if c.scheme.is_none() || components::check_scheme(base, &c).is_err() {
+                        return Err(LineError::new(ErrorKind::BadBase, r.start));
+                    }
+                    Some(base)
+                }
                 None => return Err(LineError::new(ErrorKind::MissingField, record.len())),
             },
             Base::Fixed(b) => Some(b),
         };
-        self.conv.convert_ref(base, reference, out)
+        let start = field.start;
+        self.conv
+            .convert_ref(base, &record[field], out)
+            .map_err(|e| LineError::new(e.kind, e.offset + start))
     }
 
     /// Converts one value as the slow path converts a line: resolution against a
@@ -294,7 +309,7 @@ impl Worker {
     /// the charset decoding first, as the chunk walk does, and never set a [`Base::Field`]
     /// base (a value has no other field).
     pub fn convert_value(&mut self, value: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
-        self.convert_ref(value, value, out)
+        self.convert_ref(value, 0..value.len(), out)
     }
 
     /// Converts a chunk of whole lines (the last one may lack its terminator) into `res`
@@ -755,7 +770,7 @@ impl Worker {
                     if fr.start > 0 {
                         res.out.extend_from_slice(&content[..fr.start]);
                     }
-                    match self.convert_ref(content, &content[fr.clone()], &mut res.out) {
+                    match self.convert_ref(content, fr.clone(), &mut res.out) {
                         // Passed through: the line is copied from the input (`out` is cut
                         // back below), except a decoded record, written whole.
                         Ok(o) if o.written == Written::Passthrough && !decoded => Ok(o),
@@ -768,7 +783,7 @@ impl Worker {
                             }
                             Ok(o)
                         }
-                        Err(e) => Err(LineError::new(e.kind, e.offset + fr.start)),
+                        Err(e) => Err(e),
                     }
                 }
             }
