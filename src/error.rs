@@ -758,7 +758,7 @@ mod tests {
         );
         assert_eq!(
             ErrorKind::BadPort.full_message().to_string(),
-            "port is not all digits"
+            "bad port: not all digits, above 65535 (check), or in a file URL (which has none)"
         );
     }
 
