@@ -601,3 +601,36 @@ fn bench_subcommand_formats_and_plot() {
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
 }
+
+/// A stdout closed when iribulk starts (`>&-`) becomes `/dev/null` read-write (the Rust
+/// runtime opens it so): the output would vanish without a word, so iribulk warns. A shell's
+/// `>/dev/null` (write-only) and `--out FILE` do not warn.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closed_stdout_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o.txt");
+    let sh = |redirect: &str, extra: &str| {
+        let script = format!("exec \"$0\" -q --exit-zero --in \"$1\" {extra} {redirect}");
+        Command::new("sh")
+            .args(["-c", &script])
+            .arg(env!("CARGO_BIN_EXE_iribulk"))
+            .arg(sample_path())
+            .output()
+            .unwrap()
+    };
+    let closed = sh(">&-", "");
+    assert!(closed.status.success(), "{}", stderr(&closed));
+    assert!(
+        stderr(&closed).contains("a closed stdout (>&-)"),
+        "{}",
+        stderr(&closed)
+    );
+    let devnull = sh(">/dev/null", "");
+    assert!(devnull.status.success());
+    assert_eq!(stderr(&devnull), "");
+    let to_file = sh(">&-", &format!("--out {}", out.display()));
+    assert!(to_file.status.success(), "{}", stderr(&to_file));
+    assert_eq!(stderr(&to_file), "");
+    assert!(std::fs::metadata(&out).unwrap().len() > 0);
+}

@@ -45,6 +45,14 @@ fn main() -> ExitCode {
         eprintln!("iribulk: {msg}");
         return ExitCode::from(2);
     }
+    let to_stdout = opts.output.as_ref().is_none_or(|p| p.as_os_str() == "-");
+    if to_stdout && stdout_was_closed() {
+        eprintln!(
+            "iribulk: warning: stdout is /dev/null opened for reading and writing, which is what \
+             a closed stdout (>&-) becomes when a program starts: the converted lines go \
+             nowhere. Give --out FILE, or send stdout to /dev/null with '>' to silence this"
+        );
+    }
     if let Err(e) = iribulk::engine::output::install_signal_cleanup() {
         eprintln!("iribulk: cannot watch for signals: {e}");
         return ExitCode::from(1);
@@ -70,6 +78,30 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// True when fd 1 looks like a stdout that was closed when the program started: the Rust
+/// runtime then opens `/dev/null` read-write in its place (std's `sanitize_standard_fds`), so
+/// every write succeeds and the output vanishes without an error (`cat` would say "Bad file
+/// descriptor"). A shell's `>/dev/null` opens it write-only, so the access mode tells them
+/// apart; a parent that passes `/dev/null` read-write on purpose (Python's
+/// `subprocess.DEVNULL`) gets the warning too, which is why it is one and not an error.
+/// Linux only (`/proc/self`); elsewhere false.
+fn stdout_was_closed() -> bool {
+    let Ok(target) = std::fs::read_link("/proc/self/fd/1") else {
+        return false;
+    };
+    if target.as_os_str() != "/dev/null" {
+        return false;
+    }
+    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
+        return false;
+    };
+    // `flags:\t0100002`: octal open flags; the access mode is the low two bits (O_RDWR = 2).
+    info.lines()
+        .find_map(|l| l.strip_prefix("flags:"))
+        .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
+        .is_some_and(|f| f & 3 == 2)
 }
 
 /// Writes the summary where `--stats-file` says (stderr by default).
