@@ -1299,6 +1299,16 @@ fn check_written_output<'w>(
         .clone()
         .is_some_and(|r| components::is_special_scheme(&written[r]));
     let auth_end = wc.authority.as_ref().map(|a| a.end);
+    // A written `file` authority that is a drive letter ([`file_drive_host_at`]; the input's
+    // was not, or the Guard had refused it): decoding made it one (`file://%43|/x` in to-iri
+    // gave `file://C|/x`, found by a QA sweep), which browsers read as the path `/C:/x`.
+    if let (Some(sr), Some(a)) = (&wc.scheme, &wc.authority) {
+        if is_drive_letter(&written[a.clone()]) && written[sr.clone()].eq_ignore_ascii_case(b"file")
+        {
+            let at = head.authority.as_ref().map_or(0, |a| a.start);
+            return Err(LineError::new(ErrorKind::DriveLetterReference, at));
+        }
+    }
     let written_host = wc
         .split_authority(written)
         .and_then(Result::ok)
@@ -1560,7 +1570,9 @@ mod tests {
                     },
                 );
                 for l in &lines {
-                    if missing_host(l).is_some() {
+                    if missing_host(l).is_some()
+                        || file_drive_host_at(l, &LineHead::of(l)).is_some()
+                    {
                         continue; // the caller stops before the converter runs
                     }
                     let mut o = Outcome::default();
