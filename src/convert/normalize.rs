@@ -117,6 +117,12 @@
 //! U+2474 to `(1)`) is not normalized by that form: NFKC falls back to NFC, NFC to the run as
 //! it is. [`Rungs::nfkc`] wins over [`Rungs::nfc`].
 //!
+//! The **userinfo** is never character-normalized: it is a credential, which a server compares
+//! byte for byte once percent-decoded (RFC 7617 §2: the user-id and password are sent as they
+//! are), so NFC (`e\u{301}` → `é`) or NFKC (`Ⅸ` → `IX`) there would write another credential,
+//! and README's host rule promises the userinfo a browser reads unchanged (found by a QA
+//! sweep: `https://conferenⅨ@ces.org/` was written `https://conferenIX@ces.org/`).
+//!
 //! A run that the form leaves as it is is copied byte for byte. A run that changes is written
 //! with its ASCII letters and digits raw, and its other characters raw when none of the run was
 //! percent-encoded, else all percent-encoded (uppercase hex): character normalization never
@@ -1062,9 +1068,14 @@ impl Normalizer {
         Ok(())
     }
 
-    /// Step 3 on one component other than the host.
+    /// Step 3 on one component other than the host. The userinfo is never character-normalized
+    /// (module docs, "Character normalization").
     fn component(&mut self, s: &[u8], part: Component, dst: &mut Vec<u8>) {
-        match self.form() {
+        let form = match part {
+            Component::Userinfo => None,
+            _ => self.form(),
+        };
+        match form {
             None => byte_steps(s, part, self.opts.rungs, dst),
             Some(form) => {
                 self.comp.clear();
@@ -2476,6 +2487,33 @@ mod tests {
         let mut out = Vec::new();
         n.convert_or_copy_into(s.as_bytes(), &mut out).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn userinfo_is_never_character_normalized() {
+        for rungs in [
+            Rungs {
+                nfc: true,
+                ..Rungs::default()
+            },
+            Rungs {
+                nfkc: true,
+                ..Rungs::default()
+            },
+        ] {
+            assert_eq!(
+                norm(rungs, "foo://e\u{301}:\u{2168}@h/\u{2168}e\u{301}"),
+                if rungs.nfkc {
+                    "foo://e\u{301}:\u{2168}@h/IX\u{e9}"
+                } else {
+                    "foo://e\u{301}:\u{2168}@h/\u{2168}\u{e9}"
+                }
+            );
+            assert_eq!(
+                norm(rungs, "https://e%CC%81@x.org/"),
+                "https://e%CC%81@x.org/"
+            );
+        }
     }
 
     #[test]
