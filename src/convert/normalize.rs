@@ -1129,7 +1129,18 @@ impl Normalizer {
         let decoded = if encoded {
             match crate::host::decode_host_percent(text) {
                 Some(d) => std::borrow::Cow::Owned(d),
-                None => return Ok(()), // not UTF-8: to-iri keeps it encoded
+                // Not UTF-8 as a whole: the presenter (to-iri) decodes the UTF-8 sequences it
+                // finds and keeps the other octets encoded (`%C3%BC255%FF` → `ü255%FF`), a
+                // host step 0 of a second pass refuses (3987bis §3.4.2: its octets are not
+                // UTF-8; found by a QA sweep). A browser refuses both (WHATWG URL §3.5:
+                // U+FFFD is disallowed). Only a host with no such sequence stays as it is.
+                None if has_utf8_sequence(h) => {
+                    return Err(LineError::new(
+                        ErrorKind::Idna(crate::error::IdnaReason::PercentNotUtf8),
+                        at,
+                    ));
+                }
+                None => return Ok(()),
             }
         } else {
             std::borrow::Cow::Borrowed(text)
@@ -1142,14 +1153,23 @@ impl Normalizer {
         // decode that `%HH` host and refuse it (`http://\u{200D}/` must not become
         // `http://%E2%80%8D/` and then an error: normalize is idempotent, issue #10).
         // (`is_displayable` implies `is_iri_char` outside the query.)
+        // The presenter keeps encoded what is not displayable and re-encodes what has a
+        // delimiter in its skeleton (`a\u{FF0E}.b.com` is written `a%EF%BC%8E.b.com`):
+        // [`super::to_iri::is_clean_char`].
         let presented_encoded = decoded
             .chars()
-            .any(|c| !(c.is_ascii() || is_displayable(c, false)));
+            .any(|c| !(c.is_ascii() || super::to_iri::is_clean_char(c, false)));
         if !encoded && !presented_encoded {
             return Ok(());
         }
         self.ace.clear();
         match self.cache.to_ascii(&decoded, self.opts.idna, &mut self.ace) {
+            // The host to-uri would write (`255com%E3%80%82255` is `255com.255`): one that
+            // browsers read as IPv4 is the Guard's `ambiguous-ipv4` on a second pass
+            // (WHATWG URL §3.5), so it is reported on the first.
+            Ok(()) if integrity::ends_in_number(&self.ace) && !components::is_ipv4(&self.ace) => {
+                Err(LineError::new(ErrorKind::AmbiguousIpv4, at))
+            }
             Ok(()) => Ok(()),
             Err(reason) => Err(LineError::new(ErrorKind::Idna(reason), at)),
         }
@@ -1964,6 +1984,38 @@ fn quick_crawl_tail(
     } else {
         Quick::Same
     })
+}
+
+/// True when the `%HH` octets and raw bytes of `host` hold a non-ASCII UTF-8 sequence (RFC
+/// 3629 §4), which to-iri decodes (RFC 3987 §3.2 step 2) while keeping the other octets
+/// encoded.
+fn has_utf8_sequence(host: &[u8]) -> bool {
+    let mut octets = Vec::with_capacity(host.len());
+    let mut i = 0;
+    while i < host.len() {
+        let b = host[i];
+        if b == b'%' && i + 2 < host.len() {
+            if let (Some(hi), Some(lo)) = (
+                classes::hex_value(host[i + 1]),
+                classes::hex_value(host[i + 2]),
+            ) {
+                octets.push(hi << 4 | lo);
+                i += 3;
+                continue;
+            }
+        }
+        octets.push(b);
+        i += 1;
+    }
+    let mut k = 0;
+    while k < octets.len() {
+        match decode_utf8(&octets[k..]) {
+            Some((c, _)) if !c.is_ascii() => return true,
+            Some((_, len)) => k += len,
+            None => k += 1,
+        }
+    }
+    false
 }
 
 /// True for a non-ASCII character that steps 0–9 write percent-encoded wherever it stands
