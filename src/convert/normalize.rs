@@ -1167,7 +1167,11 @@ impl Normalizer {
             // The host to-uri would write (`255com%E3%80%82255` is `255com.255`): one that
             // browsers read as IPv4 is the Guard's `ambiguous-ipv4` on a second pass
             // (WHATWG URL §3.5), so it is reported on the first.
-            Ok(()) if integrity::ends_in_number(&self.ace) && !components::is_ipv4(&self.ace) => {
+            Ok(())
+                if integrity::ends_in_number(&self.ace)
+                    && !components::is_ipv4(&self.ace)
+                    && !integrity::ends_in_number(h) =>
+            {
                 Err(LineError::new(ErrorKind::AmbiguousIpv4, at))
             }
             Ok(()) => Ok(()),
