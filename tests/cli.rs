@@ -133,6 +133,12 @@ fn on_error_skip_and_fail() {
         "{}",
         stderr(&o)
     );
+    // The summary counts the first line as written: it says where it is not.
+    assert!(
+        stderr(&o).contains("an --out FILE is left as it was"),
+        "{}",
+        stderr(&o)
+    );
     assert!(
         !out.exists(),
         "a failed run leaves no complete-looking output"

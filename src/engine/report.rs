@@ -273,7 +273,7 @@ impl Summary {
             let _ = writeln!(s, "  by code: {}", codes.join(", "));
         }
         if self.stopped_at_error {
-            let _ = writeln!(s, "  stopped at the first error (--on-error fail: that line counts as skipped, the lines read after it as not reached)");
+            let _ = writeln!(s, "  stopped at the first error (--on-error fail: that line counts as skipped, the lines read after it as not reached; an --out FILE is left as it was, so the lines counted as written are not in it)");
         }
         s
     }
