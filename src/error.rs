@@ -454,7 +454,8 @@ error_kinds! {
     /// (`/c:/x`, `c|/x`) against a `file` base, a `file` URL whose drive-letter segment
     /// RFC 3986 §5.2.4 would remove, a resolution that loses the drive letter the base's path
     /// starts with, one that gives a `file` URL with both a host and a drive letter, or a
-    /// `file` URL whose authority is a drive letter (`file://C|/x`):
+    /// `file` URL whose authority is a drive letter (`file://C|/x`), or one whose path starts
+    /// with a drive letter written with `|` (`file:///C|/x`, which browsers read as `C:`):
     /// browsers keep the drive letter through `..` and path-absolute references, and some
     /// drop the host before it (WHATWG URL §4.4 file state, RFC 8089 Appendix E.2); RFC 3986
     /// §5.2 does neither.

@@ -518,6 +518,19 @@ fn drive_host(rest: &[u8]) -> bool {
     is_drive_letter(&auth[..end])
 }
 
+/// True when the path of a `file` URL starts with a drive letter written with `|`
+/// (`/C|/x`, `C|`): browsers read `C:` (WHATWG URL §4.4 path state: "replace the second code
+/// point in buffer with U+003A (:)"; RFC 8089 Appendix E.2.2, the RFC 1738 legacy form), while
+/// RFC 3986 reads a `|`, which iribulk would percent-encode into the path `/C%7C/x`: another
+/// file for a browser (found by a QA sweep). The Guard refuses it (`drive-letter-reference`).
+fn bar_drive(path: &[u8]) -> bool {
+    let p = path.strip_prefix(b"/").unwrap_or(path);
+    p.len() >= 2
+        && p[0].is_ascii_alphabetic()
+        && p[1] == b'|'
+        && matches!(p.get(2), None | Some(b'/' | b'\\' | b'?' | b'#'))
+}
+
 /// `C:` or `c|` (RFC 8089 Appendix E.2, WHATWG URL §4.3 "Windows drive letter").
 fn is_drive_letter(s: &[u8]) -> bool {
     s.len() == 2 && s[0].is_ascii_alphabetic() && matches!(s[1], b':' | b'|')
@@ -1084,7 +1097,9 @@ impl<C: Converter> Guard<C> {
         if file_ref {
             let rc = components::split(reference);
             let rpath = &reference[rc.path.clone()];
-            if has_drive_segment(rpath) && (base.is_some() || has_dot_segment(rpath)) {
+            if has_drive_segment(rpath) && (base.is_some() || has_dot_segment(rpath))
+                || bar_drive(rpath)
+            {
                 return Err(LineError::new(
                     ErrorKind::DriveLetterReference,
                     rc.path.start,
@@ -1459,7 +1474,10 @@ pub fn quick_ok(line: &[u8]) -> bool {
             // nor a drive letter (RFC 8089 Appendix E.2): one `memchr2`, no split.
             let rest = &line[s.len() + 1..];
             memchr::memchr2(b':', b'|', rest).is_none()
-                || (file_port(line).is_none() && !drive_and_dots(rest) && !drive_host(rest))
+                || (file_port(line).is_none()
+                    && !drive_and_dots(rest)
+                    && !drive_host(rest)
+                    && !bar_drive(&line[components::split(line).path]))
         }
         SchemeClass::NetSpecial => has_plain_host(&line[s.len() + 1..]),
         SchemeClass::Other => true,
@@ -1978,6 +1996,8 @@ mod tests {
             "file://c|",
             "file://C:/x",
             "file://h/C|/x",
+            "file:///C|/x",
+            "file:c|",
         ] {
             let b = s.as_bytes();
             if quick_ok(b) {
@@ -1985,6 +2005,7 @@ mod tests {
                 assert_eq!(browser_stripped(b, false), None, "{s}");
                 assert_eq!(file_port(b), None, "{s}");
                 assert_eq!(file_drive_host_at(b, &LineHead::of(b)), None, "{s}");
+                assert!(!bar_drive(&b[components::split(b).path]), "{s}");
                 let path = &b[components::split(b).path];
                 assert!(!(has_drive_segment(path) && has_dot_segment(path)), "{s}");
             }
@@ -2005,6 +2026,8 @@ mod tests {
         assert_eq!(at("file:///C|/x"), None);
         assert_eq!(at("http://C|/x"), None);
         assert!(drive_host(b"//C|/x") && drive_host(b"//c:") && !drive_host(b"/C|/x"));
+        assert!(bar_drive(b"/C|/x") && bar_drive(b"c|") && bar_drive(b"/z|?q"));
+        assert!(!bar_drive(b"/C:/x") && !bar_drive(b"/a/C|/x") && !bar_drive(b"/CC|/x"));
     }
 
     #[test]
