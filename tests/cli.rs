@@ -640,3 +640,72 @@ fn a_closed_stdout_is_reported() {
     assert_eq!(stderr(&to_file), "");
     assert!(std::fs::metadata(&out).unwrap().len() > 0);
 }
+
+/// A stderr that cannot be written (`2>/dev/full`) is an I/O error, status 1, not a panic
+/// (status 101, found by a QA sweep): for the summary and for a report sent to stderr. A
+/// report sent to stdout names itself in the message when stdout fails.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failing_stderr_is_status_1_not_a_panic() {
+    let full = || {
+        Stdio::from(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+    };
+    for args in [
+        &["-q", "--errors", "-"][..],
+        &[][..],
+        &["--stats", "json"][..],
+    ] {
+        let mut c = bin()
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(full())
+            .spawn()
+            .unwrap();
+        c.stdin
+            .take()
+            .unwrap()
+            .write_all(b"http://x/%zz\n")
+            .unwrap();
+        let st = c.wait().unwrap();
+        assert_eq!(st.code(), Some(1), "{args:?}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o.txt");
+    let o = run_stdin(
+        &[
+            "-q",
+            "--out",
+            out.to_str().unwrap(),
+            "--errors",
+            "/dev/full",
+        ],
+        b"http://x/%zz\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("'/dev/full'"), "{}", stderr(&o));
+    let mut c = bin()
+        .args(["-q", "--out", out.to_str().unwrap(), "--errors", "-"])
+        .stdin(Stdio::piped())
+        .stdout(full())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    c.stdin
+        .take()
+        .unwrap()
+        .write_all(b"http://x/%zz\n")
+        .unwrap();
+    let o = c.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("cannot write error report '-' (stdout)"),
+        "{}",
+        stderr(&o)
+    );
+}

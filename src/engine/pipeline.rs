@@ -109,6 +109,16 @@ fn name(p: &Option<PathBuf>, std: &str) -> String {
     }
 }
 
+/// The report's name in a message: the file, or where `--errors -` goes (stdout when `--out`
+/// is a file, else stderr). It was empty for `-` when a write failed (found by a QA sweep).
+fn report_name(opts: &RunOptions) -> String {
+    match &opts.errors {
+        Some(p) if p.as_os_str() != "-" => format!("'{}'", p.display()),
+        _ if opts.errors_to_stdout() => "'-' (stdout)".to_string(),
+        _ => "'-' (stderr)".to_string(),
+    }
+}
+
 fn out_err(n: &str, e: io::Error) -> Fatal {
     if e.kind() == io::ErrorKind::BrokenPipe {
         Fatal::BrokenPipe
@@ -192,7 +202,7 @@ pub fn run_with_progress(
     let files: Vec<&Path> = inputs.iter().flatten().copied().collect();
     output::check_not_inputs(&[("--errors", opts.errors.as_deref())], &files)
         .map_err(Fatal::Usage)?;
-    let rep_name = name(&opts.errors, "stderr");
+    let rep_name = report_name(opts);
     let mut report = match &opts.errors {
         Some(p) if p.as_os_str() == "-" && !opts.errors_to_stdout() => Some(Output::stderr()),
         Some(p) => Some(Output::open(Some(p))),
@@ -823,7 +833,7 @@ impl State {
         out_name: &str,
         opts: &RunOptions,
     ) -> Result<(), Fatal> {
-        let rep_err = |e| Fatal::Report(name(&opts.errors, ""), e);
+        let rep_err = |e| Fatal::Report(report_name(opts), e);
         match s.kind {
             StreamChunk::Lines => {
                 s.res

@@ -15,6 +15,15 @@ use iribulk::engine::report::Summary;
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 
+/// `eprintln!` that never panics: a stderr that cannot be written (`2>/dev/full`, a closed
+/// pipe) turned a failed run into a panic, status 101 (found by a QA sweep). The message is
+/// lost then; the exit status still says what happened.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -28,13 +37,13 @@ fn main() -> ExitCode {
     let opts = match cli.to_options(&given) {
         Ok(o) => o,
         Err(msg) => {
-            eprintln!("iribulk: {msg}");
+            say!("iribulk: {msg}");
             return ExitCode::from(2);
         }
     };
     let bar = (!cli.quiet && std::io::stderr().is_terminal()).then(progress::Bar::default);
     if let Err(msg) = iribulk::engine::output::check_outputs(&opts.output_options()) {
-        eprintln!("iribulk: {msg}");
+        say!("iribulk: {msg}");
         return ExitCode::from(2);
     }
     // The summary file may not replace an input (`pipeline::run` checks `--errors` the same
@@ -42,19 +51,19 @@ fn main() -> ExitCode {
     let inputs: Vec<&std::path::Path> = opts.inputs.iter().map(|p| p.as_path()).collect();
     let stats = [("--stats-file", cli.stats_file.as_deref())];
     if let Err(msg) = iribulk::engine::output::check_not_inputs(&stats, &inputs) {
-        eprintln!("iribulk: {msg}");
+        say!("iribulk: {msg}");
         return ExitCode::from(2);
     }
     let to_stdout = opts.output.as_ref().is_none_or(|p| p.as_os_str() == "-");
     if to_stdout && stdout_was_closed() {
-        eprintln!(
+        say!(
             "iribulk: warning: stdout is /dev/null opened for reading and writing, which is what \
              a closed stdout (>&-) becomes when a program starts: the converted lines go \
              nowhere. Give --out FILE, or send stdout to /dev/null with '>' to silence this"
         );
     }
     if let Err(e) = iribulk::engine::output::install_signal_cleanup() {
-        eprintln!("iribulk: cannot watch for signals: {e}");
+        say!("iribulk: cannot watch for signals: {e}");
         return ExitCode::from(1);
     }
     match pipeline::run_with_progress(&opts, bar.as_ref().map(|b| b as &dyn pipeline::Progress)) {
@@ -62,7 +71,7 @@ fn main() -> ExitCode {
             // An explicit --stats or --stats-file asks for the summary even with --quiet.
             if !cli.quiet || given("stats") || cli.stats_file.is_some() {
                 if let Err(e) = write_stats(&cli, &summary) {
-                    eprintln!("iribulk: {e}");
+                    say!("iribulk: {e}");
                     return ExitCode::from(1);
                 }
             }
@@ -70,11 +79,11 @@ fn main() -> ExitCode {
         }
         Err(Fatal::BrokenPipe) => ExitCode::SUCCESS,
         Err(Fatal::Usage(msg)) => {
-            eprintln!("iribulk: {msg}");
+            say!("iribulk: {msg}");
             ExitCode::from(2)
         }
         Err(e) => {
-            eprintln!("iribulk: {e}");
+            say!("iribulk: {e}");
             ExitCode::from(1)
         }
     }
@@ -111,10 +120,14 @@ fn write_stats(cli: &Cli, summary: &Summary) -> Result<(), String> {
         StatsArg::Json => summary.json(),
     };
     match &cli.stats_file {
-        None => {
-            eprint!("{text}");
-            Ok(())
-        }
+        // A closed stderr pipe (`2>&1 >/dev/null | head -1`) ends the summary quietly, as a
+        // closed output pipe ends the output; any other failure (`2>/dev/full`) is status 1.
+        None => match std::io::stderr().write_all(text.as_bytes()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(format!("cannot write the summary to stderr: {e}"))
+            }
+            _ => Ok(()),
+        },
         Some(p) if p.as_os_str() == "-" => {
             let mut o = std::io::stdout().lock();
             o.write_all(text.as_bytes())
@@ -150,24 +163,24 @@ fn bench(b: &BenchArgs) -> ExitCode {
     // Paths first: a wrong --plot must not cost a whole measurement.
     if let Some(p) = &b.plot {
         if let Err(msg) = cli::check_writable("--plot", p) {
-            eprintln!("iribulk: {msg}");
+            say!("iribulk: {msg}");
             return ExitCode::from(2);
         }
     }
     if b.runs == 0 {
-        eprintln!("iribulk: --runs must be at least 1");
+        say!("iribulk: --runs must be at least 1");
         return ExitCode::from(2);
     }
     let data = match read_all(b) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("iribulk: cannot read input {name}: {e}");
+            say!("iribulk: cannot read input {name}: {e}");
             return ExitCode::from(1);
         }
     };
     let lines = bench::lines(&data);
     if lines.iter().all(|l| l.is_empty()) {
-        eprintln!("iribulk: input {name} holds no line with text: nothing to measure");
+        say!("iribulk: input {name} holds no line with text: nothing to measure");
         return ExitCode::from(1);
     }
     let rows = bench::run(&lines, b.runs);
@@ -180,7 +193,7 @@ fn bench(b: &BenchArgs) -> ExitCode {
     if let Some(p) = &b.plot {
         let caption = bench::Caption::now(&name, lines.len(), b.runs);
         if let Err(e) = std::fs::write(p, bench::svg(&rows, &caption)) {
-            eprintln!("iribulk: cannot write plot '{}': {e}", p.display());
+            say!("iribulk: cannot write plot '{}': {e}", p.display());
             return ExitCode::from(1);
         }
     }
