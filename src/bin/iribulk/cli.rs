@@ -355,6 +355,17 @@ fn parse_delimiter(s: &str) -> Result<u8, String> {
             let b = s.as_bytes()[0];
             if b == b'\n' || b == b'\r' {
                 Err("the delimiter cannot be CR or LF".into())
+            } else if b.is_ascii_alphanumeric() || b"%-._~/".contains(&b) {
+                // Bytes a conversion writes into a field that had none: percent-encoding
+                // (`%`, hex), decoding of unreserved characters (to-iri, normalize: letters,
+                // digits, `- . _ ~`), IDNA (`xn--`, a mapped `.`), normalization (an empty path
+                // becomes `/`, resolution adds the base's). The record would gain fields
+                // (found by a QA sweep).
+                Err(format!(
+                    "--delimiter '{s}' can be written into a converted field (percent-encoding, \
+                     decoding, IDNA and normalization write letters, digits and - . _ ~ % /), \
+                     which would split the record: use TAB, ',', ';', '|' or a space"
+                ))
             } else {
                 Ok(b)
             }
@@ -939,5 +950,11 @@ mod tests {
         assert_eq!(parse_delimiter(","), Ok(b','));
         assert!(parse_delimiter("ab").is_err());
         assert!(parse_delimiter("é").is_err());
+        for ok in [",", ";", "|", " ", "!", "=", "&", "#", "@", ":"] {
+            assert!(parse_delimiter(ok).is_ok(), "{ok}");
+        }
+        for bad in ["a", "Z", "0", "%", "-", ".", "_", "~", "/"] {
+            assert!(parse_delimiter(bad).is_err(), "{bad}");
+        }
     }
 }
