@@ -316,6 +316,11 @@ fn usage_errors_exit_2() {
         &["--host", "nope"][..],
         &["--field", "0"],
         &["--field", "1", "--delimiter", "ab"],
+        // A delimiter a conversion or the base writes into the field (found by a QA sweep).
+        &["--field", "1", "--delimiter", "C"],
+        &["--field", "1", "--delimiter", "%"],
+        &["--field", "1", "--delimiter", ":", "--base", "http://h/"],
+        &["--field", "1", "--delimiter", "?", "--base", "http://h/?q"],
         &["--max-line-bytes", "0"],
         &["--bogus"],
     ] {

@@ -825,6 +825,16 @@ impl Cli {
             Some(n) => Some((n as usize - 1, parse_delimiter(&self.delimiter)?)),
             None => None,
         };
+        if let (Some((_, d)), Some(b)) = (field, &self.base) {
+            // Resolution writes the base's bytes (and its scheme's `:`) into the field.
+            if b.as_bytes().contains(&d) || d == b':' {
+                return Err(format!(
+                    "--delimiter '{}' is in --base or its scheme's ':', which resolution \
+                     writes into the field and would split the record",
+                    d as char
+                ));
+            }
+        }
         let charset = self.legacy_input(field)?;
         let mut rungs = Rungs::level(match self.level {
             None | Some(LevelArg::Syntax) => Level::Syntax,
