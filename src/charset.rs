@@ -805,6 +805,7 @@ impl LegacyConverter {
             &self.text,
             self.charset,
             self.query_rule(),
+            false,
             &mut self.line,
             None,
         );
@@ -846,6 +847,7 @@ impl LegacyConverter {
             &text,
             self.charset,
             self.query_rule(),
+            false,
             &mut rewritten,
             Some(&mut rmap),
         );
@@ -861,16 +863,18 @@ fn rewrite(
     text: &str,
     cs: Charset,
     query_rule: bool,
+    base_http: bool,
     out: &mut Vec<u8>,
     map: Option<&mut Vec<usize>>,
 ) {
     let b = text.as_bytes();
     let q = if query_rule && may_have_non_ascii_query(b) {
         let c = components::split(b);
-        let http = c.scheme.as_ref().is_some_and(|s| {
-            b[s.clone()].eq_ignore_ascii_case(b"http")
-                || b[s.clone()].eq_ignore_ascii_case(b"https")
-        });
+        // A reference without a scheme has its base's once resolved (RFC 3986 §5.2.2).
+        let http = match &c.scheme {
+            Some(s) => is_http(Some(&b[s.clone()])),
+            None => base_http,
+        };
         c.query.filter(|q| http && !b[q.clone()].is_ascii())
     } else {
         None
@@ -895,6 +899,22 @@ fn rewrite(
             }
         }
     }
+}
+
+/// The base of [`RecordDecoder::set_base`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BaseHint {
+    /// No base: a reference without a scheme keeps UTF-8 (its scheme is unknown).
+    None,
+    /// `--base`, whose scheme is `http`/`https` or not.
+    Http(bool),
+    /// `--base-field`: the record's field (0-based).
+    Field(usize),
+}
+
+/// True for the schemes of the 3987bis §3.5 query rule, `http` and `https`.
+fn is_http(scheme: Option<&[u8]>) -> bool {
+    scheme.is_some_and(|s| s.eq_ignore_ascii_case(b"http") || s.eq_ignore_ascii_case(b"https"))
 }
 
 /// False if the IRI `b` surely has no non-ASCII query, so that [`rewrite`] need not split it:
@@ -995,6 +1015,8 @@ pub struct RecordDecoder {
     iri_field: Option<usize>,
     bad: InvalidUtf8,
     query_rule: bool,
+    /// The base a reference without a scheme is resolved against ([`RecordDecoder::set_base`]).
+    base: BaseHint,
     naive: bool,
     repairs: u32,
     text: String,
@@ -1018,12 +1040,26 @@ impl RecordDecoder {
             iri_field: field.map(|f| f.0),
             bad,
             query_rule: to_uri && input.query_charset == QueryCharset::Document,
+            base: BaseHint::None,
             naive: false,
             repairs: 0,
             text: String::new(),
             last_label: Vec::new(),
             last: None,
         }
+    }
+
+    /// The base that references are resolved against after this decoding (`--base`: `fixed`;
+    /// `--base-field`: the record's field `field`, 0-based). A reference without a scheme then
+    /// takes the base's, and the 3987bis §3.5 query rule applies to it when that is `http` or
+    /// `https`: `?q=é` against `http://h/` in windows-1252 is `http://h/?q=%E9`, as its
+    /// absolute form is (it was `%C3%A9`; found by a QA sweep).
+    pub fn set_base(&mut self, fixed: Option<&[u8]>, field: Option<usize>) {
+        self.base = match (fixed, field) {
+            (_, Some(k)) => BaseHint::Field(k),
+            (Some(b), None) => BaseHint::Http(is_http(components::split(b).scheme.map(|r| &b[r]))),
+            (None, None) => BaseHint::None,
+        };
     }
 
     /// Makes [`RecordDecoder::prepare`] use the slow decoding twin
@@ -1118,7 +1154,22 @@ impl RecordDecoder {
             m.extend(0..r.start);
         }
         let mark = map.as_deref().map_or(0, |m| m.len());
-        rewrite(&text[r.clone()], cs, true, out, map.as_deref_mut());
+        let base_http = match self.base {
+            BaseHint::None => false,
+            BaseHint::Http(h) => h,
+            BaseHint::Field(k) => field_of(b, k, self.delim).is_some_and(|f| {
+                let base = &b[f];
+                is_http(components::split(base).scheme.map(|r| &base[r]))
+            }),
+        };
+        rewrite(
+            &text[r.clone()],
+            cs,
+            true,
+            base_http,
+            out,
+            map.as_deref_mut(),
+        );
         if let Some(m) = map.as_deref_mut() {
             for x in &mut m[mark..] {
                 *x += r.start;

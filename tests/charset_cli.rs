@@ -619,3 +619,34 @@ fn pipeline_threads_and_chunks_with_a_charset() {
         }
     }
 }
+
+/// The 3987bis §3.5 query rule follows the scheme a reference has once resolved: `?q=é` against
+/// an `http` base (`--base` or `--base-field`) is written as its absolute form is, in the
+/// document charset; against `ftp` it stays UTF-8 (found by a QA sweep: it was `%C3%A9`).
+#[test]
+fn the_query_rule_follows_the_base_scheme() {
+    let fixed = common::run_stdin(
+        &["-q", "--charset", "windows-1252", "--base", "http://h/"],
+        b"?q=\xE9\n/p?q=\xE9\nhttp://h/?q=\xE9\n",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&fixed.stdout),
+        "http://h/?q=%E9\nhttp://h/p?q=%E9\nhttp://h/?q=%E9\n"
+    );
+    let field = common::run_stdin(
+        &[
+            "-q",
+            "--charset",
+            "windows-1252",
+            "--field",
+            "2",
+            "--base-field",
+            "1",
+        ],
+        b"http://h/\t?q=\xE9\nftp://h/\t?q=\xE9\nHTTPS://h/\t?q=\xE9\n",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&field.stdout),
+        "http://h/\thttp://h/?q=%E9\nftp://h/\tftp://h/?q=%C3%A9\nHTTPS://h/\tHTTPS://h/?q=%E9\n"
+    );
+}

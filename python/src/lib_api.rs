@@ -162,7 +162,11 @@ impl Converter {
             *f = set.contains(b as u8);
         }
         let legacy = opts.legacy_input().map(|li| {
-            RecordDecoder::new(li, None, opts.to_uri.invalid_utf8, opts.mode == Mode::ToUri)
+            let mut d =
+                RecordDecoder::new(li, None, opts.to_uri.invalid_utf8, opts.mode == Mode::ToUri);
+            // The query rule follows the scheme the base gives a relative value (3987bis §3.5).
+            d.set_base(opts.base.as_deref(), None);
+            d
         });
         Converter {
             worker,

@@ -223,6 +223,13 @@ def test_str_query_rule_only_for_http_and_only_with_a_legacy_charset():
     assert iribulk.to_uri("http://a/?q=€", charset="koi8-r") == "http://a/?q=%26%238364%3B"
     # The query rule is to-uri's alone: the other modes write IRIs or validate.
     assert iribulk.leiri_to_iri(s, charset="shift_jis") == s
+    # A relative value takes the base's scheme, and so the rule (found by a QA sweep).
+    assert iribulk.to_uri("?q=検索", charset="shift_jis", base="http://example.jp/p") == (
+        "http://example.jp/p?q=%8C%9F%8D%F5"
+    )
+    assert iribulk.to_uri("?q=検索", charset="shift_jis", base="ftp://example.jp/p") == (
+        "ftp://example.jp/p?q=%E6%A4%9C%E7%B4%A2"
+    )
 
 
 def test_str_nfc_with_a_legacy_charset_only():

@@ -257,6 +257,14 @@ impl Worker {
     /// Resolves every reference against `base` (RFC 3986 §5.2, RFC 3987 §6.5) before the mode
     /// applies. Every line then goes through the slow path.
     pub fn set_base(&mut self, base: Base) {
+        if let Some(l) = self.legacy.as_mut() {
+            // The query rule follows the resolved scheme (3987bis §3.5).
+            match &base {
+                Base::None => l.set_base(None, None),
+                Base::Fixed(b) => l.set_base(Some(b), None),
+                Base::Field(k) => l.set_base(None, Some(*k)),
+            }
+        }
         self.base = base;
     }
 
