@@ -241,6 +241,11 @@ impl Charset {
                 raw_map.extend(std::iter::repeat_n(pending, written));
                 if written > 0 && matches!(r, DecoderResult::InputEmpty) {
                     pending = p;
+                } else if stateful && written == 0 && p >= 3 && line[p - 3] == 0x1B {
+                    // An ISO-2022-JP escape sequence (`ESC ( B`, `ESC $ B`...: three bytes, no
+                    // output) ends here: the next character starts after it, not at the ESC
+                    // (found by a QA sweep: an error after `ESC ( B` had the ESC's column).
+                    pending = p;
                 }
                 match r {
                     DecoderResult::InputEmpty => break,

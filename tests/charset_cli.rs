@@ -650,3 +650,22 @@ fn the_query_rule_follows_the_base_scheme() {
         "http://h/\thttp://h/?q=%E9\nftp://h/\tftp://h/?q=%C3%A9\nHTTPS://h/\tHTTPS://h/?q=%E9\n"
     );
 }
+
+/// ISO-2022-JP: an error in the first character after an escape sequence is at that
+/// character's column, not at the `ESC` (found by a QA sweep: `%zz` after `ESC ( B` was
+/// reported at column 18, the `ESC`).
+#[test]
+fn iso_2022_jp_columns_after_an_escape_sequence() {
+    let o = common::run_stdin(
+        &["-q", "--charset", "iso-2022-jp", "--errors", "-"],
+        b"http://x.jp/\x1b$BF|\x1b(B%zz\n",
+    );
+    let report = String::from_utf8_lossy(&o.stderr);
+    let row: Vec<&str> = report
+        .lines()
+        .nth(1)
+        .unwrap_or_default()
+        .split('\t')
+        .collect();
+    assert_eq!(row.get(2..4), Some(&["21", "bad-percent"][..]), "{report}");
+}
