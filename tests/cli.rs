@@ -660,16 +660,13 @@ fn a_failing_stderr_is_status_1_not_a_panic() {
                 .unwrap(),
         )
     };
-    for args in [
-        &["-q", "--errors", "-"][..],
-        &[][..],
-        &["--stats", "json"][..],
-    ] {
+    // Runs iribulk on one bad line with these stdout and stderr.
+    let run = |args: &[&str], out: Stdio, err: Stdio| {
         let mut c = bin()
             .args(args)
             .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(full())
+            .stdout(out)
+            .stderr(err)
             .spawn()
             .unwrap();
         c.stdin
@@ -677,36 +674,31 @@ fn a_failing_stderr_is_status_1_not_a_panic() {
             .unwrap()
             .write_all(b"http://x/%zz\n")
             .unwrap();
-        let st = c.wait().unwrap();
-        assert_eq!(st.code(), Some(1), "{args:?}");
+        c.wait_with_output().unwrap()
+    };
+    for args in [
+        &["-q", "--errors", "-"][..],
+        &[][..],
+        &["--stats", "json"][..],
+    ] {
+        let o = run(args, Stdio::null(), full());
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
     }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("o.txt");
-    let o = run_stdin(
-        &[
-            "-q",
-            "--out",
-            out.to_str().unwrap(),
-            "--errors",
-            "/dev/full",
-        ],
-        b"http://x/%zz\n",
+    let out = out.to_str().unwrap();
+    let o = run(
+        &["-q", "--out", out, "--errors", "/dev/full"],
+        Stdio::null(),
+        Stdio::piped(),
     );
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("'/dev/full'"), "{}", stderr(&o));
-    let mut c = bin()
-        .args(["-q", "--out", out.to_str().unwrap(), "--errors", "-"])
-        .stdin(Stdio::piped())
-        .stdout(full())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    c.stdin
-        .take()
-        .unwrap()
-        .write_all(b"http://x/%zz\n")
-        .unwrap();
-    let o = c.wait_with_output().unwrap();
+    let o = run(
+        &["-q", "--out", out, "--errors", "-"],
+        full(),
+        Stdio::piped(),
+    );
     assert_eq!(o.status.code(), Some(1));
     assert!(
         stderr(&o).contains("cannot write error report '-' (stdout)"),
