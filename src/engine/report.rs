@@ -72,7 +72,15 @@ struct JsonRow<'a> {
 /// The input is cut at [`INPUT_CUT`] bytes first (an ellipsis `…` marks the cut).
 pub fn escape_input(input: &[u8], out: &mut String) {
     let cut = input.len() > INPUT_CUT;
-    let mut s = &input[..input.len().min(INPUT_CUT)];
+    let mut end = input.len().min(INPUT_CUT);
+    if cut {
+        // Not inside a UTF-8 character: it would show as invalid bytes (`\xC3`) in a valid
+        // line (found by a QA sweep). Back to the start of the character the cut splits.
+        while end > INPUT_CUT - 3 && input[end] & 0xC0 == 0x80 {
+            end -= 1;
+        }
+    }
+    let mut s = &input[..end];
     while !s.is_empty() {
         match std::str::from_utf8(s) {
             Ok(v) => {
@@ -95,6 +103,12 @@ pub fn escape_input(input: &[u8], out: &mut String) {
     }
 }
 
+/// A format character or a line or paragraph separator: what [`escape_input`] writes as
+/// `\u{HHHH}`.
+fn display_unsafe(c: char) -> bool {
+    is_format_char(c) || c == '\u{2028}' || c == '\u{2029}'
+}
+
 fn push_escaped_str(s: &str, out: &mut String) {
     for c in s.chars() {
         match c {
@@ -105,7 +119,7 @@ fn push_escaped_str(s: &str, out: &mut String) {
                     let _ = write!(out, "\\x{b:02X}");
                 }
             }
-            c if is_format_char(c) || c == '\u{2028}' || c == '\u{2029}' => {
+            c if display_unsafe(c) => {
                 let _ = write!(out, "\\u{{{:04X}}}", c as u32);
             }
             c => out.push(c),
@@ -180,9 +194,27 @@ pub fn write_row<W: Write + ?Sized>(
                 message: &message,
                 input: scratch,
             };
-            let mut v = serde_json::to_vec(&j).map_err(io::Error::other)?;
-            v.push(b'\n');
-            w.write_all(&v)
+            let mut v = serde_json::to_string(&j).map_err(io::Error::other)?;
+            if v.chars().any(display_unsafe) {
+                // A bidi control in the file name (the input is escaped already) would reorder
+                // the row on a terminal (found by a QA sweep): written as JSON `\uXXXX`
+                // escapes, the same string for a JSON reader (RFC 8259 §7; UTF-16 surrogate
+                // pairs above the BMP).
+                let mut e = String::with_capacity(v.len() + 12);
+                for c in v.chars() {
+                    if display_unsafe(c) {
+                        let mut units = [0u16; 2];
+                        for u in c.encode_utf16(&mut units) {
+                            let _ = write!(e, "\\u{u:04x}");
+                        }
+                    } else {
+                        e.push(c);
+                    }
+                }
+                v = e;
+            }
+            v.push('\n');
+            w.write_all(v.as_bytes())
         }
     }
 }
@@ -347,6 +379,21 @@ mod tests {
     }
 
     #[test]
+    fn the_cut_never_splits_a_character() {
+        for pad in 0..4 {
+            let mut input = vec![b'a'; INPUT_CUT - pad];
+            while input.len() < INPUT_CUT + 10 {
+                input.extend_from_slice("é€".as_bytes());
+            }
+            let mut s = String::new();
+            escape_input(&input, &mut s);
+            assert!(!s.contains("\\x"), "{pad}: {s}");
+            assert!(s.ends_with('…'));
+            assert!(s.len() <= INPUT_CUT + '…'.len_utf8());
+        }
+    }
+
+    #[test]
     fn rows_in_both_forms_have_the_same_fields() {
         let row = Row {
             file: "shard\t1.txt",
@@ -380,6 +427,26 @@ mod tests {
         );
         assert_eq!(v["input"], f[5]);
         assert_eq!(f[5], "x\\u{202E}\\x09y\\xFF");
+    }
+
+    #[test]
+    fn a_bidi_control_in_a_file_name_is_escaped_in_jsonl() {
+        let row = Row {
+            file: "a\u{202E}b\u{E0041}.txt",
+            line: 1,
+            column: 1,
+            kind: ErrorKind::BadPort,
+            warning: false,
+            input: b"x",
+            readings: None,
+        };
+        let mut js = Vec::new();
+        write_row(&mut js, ReportFormat::Jsonl, &row, &mut String::new()).unwrap();
+        let text = String::from_utf8(js).unwrap();
+        assert!(!text.chars().any(display_unsafe), "{text}");
+        assert!(text.contains("a\\u202eb\\udb40\\udc41.txt"), "{text}");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["file"], row.file, "the same string for a JSON reader");
     }
 
     #[test]
