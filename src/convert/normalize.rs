@@ -1127,20 +1127,20 @@ impl Normalizer {
         }
         let text = std::str::from_utf8(h).expect("validated UTF-8, ASCII edits");
         let decoded = if encoded {
-            match crate::host::decode_host_percent(text) {
-                Some(d) => std::borrow::Cow::Owned(d),
+            match crate::host::host_octets(h).map(String::from_utf8) {
+                Some(Ok(d)) => std::borrow::Cow::Owned(d),
                 // Not UTF-8 as a whole: the presenter (to-iri) decodes the UTF-8 sequences it
                 // finds and keeps the other octets encoded (`%C3%BC255%FF` → `ü255%FF`), a
                 // host step 0 of a second pass refuses (3987bis §3.4.2: its octets are not
                 // UTF-8; found by a QA sweep). A browser refuses both (WHATWG URL §3.5:
                 // U+FFFD is disallowed). Only a host with no such sequence stays as it is.
-                None if has_utf8_sequence(h) => {
+                Some(Err(e)) if has_utf8_sequence(e.as_bytes()) => {
                     return Err(LineError::new(
                         ErrorKind::Idna(crate::error::IdnaReason::PercentNotUtf8),
                         at,
                     ));
                 }
-                None => return Ok(()),
+                _ => return Ok(()),
             }
         } else {
             std::borrow::Cow::Borrowed(text)
@@ -1990,27 +1990,10 @@ fn quick_crawl_tail(
     })
 }
 
-/// True when the `%HH` octets and raw bytes of `host` hold a non-ASCII UTF-8 sequence (RFC
-/// 3629 §4), which to-iri decodes (RFC 3987 §3.2 step 2) while keeping the other octets
-/// encoded.
-fn has_utf8_sequence(host: &[u8]) -> bool {
-    let mut octets = Vec::with_capacity(host.len());
-    let mut i = 0;
-    while i < host.len() {
-        let b = host[i];
-        if b == b'%' && i + 2 < host.len() {
-            if let (Some(hi), Some(lo)) = (
-                classes::hex_value(host[i + 1]),
-                classes::hex_value(host[i + 2]),
-            ) {
-                octets.push(hi << 4 | lo);
-                i += 3;
-                continue;
-            }
-        }
-        octets.push(b);
-        i += 1;
-    }
+/// True when `octets` (a host's, `%HH` decoded: [`host::host_octets`]) hold a non-ASCII UTF-8
+/// sequence (RFC 3629 §4), which to-iri decodes (RFC 3987 §3.2 step 2) while keeping the other
+/// octets encoded.
+fn has_utf8_sequence(octets: &[u8]) -> bool {
     let mut k = 0;
     while k < octets.len() {
         match decode_utf8(&octets[k..]) {

@@ -195,7 +195,12 @@ pub fn is_label_dot(c: char) -> bool {
 /// Unicode character sequences"). `None` if the decoded octets are not UTF-8. The caller has
 /// already checked that every `%` starts a well-formed `%HH`.
 pub fn decode_host_percent(host: &str) -> Option<String> {
-    let b = host.as_bytes();
+    String::from_utf8(host_octets(host.as_bytes())?).ok()
+}
+
+/// The octets of `host` with each `%HH` decoded, UTF-8 or not (the first step of
+/// [`decode_host_percent`]); `None` at a `%` before two bytes that are not hex digits.
+pub fn host_octets(b: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
@@ -208,7 +213,7 @@ pub fn decode_host_percent(host: &str) -> Option<String> {
             i += 1;
         }
     }
-    String::from_utf8(out).ok()
+    Some(out)
 }
 
 /// IDNA ToASCII of a whole host name (RFC 3987 §3.1, 3987bis §3.4.2) into `out`.
