@@ -810,7 +810,7 @@ impl LegacyConverter {
             &self.text,
             self.charset,
             self.query_rule(),
-            false,
+            || false,
             &mut self.line,
             None,
         );
@@ -852,7 +852,7 @@ impl LegacyConverter {
             &text,
             self.charset,
             self.query_rule(),
-            false,
+            || false,
             &mut rewritten,
             Some(&mut rmap),
         );
@@ -868,7 +868,7 @@ fn rewrite(
     text: &str,
     cs: Charset,
     query_rule: bool,
-    base_http: bool,
+    base_http: impl FnOnce() -> bool,
     out: &mut Vec<u8>,
     map: Option<&mut Vec<usize>>,
 ) {
@@ -878,7 +878,7 @@ fn rewrite(
         // A reference without a scheme has its base's once resolved (RFC 3986 §5.2.2).
         let http = match &c.scheme {
             Some(s) => is_http(Some(&b[s.clone()])),
-            None => base_http,
+            None => base_http(),
         };
         c.query.filter(|q| http && !b[q.clone()].is_ascii())
     } else {
@@ -1159,7 +1159,8 @@ impl RecordDecoder {
             m.extend(0..r.start);
         }
         let mark = map.as_deref().map_or(0, |m| m.len());
-        let base_http = match self.base {
+        // Asked only for a reference without a scheme and with a non-ASCII query.
+        let base_http = || match self.base {
             BaseHint::None => false,
             BaseHint::Http(h) => h,
             BaseHint::Field(k) => field_of(b, k, self.delim).is_some_and(|f| {
