@@ -950,7 +950,8 @@ pub fn crawl_line_compare(
 /// unsafe labels stay in their xn-- form; every character displayable ([`is_displayable`],
 /// or its naive twin); ToASCII of the result gives `host` back up to ASCII case (RFC 3490 §5
 /// and §4.2: the ACE prefix and the result of ToASCII are ASCII-case-insensitive, so
-/// `XN--P1AI` and `Xn--P1ai` decode like `xn--p1ai`).
+/// `XN--P1AI` and `Xn--P1ai` decode like `xn--p1ai`); with IDNA2003, UTS #46 ToASCII gives
+/// it back too (a browser's reading of the displayed host).
 ///
 /// `round_trips`: the UTS #46 fast ToUnicode answered ([`host::to_unicode_traced`]), so
 /// ToASCII of its answer is `host` exactly, and so is ToASCII of the display form (each label
@@ -983,9 +984,18 @@ fn present_host(
     let u = host::display::display_host(host, &u)?;
     let displayable = u.chars().all(|c| c.is_ascii() || shown(c, false));
     let mut back = String::new();
+    let mut gives_back = |idna| {
+        back.clear();
+        host::to_ascii(&u, idna, &mut back).is_ok() && back.eq_ignore_ascii_case(host)
+    };
+    // With `--host idna2003` the display form must also map back to `host` by UTS #46, the
+    // mapping of browsers (WHATWG URL §3.5 domain to ASCII; contract item 17): IDNA2003
+    // decodes `xn--kkg` to `ẞ`, which IDNA2003 maps back to `xn--kkg` but a browser reads
+    // as `xn--zca` (`ß`), another host, while it refuses `xn--kkg` itself (found by a QA
+    // sweep). Such a host keeps its ACE form, as in the default mode.
     (displayable
-        && (round_trips
-            || host::to_ascii(&u, idna, &mut back).is_ok() && back.eq_ignore_ascii_case(host)))
+        && (round_trips || gives_back(idna))
+        && (matches!(idna, Idna::Uts46) || gives_back(Idna::Uts46)))
     .then_some(u)
 }
 
