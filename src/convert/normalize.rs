@@ -2305,13 +2305,12 @@ fn has_dot_segment(path: &[u8]) -> bool {
 /// `ace` whose ToUnicode is `u`: the form to show, or `None` to keep `ace`. Display safety
 /// (issue 16, UTS #39): unsafe labels stay in their xn-- form; every character displayable;
 /// ToASCII of the result gives `ace` back up to ASCII case (IDNA2003 keeps the case of ASCII
-/// labels, RFC 3490 §4.1 step 8; ASCII case is not significant in a host, RFC 3986 §3.2.2).
+/// labels, RFC 3490 §4.1 step 8; ASCII case is not significant in a host, RFC 3986 §3.2.2),
+/// and so does UTS #46's with `--host idna2003` ([`host::display_maps_back`]).
 fn present_host(ace: &str, u: String, idna: Idna) -> Option<String> {
     let u = host::display::display_host(ace, &u).filter(|u| u != ace)?;
     let displayable = u.chars().all(|c| c.is_ascii() || is_displayable(c, false));
-    let mut back = String::new();
-    (displayable && host::to_ascii(&u, idna, &mut back).is_ok() && back.eq_ignore_ascii_case(ace))
-        .then_some(u)
+    (displayable && host::display_maps_back(&u, ace, idna, false)).then_some(u)
 }
 
 /// True if `c` may appear raw in an IRI (RFC 3987 §2.2 `ucschar`, `iprivate` in the query; no

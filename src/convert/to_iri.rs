@@ -983,20 +983,7 @@ fn present_host(
     };
     let u = host::display::display_host(host, &u)?;
     let displayable = u.chars().all(|c| c.is_ascii() || shown(c, false));
-    let mut back = String::new();
-    let mut gives_back = |idna| {
-        back.clear();
-        host::to_ascii(&u, idna, &mut back).is_ok() && back.eq_ignore_ascii_case(host)
-    };
-    // With `--host idna2003` the display form must also map back to `host` by UTS #46, the
-    // mapping of browsers (WHATWG URL §3.5 domain to ASCII; contract item 17): IDNA2003
-    // decodes `xn--kkg` to `ẞ`, which IDNA2003 maps back to `xn--kkg` but a browser reads
-    // as `xn--zca` (`ß`), another host, while it refuses `xn--kkg` itself (found by a QA
-    // sweep). Such a host keeps its ACE form, as in the default mode.
-    (displayable
-        && (round_trips || gives_back(idna))
-        && (matches!(idna, Idna::Uts46) || gives_back(Idna::Uts46)))
-    .then_some(u)
+    (displayable && host::display_maps_back(&u, host, idna, round_trips)).then_some(u)
 }
 
 /// The display form of a host after ToUnicode `u`: each label that was not an ACE label

@@ -225,6 +225,23 @@ pub fn to_ascii(host: &str, idna: Idna, out: &mut String) -> Result<(), IdnaReas
     to_ascii_with(host, idna, out, true)
 }
 
+/// Whether `shown`, the display form of the host `host` (ToUnicode of its `xn--` labels),
+/// maps back to `host` up to ASCII case (RFC 3490 §5 and §4.2; ASCII case is not significant
+/// in a host, RFC 3986 §3.2.2): by ToASCII of `idna` (skipped when `idna_known`, the caller
+/// having proved it), and, for IDNA2003, by UTS #46 too, the mapping of browsers (WHATWG URL
+/// §3.5 domain to ASCII; contract item 17). IDNA2003 decodes `xn--kkg` to `ẞ`, which it maps
+/// back to `xn--kkg` but a browser reads as `xn--zca` (`ß`), another host, while refusing
+/// `xn--kkg` itself (found by a QA sweep): such a host must keep its ACE form. to-iri and
+/// `normalize --idn unicode` ask it of every host they would show in Unicode.
+pub fn display_maps_back(shown: &str, host: &str, idna: Idna, idna_known: bool) -> bool {
+    let mut back = String::new();
+    let mut gives_back = |idna| {
+        back.clear();
+        to_ascii(shown, idna, &mut back).is_ok() && back.eq_ignore_ascii_case(host)
+    };
+    (idna_known || gives_back(idna)) && (matches!(idna, Idna::Uts46) || gives_back(Idna::Uts46))
+}
+
 /// The twin of [`to_ascii`] without the UTS #46 fast path ([`fast::to_ascii`]): every UTS #46
 /// host through the caps, the `idna` crate and the reg-name check.
 #[cfg(any(test, feature = "twins"))]
