@@ -14,6 +14,70 @@
 
 use std::fmt;
 
+/// Escapes `text` (any bytes) for a report field or a message: printable ASCII and valid UTF-8
+/// stay as they are; control bytes, invalid UTF-8 bytes, TAB, CR and LF become `\xHH`; a
+/// backslash becomes `\\`; format characters (general category Cf: bidi controls such as
+/// U+202E and U+2066..U+2069, U+200B..U+200F, U+061C, U+FEFF, ...) and the line and paragraph
+/// separators U+2028/U+2029 become `\u{HHHH}`, so that a row never displays reordered, hides
+/// characters or breaks in two (NEL, U+0085, is a line break to some readers). The report's
+/// input field ([`crate::engine::report::escape_input`]) and the hosts quoted in a message
+/// ([`crate::convert::readings`]) are written this way.
+pub fn escape_text(text: &[u8], out: &mut String) {
+    use std::fmt::Write as _;
+    let mut s = text;
+    while !s.is_empty() {
+        match std::str::from_utf8(s) {
+            Ok(v) => {
+                push_escaped_str(v, out);
+                break;
+            }
+            Err(e) => {
+                let (good, bad) = s.split_at(e.valid_up_to());
+                push_escaped_str(std::str::from_utf8(good).expect("valid prefix"), out);
+                let n = e.error_len().unwrap_or(bad.len());
+                for &b in &bad[..n] {
+                    let _ = write!(out, "\\x{b:02X}");
+                }
+                s = &bad[n..];
+            }
+        }
+    }
+}
+
+/// A format character or a line or paragraph separator: what [`escape_text`] writes as
+/// `\u{HHHH}`.
+pub fn display_unsafe(c: char) -> bool {
+    is_format_char(c) || c == '\u{2028}' || c == '\u{2029}'
+}
+
+fn push_escaped_str(s: &str, out: &mut String) {
+    use std::fmt::Write as _;
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 || c == '\u{7F}' || ('\u{80}'..='\u{9F}').contains(&c) => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    let _ = write!(out, "\\x{b:02X}");
+                }
+            }
+            c if display_unsafe(c) => {
+                let _ = write!(out, "\\u{{{:04X}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+}
+
+/// General category Cf (format characters), Unicode 15.
+fn is_format_char(c: char) -> bool {
+    matches!(c as u32,
+        0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x890..=0x891 | 0x8E2 | 0x180E
+        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F | 0xFEFF
+        | 0xFFF9..=0xFFFB | 0x110BD | 0x110CD | 0x13430..=0x1343F | 0x1BCA0..=0x1BCA3
+        | 0x1D173..=0x1D17A | 0xE0001 | 0xE0020..=0xE007F)
+}
+
 /// How a kind is counted when strict mode is off (`--strict` makes every kind an error).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Severity {

@@ -124,7 +124,12 @@ fn shown(host: &[u8]) -> String {
     if host.is_empty() {
         "no host".to_string()
     } else {
-        format!("host {}", String::from_utf8_lossy(host))
+        // Escaped as the report's input field is ([`crate::error::escape_text`]): the host
+        // is the line's own bytes, and a bidi control or NEL in it would reorder or break the
+        // row (found by a QA sweep); invalid UTF-8 shows as `\xHH`, not U+FFFD.
+        let mut s = String::from("host ");
+        crate::error::escape_text(host, &mut s);
+        s
     }
 }
 
@@ -172,6 +177,29 @@ mod tests {
         );
         // Nothing for a browser either: no second reading.
         assert_eq!(r(ErrorKind::MissingHost, "http:"), None);
+    }
+
+    #[test]
+    fn hosts_are_escaped_like_the_report_input() {
+        // Found by a QA sweep: a raw U+202E reordered the report row, a NEL broke it in two
+        // for readers that split at U+0085, invalid UTF-8 showed as U+FFFD.
+        assert_eq!(
+            r(ErrorKind::BackslashAuthority, "https://a\u{202E}\\@b.com/").as_deref(),
+            Some("a browser reads host a\\u{202E}, RFC 3986 reads host b.com")
+        );
+        assert_eq!(
+            r(ErrorKind::MissingHost, "https:\u{85}//a/").as_deref(),
+            Some("RFC 3986 reads no host, a browser reads host \\xC2\\x85")
+        );
+        assert_eq!(
+            readings(
+                ErrorKind::BackslashAuthority,
+                b"https://a\xFF\\@b.com/",
+                HostMode::Auto
+            )
+            .as_deref(),
+            Some("a browser reads host a\\xFF, RFC 3986 reads host b.com")
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The error report (TSV or JSON Lines) and the end-of-run summary (text or JSON).
 
 use crate::engine::Stats;
-use crate::error::ErrorKind;
+use crate::error::{display_unsafe, ErrorKind};
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::Duration;
@@ -64,12 +64,10 @@ struct JsonRow<'a> {
     input: &'a str,
 }
 
-/// Escapes `input` for one TSV field: printable ASCII and valid UTF-8 stay as they are;
-/// control bytes, invalid UTF-8 bytes, TAB, CR and LF become `\xHH`; a backslash becomes `\\`;
-/// format characters (general category Cf: bidi controls such as U+202E and U+2066..U+2069,
-/// U+200B..U+200F, U+061C, U+FEFF, ...) and the line and paragraph separators U+2028/U+2029
-/// become `\u{HHHH}`, so that a row never displays reordered or hides characters.
-/// The input is cut at [`INPUT_CUT`] bytes first (an ellipsis `…` marks the cut).
+/// Escapes `input` for one TSV field ([`crate::error::escape_text`]: control bytes, invalid
+/// UTF-8, TAB, CR and LF as `\xHH`, a backslash as `\\`, format characters and the line and
+/// paragraph separators as `\u{HHHH}`), cut at [`INPUT_CUT`] bytes first (an ellipsis `…`
+/// marks the cut).
 pub fn escape_input(input: &[u8], out: &mut String) {
     let cut = input.len() > INPUT_CUT;
     let mut end = input.len().min(INPUT_CUT);
@@ -80,50 +78,9 @@ pub fn escape_input(input: &[u8], out: &mut String) {
             end -= 1;
         }
     }
-    let mut s = &input[..end];
-    while !s.is_empty() {
-        match std::str::from_utf8(s) {
-            Ok(v) => {
-                push_escaped_str(v, out);
-                break;
-            }
-            Err(e) => {
-                let (good, bad) = s.split_at(e.valid_up_to());
-                push_escaped_str(std::str::from_utf8(good).expect("valid prefix"), out);
-                let n = e.error_len().unwrap_or(bad.len());
-                for &b in &bad[..n] {
-                    let _ = write!(out, "\\x{b:02X}");
-                }
-                s = &bad[n..];
-            }
-        }
-    }
+    crate::error::escape_text(&input[..end], out);
     if cut {
         out.push('…');
-    }
-}
-
-/// A format character or a line or paragraph separator: what [`escape_input`] writes as
-/// `\u{HHHH}`.
-fn display_unsafe(c: char) -> bool {
-    is_format_char(c) || c == '\u{2028}' || c == '\u{2029}'
-}
-
-fn push_escaped_str(s: &str, out: &mut String) {
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 || c == '\u{7F}' || ('\u{80}'..='\u{9F}').contains(&c) => {
-                let mut buf = [0u8; 4];
-                for b in c.encode_utf8(&mut buf).bytes() {
-                    let _ = write!(out, "\\x{b:02X}");
-                }
-            }
-            c if display_unsafe(c) => {
-                let _ = write!(out, "\\u{{{:04X}}}", c as u32);
-            }
-            c => out.push(c),
-        }
     }
 }
 
@@ -139,13 +96,11 @@ pub fn tab_hint(input: &[u8], column: u64) -> Option<&'static str> {
     (input.get(i) == Some(&b'\t')).then_some(TAB_HINT)
 }
 
-/// General category Cf (format characters), Unicode 15.
-fn is_format_char(c: char) -> bool {
-    matches!(c as u32,
-        0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x890..=0x891 | 0x8E2 | 0x180E
-        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F | 0xFEFF
-        | 0xFFF9..=0xFFFB | 0x110BD | 0x110CD | 0x13430..=0x1343F | 0x1BCA0..=0x1BCA3
-        | 0x1D173..=0x1D17A | 0xE0001 | 0xE0020..=0xE007F)
+/// What the JSON Lines row writes as `\uXXXX` although serde_json leaves it raw: the
+/// characters [`display_unsafe`] names and the C1 controls (U+0085 NEL ends a line for some
+/// readers: Python's `str.splitlines`).
+fn json_unsafe(c: char) -> bool {
+    display_unsafe(c) || ('\u{80}'..='\u{9F}').contains(&c)
 }
 
 /// Writes one report row in `format` (TSV: one line of [`HEADER`]'s columns; JSON Lines: one
@@ -195,14 +150,15 @@ pub fn write_row<W: Write + ?Sized>(
                 input: scratch,
             };
             let mut v = serde_json::to_string(&j).map_err(io::Error::other)?;
-            if v.chars().any(display_unsafe) {
-                // A bidi control in the file name (the input is escaped already) would reorder
-                // the row on a terminal (found by a QA sweep): written as JSON `\uXXXX`
-                // escapes, the same string for a JSON reader (RFC 8259 §7; UTF-16 surrogate
-                // pairs above the BMP).
+            if v.chars().any(json_unsafe) {
+                // A bidi control in the file name (the input and the message are escaped
+                // already) would reorder the row on a terminal, a C1 control such as NEL
+                // break it for readers that split lines at U+0085 (found by QA sweeps):
+                // written as JSON `\uXXXX` escapes, the same string for a JSON reader (RFC
+                // 8259 §7; UTF-16 surrogate pairs above the BMP).
                 let mut e = String::with_capacity(v.len() + 12);
                 for c in v.chars() {
-                    if display_unsafe(c) {
+                    if json_unsafe(c) {
                         let mut units = [0u16; 2];
                         for u in c.encode_utf16(&mut units) {
                             let _ = write!(e, "\\u{u:04x}");
@@ -432,7 +388,7 @@ mod tests {
     #[test]
     fn a_bidi_control_in_a_file_name_is_escaped_in_jsonl() {
         let row = Row {
-            file: "a\u{202E}b\u{E0041}.txt",
+            file: "a\u{202E}b\u{E0041}\u{85}.txt",
             line: 1,
             column: 1,
             kind: ErrorKind::BadPort,
@@ -443,8 +399,12 @@ mod tests {
         let mut js = Vec::new();
         write_row(&mut js, ReportFormat::Jsonl, &row, &mut String::new()).unwrap();
         let text = String::from_utf8(js).unwrap();
-        assert!(!text.chars().any(display_unsafe), "{text}");
-        assert!(text.contains("a\\u202eb\\udb40\\udc41.txt"), "{text}");
+        assert!(!text.chars().any(json_unsafe), "{text}");
+        assert!(!text.contains('\u{85}'), "NEL written as \\u0085: {text}");
+        assert!(
+            text.contains("a\\u202eb\\udb40\\udc41\\u0085.txt"),
+            "{text}"
+        );
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["file"], row.file, "the same string for a JSON reader");
     }
