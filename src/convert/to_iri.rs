@@ -471,6 +471,12 @@ impl ToIri {
         if o.written != Written::Wrote {
             return Some(false);
         }
+        if o.warnings > 0 {
+            // A raw character warned of ([`ToIri::convert_unfit_raw`]): the slow path
+            // reports it.
+            out.truncate(mark);
+            return None;
+        }
         if integrity::check_written_unmapped(line, &head, &out[mark..]).is_err() {
             out.truncate(mark);
             return None;
@@ -560,6 +566,13 @@ impl ToIri {
         // RFC 3629 §4 exactly; the naive twin's is `simdutf8::compat::from_utf8`); a
         // `from_utf8` of the host alone cost ~130 instructions per line (issue #11).
         let text = unsafe { std::str::from_utf8_unchecked(line) };
+        // A character not fit for display that came raw (the line is an IRI already): written
+        // percent-encoded, as it would stay if it had come encoded. An ASCII line has none.
+        if ascii.is_none() {
+            if let Some(first) = first_unfit_raw(text) {
+                return self.convert_unfit_raw(text, first, out);
+            }
+        }
         let mut o = Outcome::default();
         // RFC 3986 Appendix B: the head from the caller (the same split, the test
         // `line_head_checks_match_twins`), then path, query and fragment.
@@ -618,6 +631,91 @@ impl ToIri {
 
     fn idna_for(&self, scheme: Option<&[u8]>) -> Option<Idna> {
         crate::host::idna_for(self.opts.host, scheme)
+    }
+
+    /// A line whose characters from `first` on include some not fit for display that came
+    /// raw ([`first_unfit_raw`]; found by a QA sweep: a raw U+202E went to the display as it
+    /// came, reordering the path, while `%E2%80%AE` stays encoded): each such character is
+    /// percent-encoded with uppercase hex (RFC 3987 §3.1 step 2, as to-uri writes it), and
+    /// the result converted as if it had come so; the characters RFC 3987 §2.2 and §4.1 do
+    /// not allow raw (bidi formatting, private use outside the query, non-`ucschar`) are
+    /// warned of as to-uri warns of them. An error's offset is mapped back to the line.
+    #[cold]
+    fn convert_unfit_raw(
+        &mut self,
+        text: &str,
+        first: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<Outcome, LineError> {
+        let line = text.as_bytes();
+        let (query, fragment) = query_and_fragment_starts(line);
+        let mut enc = Vec::with_capacity(line.len() + 16);
+        enc.extend_from_slice(&line[..first]);
+        // (offset in `enc`, offset in `line`, length in `enc`, length in `line`) of each
+        // encoded character.
+        let mut moved: Vec<(usize, usize, usize, usize)> = Vec::new();
+        let mut warned = Outcome::default();
+        for (k, c) in text[first..].char_indices() {
+            let p = first + k;
+            let in_query = query.is_some_and(|q| p > q) && p < fragment;
+            if c.is_ascii() || is_displayable(c, in_query) {
+                let mut b = [0u8; 4];
+                enc.extend_from_slice(c.encode_utf8(&mut b).as_bytes());
+                continue;
+            }
+            let warn = if is_bidi_format(c) {
+                Some(ErrorKind::BidiFormat)
+            } else if is_ucschar(c) {
+                None
+            } else if is_iprivate(c) {
+                (!in_query).then_some(ErrorKind::PrivateUse)
+            } else {
+                Some(ErrorKind::NotUcschar)
+            };
+            if let Some(kind) = warn {
+                warned.warnings += 1;
+                warned.first_warning.get_or_insert(LineError::new(kind, p));
+            }
+            let start = enc.len();
+            let mut b = [0u8; 4];
+            crate::grammar::pct::push_pct_all(&mut enc, c.encode_utf8(&mut b).as_bytes());
+            moved.push((start, p, enc.len() - start, c.len_utf8()));
+        }
+        // An offset in `enc` back to the line: inside an encoded character, its start.
+        let back = |at: usize| {
+            let mut grown = 0;
+            for &(e, l, n, m) in &moved {
+                if at < e {
+                    break;
+                }
+                if at < e + n {
+                    return l;
+                }
+                grown += n - m;
+            }
+            at - grown
+        };
+        let mark = out.len();
+        match self.convert_head(&enc, None, out) {
+            Ok(mut o) => {
+                if o.written == Written::Passthrough {
+                    out.truncate(mark);
+                    out.extend_from_slice(&enc);
+                }
+                o.written = Written::Wrote;
+                o.warnings += warned.warnings;
+                if let Some(w) = warned.first_warning {
+                    o.first_warning = Some(match o.first_warning {
+                        Some(e) if back(e.offset) < w.offset => {
+                            LineError::new(e.kind, back(e.offset))
+                        }
+                        _ => w,
+                    });
+                }
+                Ok(o)
+            }
+            Err(e) => Err(LineError::new(e.kind, back(e.offset))),
+        }
     }
 
     /// 3987bis §4.2 step 7: ToUnicode of `xn--` labels (the prefix in any case), kept only if
@@ -943,6 +1041,34 @@ pub fn crawl_line_compare(
         assert_eq!(o, Outcome::quiet(wrote), "{show:?} {:?}", quick.opts.host);
     }
     (answered, declined)
+}
+
+/// The offset of the first character of `text` (an IRI that passed the control check) that
+/// is not fit for display where it stands ([`is_displayable`]: the query allows private
+/// use), or `None`. ASCII is always fit here (controls were refused before).
+fn first_unfit_raw(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let start = bytes.iter().position(|&b| b >= 0x80)?;
+    let mut query = None;
+    for (k, c) in text[start..].char_indices() {
+        if c.is_ascii() || is_displayable(c, false) {
+            continue;
+        }
+        // Private use is displayable in the query (RFC 3987 §2.2 `iprivate`): ask where.
+        let p = start + k;
+        let (q, f) = *query.get_or_insert_with(|| query_and_fragment_starts(bytes));
+        if !is_displayable(c, q.is_some_and(|q| p > q) && p < f) {
+            return Some(p);
+        }
+    }
+    None
+}
+
+/// Where the query's `?` and the fragment's `#` are in `line` (RFC 3986 Appendix B: the first
+/// `#`, and the first `?` before it); the line's length for no fragment.
+fn query_and_fragment_starts(line: &[u8]) -> (Option<usize>, usize) {
+    let fragment = memchr::memchr(b'#', line).unwrap_or(line.len());
+    (memchr::memchr(b'?', &line[..fragment]), fragment)
 }
 
 /// The display decision of [`ToIri::host_to_unicode`] for `host` whose ToUnicode is `u`:
@@ -1424,6 +1550,40 @@ fn find_c1(line: &[u8]) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    /// Raw characters not fit for display are percent-encoded ([`ToIri::convert_unfit_raw`]),
+    /// by both twins: warnings and error offsets point at the input's bytes.
+    #[test]
+    fn raw_unfit_characters_are_encoded_with_input_offsets() {
+        for mut c in [
+            ToIri::new(ToIriOptions::default()),
+            ToIri::new_naive(ToIriOptions::default()),
+        ] {
+            let mut out = Vec::new();
+            let line = "http://ex.com/a\u{202E}b\u{E000}?\u{E000}".as_bytes();
+            let o = c.convert_into(line, &mut out).unwrap();
+            assert_eq!(out, b"http://ex.com/a%E2%80%AEb%EE%80%80?\xEE\x80\x80");
+            assert_eq!(o.written, Written::Wrote);
+            assert_eq!(o.warnings, 2);
+            assert_eq!(
+                o.first_warning,
+                Some(LineError::new(ErrorKind::BidiFormat, 15))
+            );
+            // A decoded run before the raw character, an error after two of them.
+            let line = "http://ex.com/%C3%A9\u{202E}\u{200B}%zz".as_bytes();
+            let e = c.convert_into(line, &mut Vec::new()).unwrap_err();
+            assert_eq!(e, LineError::new(ErrorKind::BadPercent, 26));
+            // Inside an encoded character: its first byte.
+            let mut out = Vec::new();
+            let o = c.convert_into("x:\u{202E}".as_bytes(), &mut out).unwrap();
+            assert_eq!((out.as_slice(), o.warnings), (&b"x:%E2%80%AE"[..], 1));
+            // Nothing raw to encode: the line passes through.
+            let o = c
+                .convert_into("http://ex.com/é".as_bytes(), &mut Vec::new())
+                .unwrap();
+            assert_eq!(o.written, Written::Passthrough);
+        }
+    }
+
     use super::*;
     use proptest::strategy::Strategy;
 
