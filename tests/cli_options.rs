@@ -247,6 +247,18 @@ fn flags_are_refused_without_what_they_need() {
 }
 
 #[test]
+fn too_many_threads_is_a_usage_error() {
+    // Found by a QA sweep: --threads 100000 spent minutes starting threads before a line.
+    let o = run(&strs(&["--threads", "1025"]), b"http://a/\n");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("at most 1024"), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    let o = run(&strs(&["--threads", "3", "-q"]), b"http://a/\n");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(o.stdout, b"http://a/\n");
+}
+
+#[test]
 fn a_base_without_a_scheme_is_a_usage_error_before_any_line() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.txt");

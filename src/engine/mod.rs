@@ -34,6 +34,7 @@ pub mod worker;
 
 pub use chunk::{write_all_vectored, ChunkOut, LineIssue, Piece, Stats};
 pub use lines::{field_range, has_ace_host, LEIRI_FLAGGED, TO_IRI_FLAGGED, TO_URI_FLAGGED};
+pub use pipeline::MAX_THREADS;
 pub use worker::Worker;
 
 use crate::config::ToUriOptions;

@@ -18,6 +18,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::Instant;
 
+/// The most worker threads a run starts (`RunOptions::threads` above it is cut to it; the CLI's
+/// `--threads` and the Python functions' `threads=` refuse more). Each worker holds a
+/// converter, a host cache and output room: `--threads 100000` took minutes starting threads
+/// before the first line (found by a QA sweep).
+pub const MAX_THREADS: usize = 1024;
+
 /// Options of a whole run (the CLI's `to-uri` mode).
 #[derive(Clone, Debug)]
 pub struct RunOptions {
@@ -32,7 +38,7 @@ pub struct RunOptions {
     pub errors: Option<PathBuf>,
     /// Form of the error report. Default TSV.
     pub errors_format: ReportFormat,
-    /// Worker threads; 0 means one per core. Default 0.
+    /// Worker threads; 0 means one per core. Default 0. At most [`MAX_THREADS`] are started.
     pub threads: usize,
     /// Target chunk size in bytes. Default 1 MiB.
     pub chunk_size: usize,
@@ -507,7 +513,8 @@ pub fn convert_source(
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         opts.threads
-    };
+    }
+    .min(MAX_THREADS);
     let slots = if opts.window == 0 {
         default_window(threads)
     } else {

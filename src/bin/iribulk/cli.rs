@@ -152,8 +152,8 @@ pub struct Cli {
     /// browsers send it (3987bis §3.5; the default), or always utf-8.
     #[arg(long = "query-charset", value_enum, value_name = "utf-8|document")]
     pub query_charset: Option<QueryCharsetArg>,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// Worker threads (default: all cores; at most 1024).
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
     /// Stream regular files instead of memory-mapping them.
     #[arg(long)]
@@ -628,6 +628,20 @@ pub fn long_version() -> String {
         v(iribulk::host::UTS46_UNICODE_VERSION),
         v(iribulk::host::NAMEPREP_UNICODE_VERSION),
     )
+}
+
+/// `--threads N`: 0 (one per core) to [`iribulk::engine::MAX_THREADS`].
+fn parse_threads(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of threads"))?;
+    if n > iribulk::engine::MAX_THREADS {
+        return Err(format!(
+            "{n} threads: at most {} (0 starts one per core)",
+            iribulk::engine::MAX_THREADS
+        ));
+    }
+    Ok(n)
 }
 
 /// Whether a `--base` names an absolute IRI: it starts with a scheme (`ALPHA *( ALPHA / DIGIT
