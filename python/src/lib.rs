@@ -79,6 +79,26 @@ fn with_flags(h: HostMode, f: Idna2003Flags) -> HostMode {
     }
 }
 
+/// `host=` with the IDNA2003 flags, which go with `host="idna2003"` only, as the CLI's
+/// `--idna2003-no-*` go with `--host idna2003` (contract item 14: no option is silently
+/// ignored; found by a QA sweep).
+fn host_with_flags(host: &str, no_unassigned: bool, no_std3: bool) -> PyResult<HostMode> {
+    let h = host_mode(host)?;
+    if (no_unassigned || no_std3) && !matches!(h, HostMode::Idna2003(_)) {
+        let flag = if no_unassigned {
+            "idna2003_no_unassigned"
+        } else {
+            "idna2003_no_std3"
+        };
+        return Err(PyValueError::new_err(format!(
+            "{flag}=True goes with host=\"idna2003\" (host={host:?}), as the CLI's \
+             --{} goes with --host idna2003",
+            flag.replace('_', "-")
+        )));
+    }
+    Ok(with_flags(h, flags(no_unassigned, no_std3)))
+}
+
 fn flags(no_unassigned: bool, no_std3: bool) -> Idna2003Flags {
     Idna2003Flags {
         allow_unassigned: !no_unassigned,
@@ -173,8 +193,27 @@ fn repairs_of(repair: Option<&Bound<'_, PyAny>>, strict: bool) -> PyResult<Repai
     Ok(r)
 }
 
-fn base_of(base: Option<&str>) -> Option<Arc<[u8]>> {
-    base.map(|b| Arc::from(b.as_bytes()))
+/// `base=`: an absolute IRI (RFC 3986 §5.1: it has a scheme), as the CLI's `--base`
+/// requires before any line is read; a base without one is the caller's mistake, not each
+/// row's (found by a QA sweep: every row came back unconverted with `bad-scheme`).
+fn base_of(base: Option<&str>) -> PyResult<Option<Arc<[u8]>>> {
+    match base {
+        None => Ok(None),
+        Some(b)
+            if !iribulk::convert::integrity::scheme_of(b.as_bytes()).is_some_and(|sc| {
+                sc.first().is_some_and(u8::is_ascii_alphabetic)
+                    && sc
+                        .iter()
+                        .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
+            }) =>
+        {
+            Err(PyValueError::new_err(format!(
+                "base={b:?} is not an absolute IRI (it has no scheme such as http:); a base \
+                 must be absolute (RFC 3986 §5.1)"
+            )))
+        }
+        Some(b) => Ok(Some(Arc::from(b.as_bytes()))),
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -200,11 +239,15 @@ fn to_uri_options(
         "percent" => InvalidUtf8::Percent,
         s => return Err(choice_error("invalid_utf8", s, &["error", "percent"])),
     };
+    let host_mode = host_with_flags(host, idna2003_no_unassigned, idna2003_no_std3)?;
+    if fallback && host_mode == HostMode::Percent {
+        return Err(PyValueError::new_err(
+            "host_fallback=\"percent\" means nothing with host=\"percent\" (no IDNA runs), as \
+             on the CLI",
+        ));
+    }
     Ok(ToUriOptions::default()
-        .host(with_flags(
-            host_mode(host)?,
-            flags(idna2003_no_unassigned, idna2003_no_std3),
-        ))
+        .host(host_mode)
         .strict(strict)
         .leiri(leiri)
         .host_fallback_percent(fallback)
@@ -218,10 +261,36 @@ fn host_options(
     idna2003_no_unassigned: bool,
     idna2003_no_std3: bool,
 ) -> PyResult<ToUriOptions> {
-    Ok(ToUriOptions::default().host(with_flags(
-        host_mode(host)?,
-        flags(idna2003_no_unassigned, idna2003_no_std3),
-    )))
+    Ok(ToUriOptions::default().host(host_with_flags(
+        host,
+        idna2003_no_unassigned,
+        idna2003_no_std3,
+    )?))
+}
+
+/// `host=` in normalize: it picks the IDNA version of the IDN rung, so it goes with `idn=` or
+/// `level="scheme"`, and `"percent"` does not apply (the CLI's rules for `--host` in
+/// `--mode normalize`; found by a QA sweep, where both were silently ignored).
+fn normalize_host_options(
+    host: &str,
+    level: &str,
+    idn: Option<&str>,
+    idna2003_no_unassigned: bool,
+    idna2003_no_std3: bool,
+) -> PyResult<ToUriOptions> {
+    let o = host_options(host, idna2003_no_unassigned, idna2003_no_std3)?;
+    if host != "auto" && idn.is_none() && level != "scheme" {
+        return Err(PyValueError::new_err(format!(
+            "host={host:?} in normalize picks the IDNA version of the IDN rung: give idn= or \
+             level=\"scheme\""
+        )));
+    }
+    if o.host == HostMode::Percent {
+        return Err(PyValueError::new_err(
+            "host=\"percent\" does not apply to normalize (use \"uts46\" or \"idna2003\")",
+        ));
+    }
+    Ok(o)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -303,7 +372,10 @@ fn scalar_bytes(
             return Ok(None);
         }
         let mut out = Vec::with_capacity(v.len() + 16);
-        c.convert_slow(v, &mut out, input).map(|_| Some(out))
+        // A str the slow path gave back as it was (check, normalize of a normal value) is
+        // returned as the same object too, as README promises (found by a QA sweep).
+        c.convert_slow(v, &mut out, input)
+            .map(|_| (same.is_none() || out != v).then_some(out))
     });
     match r {
         Ok(None) => Ok(same.expect("checked").clone().unbind()),
@@ -422,7 +494,7 @@ fn to_uri(
             trim,
         )?,
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base),
+        base: base_of(base)?,
         charset,
         query_charset,
     };
@@ -459,7 +531,7 @@ fn to_iri(
         mode: Mode::ToIri,
         to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?.trim(trim),
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base),
+        base: base_of(base)?,
         charset: None,
         query_charset: QueryCharset::Document,
     };
@@ -499,7 +571,7 @@ fn check(
         mode: Mode::Check { uri },
         to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base),
+        base: base_of(base)?,
         charset,
         query_charset,
     };
@@ -563,11 +635,11 @@ fn normalize(
             idn,
             as_uri,
         )?,
-        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?
+        to_uri: normalize_host_options(host, level, idn, idna2003_no_unassigned, idna2003_no_std3)?
             .repair(repairs_of(repair, false)?)
             .trim(trim),
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base),
+        base: base_of(base)?,
         charset,
         query_charset,
     };
@@ -602,7 +674,7 @@ fn leiri_to_iri(
             .repair(repairs_of(repair, false)?)
             .trim(trim),
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base),
+        base: base_of(base)?,
         charset,
         query_charset,
     };
@@ -610,8 +682,11 @@ fn leiri_to_iri(
 }
 
 /// Resolves the reference `ref` against the absolute IRI `base` (RFC 3986 §5.2, RFC 3987
-/// §6.5), without converting either. Raises `iribulk.IriError` when `base` has no scheme or
-/// a scheme is invalid.
+/// §6.5), without converting either, with the host-integrity checks of `--base` (README
+/// "Host integrity": `iribulk::resolve`). Raises `iribulk.IriError` when `base` has no scheme,
+/// a scheme is invalid, or a browser would read another host than RFC 3986
+/// (`backslash-reference`, `missing-host`, `opaque-base-reference`, `drive-letter-reference`,
+/// ...).
 ///
 /// >>> import iribulk
 /// >>> iribulk.resolve("http://a/b/c/d;p?q", "../g")
@@ -619,12 +694,15 @@ fn leiri_to_iri(
 #[pyfunction]
 #[pyo3(signature = (base, r#ref))]
 fn resolve(py: Python<'_>, base: &str, r#ref: &str) -> PyResult<String> {
-    let mut out = Vec::new();
-    lib_api::resolve_into(base.as_bytes(), r#ref.as_bytes(), &mut out).map_err(|e| {
-        let m = lib_api::message(&e, r#ref.as_bytes(), lib_api::HostMode::Auto);
-        iri_error(py, &e, m, None)
-    })?;
-    String::from_utf8(out).map_err(|e| PyValueError::new_err(e.to_string()))
+    // The library's helper runs the Guard, as the CLI's --base does (found by a QA sweep:
+    // the grammar's resolver alone let `/\\evil.com/` through).
+    match iribulk::resolve(base, r#ref) {
+        Ok(t) => Ok(t.into_owned()),
+        Err(e) => {
+            let m = lib_api::message(&e, r#ref.as_bytes(), lib_api::HostMode::Auto);
+            Err(iri_error(py, &e, m, None))
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -633,6 +711,13 @@ fn resolve(py: Python<'_>, base: &str, r#ref: &str) -> PyResult<String> {
 fn run_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R, String> {
     if threads == 0 {
         return Ok(f());
+    }
+    if threads > iribulk::engine::MAX_THREADS {
+        // As the CLI's --threads (found by a QA sweep: threads=10**9 never returned).
+        return Err(format!(
+            "threads={threads}: at most {} (0: rayon's global pool)",
+            iribulk::engine::MAX_THREADS
+        ));
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -848,7 +933,7 @@ fn to_uri_batch(
             trim,
         )?,
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base),
+        base: base_of(base)?,
         charset,
         query_charset,
     };
@@ -883,7 +968,7 @@ fn to_iri_batch(
         mode: Mode::ToIri,
         to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?.trim(trim),
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base),
+        base: base_of(base)?,
         charset: None,
         query_charset: QueryCharset::Document,
     };
@@ -922,7 +1007,7 @@ fn check_batch(
         mode: Mode::Check { uri },
         to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base),
+        base: base_of(base)?,
         charset,
         query_charset,
     };
@@ -978,11 +1063,11 @@ fn normalize_batch(
             idn,
             as_uri,
         )?,
-        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?
+        to_uri: normalize_host_options(host, level, idn, idna2003_no_unassigned, idna2003_no_std3)?
             .repair(repairs_of(repair, false)?)
             .trim(trim),
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base),
+        base: base_of(base)?,
         charset,
         query_charset,
     };
@@ -1018,7 +1103,7 @@ fn leiri_to_iri_batch(
             .repair(repairs_of(repair, false)?)
             .trim(trim),
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base),
+        base: base_of(base)?,
         charset,
         query_charset,
     };

@@ -280,3 +280,11 @@ def test_base_like_the_cli():
             with pytest.raises(iribulk.IriError) as ei:
                 iribulk.to_uri(r, base=base)
             assert ei.value.column == bad[0]
+
+
+def test_threads_are_bounded():
+    """As the CLI's --threads (found by a QA sweep: threads=10**9 never returned)."""
+    arr = pa.array(["http://a/"])
+    with pytest.raises(ValueError, match="at most 1024"):
+        iribulk.to_uri_batch(arr, threads=1025)
+    assert iribulk.to_uri_batch(arr, threads=3).to_pylist() == ["http://a/"]

@@ -335,11 +335,16 @@ def test_refused_options():
 
 
 def test_utf16_kept_rows_and_the_line_cap():
-    """A UTF-16 row kept with an error is its UTF-8 transcoding; a row past max_line_bytes
-    that follows it keeps its own bytes (nothing of the row before leaks into it)."""
+    """A UTF-16 row kept with an error is its UTF-8 transcoding, a row past max_line_bytes
+    too (nothing of the row before leaks into it); the cap is on that UTF-8, as the CLI
+    transcodes a UTF-16 file before it cuts lines (found by a QA sweep: it was on the UTF-16
+    bytes)."""
     bad = "http://a/x".encode("utf-16-le") + b"\x00\xd8"
-    long = "http://a/".encode("utf-16-le") * 4
-    out, err = iribulk.to_uri_batch(pa.array([bad, long], pa.binary()), charset="utf-16le",
-                                    max_line_bytes=30, errors=True, threads=1)
-    assert out.to_pylist() == [b"http://a/x\xff", long]
-    assert [e["code"] for e in err.to_pylist()] == ["invalid-utf8", "line-too-long"]
+    long = "http://a/".encode("utf-16-le") * 4  # 72 bytes, 36 in UTF-8
+    fits = "http://a/bcdéf".encode("utf-16-le")  # 28 bytes, 15 in UTF-8
+    out, err = iribulk.to_uri_batch(pa.array([bad, long, fits], pa.binary()),
+                                    charset="utf-16le", max_line_bytes=30, errors=True,
+                                    threads=1)
+    assert out.to_pylist() == [b"http://a/x\xff", b"http://a/" * 4, b"http://a/bcd%C3%A9f"]
+    assert [e and e["code"] for e in err.to_pylist()] == ["invalid-utf8", "line-too-long", None]
+    assert iribulk.to_uri(fits, charset="utf-16le", max_line_bytes=20) == "http://a/bcd%C3%A9f"

@@ -191,8 +191,9 @@ def integrity_rows():
     return rows
 
 
-# Rows whose options the CLI refuses for their mode (a usage error, exit 2): the library (and
-# so the table) takes them. test_cli_refuses_these_rows checks that the CLI still refuses them.
+# Rows whose options the CLI refuses for their mode (a usage error, exit 2): the Rust library
+# (and so the table) takes them; the CLI and the Python functions refuse them
+# (test_cli_and_python_refuse_these_rows).
 CLI_REFUSES = {
     "idna2003-normalize": "--host in --mode normalize needs --idn or --level scheme",
 }
@@ -231,11 +232,16 @@ def test_integrity_rows_like_the_cli(with_trim):
     assert {d[0] for d in differ} == SCALAR_DIFFERS, differ
 
 
-def test_cli_refuses_these_rows():
+def test_cli_and_python_refuse_these_rows():
+    rows = {rid: (mode, kw) for rid, mode, kw, _ in integrity_rows()}
+    for rid, why in CLI_REFUSES.items():
+        mode, kw = rows[rid]
+        # A ValueError before any value is read (found by a QA sweep: the option was ignored).
+        with pytest.raises(ValueError):
+            getattr(iribulk, mode.replace("-", "_"))("http://a/", **kw)
     cli = cli_binary()
     if cli is None:
         skip("no iribulk CLI (cargo build, or set IRIBULK_CLI)")
-    rows = {rid: (mode, kw) for rid, mode, kw, _ in integrity_rows()}
     for rid, why in CLI_REFUSES.items():
         mode, kw = rows[rid]
         p = subprocess.run([str(cli), "-q", "--mode", mode, *cli_flags(kw)], input=b"",

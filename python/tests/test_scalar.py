@@ -78,6 +78,61 @@ def test_other_modes():
     assert ei.value.code == "bad-scheme"
 
 
+def test_resolve_runs_the_host_integrity_checks():
+    """As the CLI's --base and to_uri(ref, base=...) do (found by a QA sweep: resolve() ran
+    the grammar's resolver alone)."""
+    for base, ref, code in [
+        ("http://a/b", "/\\evil.com/", "backslash-reference"),
+        ("blob:https://good.com/uuid", "../../evil.com/x", "opaque-base-reference"),
+        ("file:///c:/dir/", "/x", "drive-letter-reference"),
+        ("http:", "g", "missing-host"),
+    ]:
+        with pytest.raises(iribulk.IriError) as ei:
+            iribulk.resolve(base, ref)
+        assert ei.value.code == code, (base, ref)
+        with pytest.raises(iribulk.IriError) as ei:
+            iribulk.to_uri(ref, base=base)
+        assert ei.value.code == code, (base, ref)
+
+
+def test_unchanged_str_is_the_same_object_in_every_mode():
+    """README: a str that needs no change comes back as the same object (found by a QA sweep:
+    check and normalize returned an equal copy)."""
+    s = "".join(["http://example.com/a", "?b#c"])  # built at run time: not an interned constant
+    for f in (iribulk.to_uri, iribulk.to_iri, iribulk.leiri_to_iri, iribulk.check,
+              iribulk.normalize):
+        assert f(s) is s, f.__name__
+    changed = "HTTP://example.com/a"
+    assert iribulk.normalize(changed) == "http://example.com/a"
+
+
+def test_options_the_cli_refuses_are_value_errors():
+    """Contract item 14: no option is silently ignored (found by a QA sweep: each of these
+    was accepted and did nothing, where the CLI exits 2)."""
+    for f, kw in [
+        (iribulk.to_uri, {"idna2003_no_std3": True}),
+        (iribulk.to_uri, {"host": "uts46", "idna2003_no_unassigned": True}),
+        (iribulk.check, {"idna2003_no_unassigned": True}),
+        (iribulk.to_uri, {"host": "percent", "host_fallback": "percent"}),
+        (iribulk.normalize, {"host": "idna2003"}),
+        (iribulk.normalize, {"host": "percent", "idn": "ascii"}),
+        (iribulk.to_uri, {"base": "/not/absolute"}),
+        (iribulk.to_uri, {"base": "1http://x/"}),
+        (iribulk.normalize, {"base": ""}),
+    ]:
+        with pytest.raises(ValueError):
+            f("http://a_b.\u00fc.de/", **kw)
+    # The same options where they mean something.
+    assert iribulk.to_uri("http://a_b.\u00fc.de/", host="idna2003", idna2003_no_std3=True) == (
+        "http://a_b.xn--tda.de/"
+    )
+    assert iribulk.normalize("http://XN--BCHER-KVA.de/", host="idna2003", idn="unicode") == (
+        "http://bücher.de/"
+    )
+    assert iribulk.normalize("HTTP://a/", host="uts46", level="scheme") == "http://a/"
+    assert iribulk.to_uri("g", base="http://a/b") == "http://a/g"
+
+
 def test_max_line_bytes():
     with pytest.raises(iribulk.IriError) as ei:
         iribulk.to_uri("http://a/" + "b" * 100, max_line_bytes=64)
