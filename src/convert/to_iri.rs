@@ -27,6 +27,7 @@ use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucsch
 use crate::grammar::components;
 use crate::grammar::pct::{decode_utf8, is_pct_triplet};
 use crate::host::{self, HostCache, Idna};
+use crate::simd::{ByteSet, Classifier};
 use unicode_normalization::UnicodeNormalization;
 
 /// Options of URI→IRI conversion.
@@ -83,7 +84,46 @@ const fn displayable_by_rules(c: char, in_query: bool) -> bool {
 /// The test `displayable_bitmap_matches_rules_on_every_code_point` compares it with the rules.
 /// (~130,000 rule evaluations: a second or two of compile time, hence the `allow`.)
 #[allow(long_running_const_eval)]
-static DISPLAYABLE_BMP: [[u64; 1024]; 2] = [displayable_bmp(false), displayable_bmp(true)];
+static DISPLAYABLE_BMP: [[u64; 1024]; 2] = [DISPLAYABLE_OUTSIDE_QUERY, displayable_bmp(true)];
+
+/// The first map of [`DISPLAYABLE_BMP`], evaluated once for it and [`UNFIT_LEAD`].
+#[allow(long_running_const_eval)]
+const DISPLAYABLE_OUTSIDE_QUERY: [u64; 1024] = displayable_bmp(false);
+
+/// The lead bytes of UTF-8 sequences of which some character is not displayable outside the
+/// query ([`is_displayable`]; every four-octet lead, conservatively): a raw character with
+/// another lead needs no look ([`first_unfit_raw`]). CJK, Hangul, Cyrillic, Devanagari and
+/// most scripts' leads are not among them. The test `unfit_leads_cover_every_unfit_character`
+/// checks it against [`is_displayable`] on every code point.
+static UNFIT_LEAD: [bool; 256] = unfit_leads(&DISPLAYABLE_OUTSIDE_QUERY);
+
+const fn unfit_leads(m: &[u64; 1024]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut b = 0xC2usize;
+    while b <= 0xF4 {
+        // The bitmap words of the code points a lead starts (two octets: one 64-code-point
+        // word; three: 64 words, less the overlong and surrogate ranges).
+        let (first, end) = match b {
+            0xC2..=0xDF => (b & 0x1F, (b & 0x1F) + 1),
+            0xE0 => (0x0800 >> 6, 0x1000 >> 6),
+            0xED => (0xD000 >> 6, 0xD800 >> 6),
+            0xE1..=0xEF => ((b & 0x0F) << 6, ((b & 0x0F) + 1) << 6),
+            _ => (0, 0),
+        };
+        if first == end {
+            t[b] = true;
+        }
+        let mut w = first;
+        while w < end {
+            if m[w] != u64::MAX {
+                t[b] = true;
+            }
+            w += 1;
+        }
+        b += 1;
+    }
+    t
+}
 
 /// One bitmap of [`DISPLAYABLE_BMP`].
 const fn displayable_bmp(in_query: bool) -> [u64; 1024] {
@@ -569,7 +609,12 @@ impl ToIri {
         // A character not fit for display that came raw (the line is an IRI already): written
         // percent-encoded, as it would stay if it had come encoded. An ASCII line has none.
         if ascii.is_none() {
-            if let Some(first) = first_unfit_raw(text) {
+            let first = if self.naive {
+                first_unfit_raw_naive(text)
+            } else {
+                first_unfit_raw(text)
+            };
+            if let Some(first) = first {
                 return self.convert_unfit_raw(text, first, out);
             }
         }
@@ -1045,23 +1090,55 @@ pub fn crawl_line_compare(
 
 /// The offset of the first character of `text` (an IRI that passed the control check) that
 /// is not fit for display where it stands ([`is_displayable`]: the query allows private
-/// use), or `None`. ASCII is always fit here (controls were refused before).
+/// use), or `None`. ASCII is always fit here (controls were refused before). The lead bytes
+/// of [`UNFIT_LEAD`] are found by the SIMD classifier, 64 bytes at a time; only their
+/// characters are looked at, most of them passed by [`clean_char_len`]'s bitmap test, the
+/// rest by [`is_displayable`]. The twin is [`first_unfit_raw_naive`].
 fn first_unfit_raw(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
-    let start = bytes.iter().position(|&b| b >= 0x80)?;
-    let mut query = None;
-    for (k, c) in text[start..].char_indices() {
-        if c.is_ascii() || is_displayable(c, false) {
-            continue;
-        }
-        // Private use is displayable in the query (RFC 3987 §2.2 `iprivate`): ask where.
-        let p = start + k;
-        let (q, f) = *query.get_or_insert_with(|| query_and_fragment_starts(bytes));
-        if !is_displayable(c, q.is_some_and(|q| p > q) && p < f) {
-            return Some(p);
+    let classifier = UNFIT_CLASSIFIER.get_or_init(|| {
+        let set = (0..=255u8)
+            .filter(|&b| UNFIT_LEAD[b as usize])
+            .fold(ByteSet::EMPTY, ByteSet::with);
+        Classifier::new(set)
+    });
+    for (ci, block) in bytes.chunks(64).enumerate() {
+        let mut m = classifier.classify(block).flag;
+        while m != 0 {
+            let k = ci * 64 + m.trailing_zeros() as usize;
+            m &= m - 1;
+            if clean_char_len(&bytes[k..], false) > 0 {
+                continue;
+            }
+            // A four-octet character, one to flag, or a displayable look-alike of a
+            // delimiter (fit here: only decoded ones are re-encoded).
+            let c = text[k..]
+                .chars()
+                .next()
+                .expect("a lead byte starts a character");
+            if !is_displayable(c, false) && !is_displayable(c, in_query_at(bytes, k)) {
+                return Some(k);
+            }
         }
     }
     None
+}
+
+/// The classifier of [`first_unfit_raw`] (the set of [`UNFIT_LEAD`]), built once.
+static UNFIT_CLASSIFIER: std::sync::OnceLock<Classifier> = std::sync::OnceLock::new();
+
+/// [`first_unfit_raw`] character by character, by [`is_displayable`] alone.
+fn first_unfit_raw_naive(text: &str) -> Option<usize> {
+    text.char_indices()
+        .find(|&(k, c)| !c.is_ascii() && !is_displayable(c, in_query_at(text.as_bytes(), k)))
+        .map(|(k, _)| k)
+}
+
+/// Whether offset `k` of `line` is in its query (RFC 3986 Appendix B): private use is
+/// displayable there (RFC 3987 §2.2 `iprivate`).
+fn in_query_at(line: &[u8], k: usize) -> bool {
+    let (q, f) = query_and_fragment_starts(line);
+    q.is_some_and(|q| k > q) && k < f
 }
 
 /// Where the query's `?` and the fragment's `#` are in `line` (RFC 3986 Appendix B: the first
@@ -1550,6 +1627,47 @@ fn find_c1(line: &[u8]) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    /// [`UNFIT_LEAD`] marks the lead byte of every character [`is_displayable`] refuses
+    /// outside the query, and [`first_unfit_raw`] finds each such character after text of
+    /// every other lead.
+    #[test]
+    fn unfit_leads_cover_every_unfit_character() {
+        let mut unmarked = 0;
+        for c in (0x80..=0x10FFFFu32).filter_map(char::from_u32) {
+            let mut b = [0u8; 4];
+            let s = c.encode_utf8(&mut b);
+            if !is_displayable(c, false) {
+                assert!(UNFIT_LEAD[s.as_bytes()[0] as usize], "{c:?}");
+                let line = format!("x:/é世{s}");
+                assert_eq!(first_unfit_raw(&line), Some(line.len() - s.len()), "{c:?}");
+            } else {
+                assert_eq!(first_unfit_raw(&format!("x:/{s}ü")), None, "{c:?}");
+            }
+            unmarked += usize::from(!UNFIT_LEAD[s.as_bytes()[0] as usize]);
+        }
+        assert!(unmarked > 40_000, "most leads need no look: {unmarked}");
+    }
+
+    proptest::proptest! {
+        /// [`first_unfit_raw`] and its twin on lines of every length around the classifier's
+        /// 64-byte blocks, an unfit character anywhere (and private use on both sides of a
+        /// query).
+        #[test]
+        fn first_unfit_raw_matches_twin(v in proptest::collection::vec(proptest::prop_oneof![
+            proptest::strategy::Just('a'), proptest::strategy::Just('/'),
+            proptest::strategy::Just('?'), proptest::strategy::Just('#'),
+            proptest::strategy::Just('é'), proptest::strategy::Just('世'),
+            proptest::strategy::Just('ب'), proptest::strategy::Just('\u{61C}'),
+            proptest::strategy::Just('\u{200B}'), proptest::strategy::Just('\u{E000}'),
+            proptest::strategy::Just('\u{FF0F}'), proptest::strategy::Just('\u{2215}'),
+            proptest::strategy::Just('\u{1F600}'), proptest::strategy::Just('\u{FFFF}'),
+            proptest::strategy::Just('\u{A0}'), proptest::strategy::Just('\u{E0041}'),
+        ], 0..200)) {
+            let s: String = v.into_iter().collect();
+            proptest::prop_assert_eq!(first_unfit_raw(&s), first_unfit_raw_naive(&s), "{:?}", s);
+        }
+    }
+
     /// Raw characters not fit for display are percent-encoded ([`ToIri::convert_unfit_raw`]),
     /// by both twins: warnings and error offsets point at the input's bytes.
     #[test]
