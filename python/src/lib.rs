@@ -199,14 +199,7 @@ fn repairs_of(repair: Option<&Bound<'_, PyAny>>, strict: bool) -> PyResult<Repai
 fn base_of(base: Option<&str>) -> PyResult<Option<Arc<[u8]>>> {
     match base {
         None => Ok(None),
-        Some(b)
-            if !iribulk::convert::integrity::scheme_of(b.as_bytes()).is_some_and(|sc| {
-                sc.first().is_some_and(u8::is_ascii_alphabetic)
-                    && sc
-                        .iter()
-                        .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
-            }) =>
-        {
+        Some(b) if !iribulk::grammar::components::has_scheme(b.as_bytes()) => {
             Err(PyValueError::new_err(format!(
                 "base={b:?} is not an absolute IRI (it has no scheme such as http:); a base \
                  must be absolute (RFC 3986 §5.1)"

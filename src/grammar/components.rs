@@ -553,6 +553,17 @@ pub(crate) fn split_tail_memchr(s: &[u8], mut c: Components) -> Components {
     c
 }
 
+/// Whether `s` starts with a scheme and its `:` (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
+/// ":"`, RFC 3986 §3.1): what RFC 3986 §5.1 asks of a base, an absolute IRI. The CLI's
+/// `--base` and the Python functions' `base=` are refused before any line without one.
+pub fn has_scheme(s: &[u8]) -> bool {
+    let Some(colon) = memchr::memchr(b':', s) else {
+        return false;
+    };
+    let sc = &s[..colon];
+    sc.first().is_some_and(u8::is_ascii_alphabetic) && sc.iter().all(|&b| classes::is(b, SCHEME))
+}
+
 /// Validates what [`split`] found before the first `:` (RFC 3986 §3.1 `scheme`, §4.2).
 ///
 /// Appendix B calls any `[^:/?#]+` before a `:` a scheme. If it is not `ALPHA *( ALPHA / DIGIT

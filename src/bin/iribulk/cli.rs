@@ -644,20 +644,6 @@ fn parse_threads(s: &str) -> Result<usize, String> {
     Ok(n)
 }
 
-/// Whether a `--base` names an absolute IRI: it starts with a scheme (`ALPHA *( ALPHA / DIGIT
-/// / "+" / "-" / "." ) ":"`, RFC 3986 §3.1), as RFC 3986 §5.1 requires of a base.
-pub fn has_scheme(s: &str) -> bool {
-    let Some(colon) = s.find(':') else {
-        return false;
-    };
-    let sc = &s.as_bytes()[..colon];
-    !sc.is_empty()
-        && sc[0].is_ascii_alphabetic()
-        && sc[1..]
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
-}
-
 /// Checks, before anything is read or created, that a file option can be written: its parent
 /// folder exists, is a folder, and takes a new file (probed by creating and removing one), and
 /// the path itself is not a folder. `-` (a standard stream) and existing files that are not
@@ -774,7 +760,7 @@ impl Cli {
             return Err(refused.join("; "));
         }
         if let Some(b) = &self.base {
-            if !has_scheme(b) {
+            if !iribulk::grammar::components::has_scheme(b.as_bytes()) {
                 return Err(format!(
                     "--base '{b}' is not an absolute IRI (it has no scheme such as http:); a base \
                      must be absolute (RFC 3986 §5.1)"
