@@ -693,7 +693,7 @@ impl ToIri {
         out: &mut Vec<u8>,
     ) -> Result<Outcome, LineError> {
         let line = text.as_bytes();
-        let (query, fragment) = query_and_fragment_starts(line);
+        let parts = query_and_fragment_starts(line);
         let mut enc = Vec::with_capacity(line.len() + 16);
         enc.extend_from_slice(&line[..first]);
         // (offset in `enc`, offset in `line`, length in `enc`, length in `line`) of each
@@ -702,22 +702,13 @@ impl ToIri {
         let mut warned = Outcome::default();
         for (k, c) in text[first..].char_indices() {
             let p = first + k;
-            let in_query = query.is_some_and(|q| p > q) && p < fragment;
+            let in_query = in_query(parts, p);
             if c.is_ascii() || is_displayable(c, in_query) {
                 let mut b = [0u8; 4];
                 enc.extend_from_slice(c.encode_utf8(&mut b).as_bytes());
                 continue;
             }
-            let warn = if is_bidi_format(c) {
-                Some(ErrorKind::BidiFormat)
-            } else if is_ucschar(c) {
-                None
-            } else if is_iprivate(c) {
-                (!in_query).then_some(ErrorKind::PrivateUse)
-            } else {
-                Some(ErrorKind::NotUcschar)
-            };
-            if let Some(kind) = warn {
+            if let Some(kind) = classes::raw_char_warning(c, in_query) {
                 warned.warnings += 1;
                 warned.first_warning.get_or_insert(LineError::new(kind, p));
             }
@@ -749,14 +740,14 @@ impl ToIri {
                 }
                 o.written = Written::Wrote;
                 o.warnings += warned.warnings;
-                if let Some(w) = warned.first_warning {
-                    o.first_warning = Some(match o.first_warning {
-                        Some(e) if back(e.offset) < w.offset => {
-                            LineError::new(e.kind, back(e.offset))
-                        }
-                        _ => w,
-                    });
-                }
+                // The first of the two, the converter's mapped back to the line.
+                let converted = o
+                    .first_warning
+                    .map(|e| LineError::new(e.kind, back(e.offset)));
+                o.first_warning = match (converted, warned.first_warning) {
+                    (Some(e), Some(w)) => Some(if e.offset < w.offset { e } else { w }),
+                    (e, w) => e.or(w),
+                };
                 Ok(o)
             }
             Err(e) => Err(LineError::new(e.kind, back(e.offset))),
@@ -1137,8 +1128,12 @@ fn first_unfit_raw_naive(text: &str) -> Option<usize> {
 /// Whether offset `k` of `line` is in its query (RFC 3986 Appendix B): private use is
 /// displayable there (RFC 3987 §2.2 `iprivate`).
 fn in_query_at(line: &[u8], k: usize) -> bool {
-    let (q, f) = query_and_fragment_starts(line);
-    q.is_some_and(|q| k > q) && k < f
+    in_query(query_and_fragment_starts(line), k)
+}
+
+/// Whether offset `k` lies in the query, given [`query_and_fragment_starts`] of its line.
+fn in_query((query, fragment): (Option<usize>, usize), k: usize) -> bool {
+    query.is_some_and(|q| k > q) && k < fragment
 }
 
 /// Where the query's `?` and the fragment's `#` are in `line` (RFC 3986 Appendix B: the first
@@ -1627,6 +1622,9 @@ fn find_c1(line: &[u8]) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use proptest::strategy::Strategy;
+
     /// [`UNFIT_LEAD`] marks the lead byte of every character [`is_displayable`] refuses
     /// outside the query, and [`first_unfit_raw`] finds each such character after text of
     /// every other lead.
@@ -1701,9 +1699,6 @@ mod tests {
             assert_eq!(o.written, Written::Passthrough);
         }
     }
-
-    use super::*;
-    use proptest::strategy::Strategy;
 
     /// Where the UTS #46 fast ToUnicode answers, [`keep_ascii_labels`] gives its answer back
     /// ([`present_host`] skips it then): on made hosts with ASCII labels around A-labels and a

@@ -19,9 +19,7 @@ use crate::convert::integrity::{self, LineHead};
 use crate::convert::repair::Repairer;
 use crate::convert::{Component, Written};
 use crate::error::{ErrorKind, LineError};
-use crate::grammar::classes::{
-    self, is_bidi_format, is_c1, is_iprivate, is_ucschar, CONTROL, DISALLOWED_ASCII,
-};
+use crate::grammar::classes::{self, is_c1, CONTROL, DISALLOWED_ASCII};
 use crate::grammar::components::{self, Components};
 use crate::grammar::pct::{
     decode_utf8, is_pct_triplet, push_pct, push_pct2, push_pct3, push_pct_all,
@@ -951,16 +949,7 @@ impl ToUri {
         if self.opts.leiri {
             return Ok(());
         }
-        let warn = if is_bidi_format(c) {
-            Some(ErrorKind::BidiFormat)
-        } else if is_ucschar(c) {
-            None
-        } else if is_iprivate(c) {
-            (comp != Component::Query).then_some(ErrorKind::PrivateUse)
-        } else {
-            Some(ErrorKind::NotUcschar)
-        };
-        if let Some(kind) = warn {
+        if let Some(kind) = classes::raw_char_warning(c, comp == Component::Query) {
             let e = LineError::new(kind, at);
             if self.opts.strict {
                 return Err(e);

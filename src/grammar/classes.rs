@@ -166,6 +166,25 @@ pub const fn is_ucschar(c: char) -> bool {
     }
 }
 
+/// The warning a non-ASCII character written as it is in an IRI gets (C1 controls aside, which
+/// are errors): a bidi formatting character (RFC 3987 §4.1), private use outside the query and
+/// any other character that is not `ucschar` (§2.2); `None` for a `ucschar` and for private
+/// use in the query (`in_query`, `iprivate`). to-uri warns of them as it encodes them, to-iri
+/// as it encodes those that came raw.
+#[inline]
+pub fn raw_char_warning(c: char, in_query: bool) -> Option<crate::error::ErrorKind> {
+    use crate::error::ErrorKind;
+    if is_bidi_format(c) {
+        Some(ErrorKind::BidiFormat)
+    } else if is_ucschar(c) {
+        None
+    } else if is_iprivate(c) {
+        (!in_query).then_some(ErrorKind::PrivateUse)
+    } else {
+        Some(ErrorKind::NotUcschar)
+    }
+}
+
 /// C1 controls U+0080–U+009F (RFC 3987 §2.2 allows none; 3987bis §6.3).
 #[inline]
 pub const fn is_c1(c: char) -> bool {
