@@ -12,7 +12,7 @@ use arrow_schema::{DataType, Field};
 use batch::{OnError, RowIssue};
 use lib_api::{
     Charset, HostMode, Idn, Idna2003Flags, Input, InvalidUtf8, Level, LineError, Mode, Options,
-    QueryCharset, Repairs, Rungs, ToUriOptions, DEFAULT_MAX_LINE_BYTES,
+    QueryCharset, Repairs, Rungs, ToUriOptions, Written, DEFAULT_MAX_LINE_BYTES,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -70,33 +70,27 @@ fn host_mode(s: &str) -> PyResult<HostMode> {
     }
 }
 
-/// The IDNA2003 flags go inside the host mode (`HostMode::Idna2003(flags)`); other modes
-/// have none.
-fn with_flags(h: HostMode, f: Idna2003Flags) -> HostMode {
-    match h {
-        HostMode::Idna2003(_) => HostMode::Idna2003(f),
-        h => h,
-    }
-}
-
-/// `host=` with the IDNA2003 flags, which go with `host="idna2003"` only, as the CLI's
+/// `host=` with the IDNA2003 flags, which go inside the host mode
+/// (`HostMode::Idna2003(flags)`) and with `host="idna2003"` only, as the CLI's
 /// `--idna2003-no-*` go with `--host idna2003` (contract item 14: no option is silently
 /// ignored; found by a QA sweep).
 fn host_with_flags(host: &str, no_unassigned: bool, no_std3: bool) -> PyResult<HostMode> {
-    let h = host_mode(host)?;
-    if (no_unassigned || no_std3) && !matches!(h, HostMode::Idna2003(_)) {
-        let flag = if no_unassigned {
-            "idna2003_no_unassigned"
-        } else {
-            "idna2003_no_std3"
-        };
-        return Err(PyValueError::new_err(format!(
-            "{flag}=True goes with host=\"idna2003\" (host={host:?}), as the CLI's \
-             --{} goes with --host idna2003",
-            flag.replace('_', "-")
-        )));
+    match host_mode(host)? {
+        HostMode::Idna2003(_) => Ok(HostMode::Idna2003(flags(no_unassigned, no_std3))),
+        h if !(no_unassigned || no_std3) => Ok(h),
+        _ => {
+            let flag = if no_unassigned {
+                "idna2003_no_unassigned"
+            } else {
+                "idna2003_no_std3"
+            };
+            Err(PyValueError::new_err(format!(
+                "{flag}=True goes with host=\"idna2003\" (host={host:?}), as the CLI's \
+                 --{} goes with --host idna2003",
+                flag.replace('_', "-")
+            )))
+        }
     }
-    Ok(with_flags(h, flags(no_unassigned, no_std3)))
 }
 
 fn flags(no_unassigned: bool, no_std3: bool) -> Idna2003Flags {
@@ -365,10 +359,11 @@ fn scalar_bytes(
             return Ok(None);
         }
         let mut out = Vec::with_capacity(v.len() + 16);
-        // A str the slow path gave back as it was (check, normalize of a normal value) is
-        // returned as the same object too, as README promises (found by a QA sweep).
+        // A str the slow path passed through (check, normalize of a normal value: the
+        // outcome says so) is returned as the same object too, as README promises (found by
+        // a QA sweep).
         c.convert_slow(v, &mut out, input)
-            .map(|_| (same.is_none() || out != v).then_some(out))
+            .map(|o| (same.is_none() || o.written != Written::Passthrough).then_some(out))
     });
     match r {
         Ok(None) => Ok(same.expect("checked").clone().unbind()),

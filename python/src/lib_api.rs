@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 pub use iribulk::charset::{Charset, CharsetSource, LegacyInput, QueryCharset};
 use iribulk::charset::{RecordDecoder, Utf16Reader};
-use iribulk::Written;
+pub use iribulk::Written;
 
 pub use iribulk::config::{Idna2003Flags, Repairs};
 pub use iribulk::convert::integrity;
