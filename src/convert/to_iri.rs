@@ -654,7 +654,15 @@ impl ToIri {
                     let scheme = c.scheme.clone().map(|r| &line[r]);
                     // The host lies between ASCII delimiters of a valid UTF-8 line.
                     match (self.idna_for(scheme), text.get(h.clone())) {
-                        (Some(idna), Some(host)) => self.host_to_unicode(host, idna, out, &mut o),
+                        (Some(idna), Some(host)) => {
+                            // A DNS host is not decoded (step 5), but a `%` in it that starts
+                            // no triplet is `bad-percent` as in every other component
+                            // (RFC 3986 §2.1).
+                            if let Some(p) = bad_percent(host.as_bytes()) {
+                                return Err(LineError::new(ErrorKind::BadPercent, h.start + p));
+                            }
+                            self.host_to_unicode(host, idna, out, &mut o)
+                        }
                         _ => self.decode(line, h.clone(), Component::Host, out, &mut o)?,
                     }
                     pos = h.end;
@@ -1321,6 +1329,11 @@ fn push_upper(text: &[u8], out: &mut Vec<u8>, o: &mut Outcome) {
     }
 }
 
+/// The first `%` of `s` that does not start a `%HH` triplet (RFC 3986 §2.1).
+fn bad_percent(s: &[u8]) -> Option<usize> {
+    memchr::memchr_iter(b'%', s).find(|&i| !is_pct_triplet(s, i))
+}
+
 /// The next `%`: percent-encoded runs are close together in encoded IRIs, so the first 64
 /// bytes are looked at 16 at a time by SSE2 comparisons (the last block zero-padded,
 /// [`crate::simd::padded`]) before `memchr` (whose set-up costs more than that).
@@ -1663,6 +1676,47 @@ mod tests {
         ], 0..200)) {
             let s: String = v.into_iter().collect();
             proptest::prop_assert_eq!(first_unfit_raw(&s), first_unfit_raw_naive(&s), "{:?}", s);
+        }
+    }
+
+    /// A `%` that starts no triplet is `bad-percent` in a DNS host too, which to-iri does not
+    /// decode (step 5), at its own column, in every host mode, by both twins; a triplet there
+    /// stays as it came.
+    #[test]
+    fn bad_percent_in_a_dns_host_is_reported() {
+        for host in [
+            HostMode::Auto,
+            HostMode::Uts46,
+            HostMode::IDNA2003,
+            HostMode::Percent,
+        ] {
+            for mut c in [
+                ToIri::new(ToIriOptions { host }),
+                ToIri::new_naive(ToIriOptions { host }),
+            ] {
+                for (line, at) in [
+                    ("http://a%zzb.com/x", 8),
+                    ("http://u@ex%4.com/", 11),
+                    ("https://ex.com%/", 14),
+                    ("http://\u{e9}%g0.com/", 9),
+                ] {
+                    let e = c
+                        .convert_into(line.as_bytes(), &mut Vec::new())
+                        .unwrap_err();
+                    assert_eq!(
+                        e,
+                        LineError::new(ErrorKind::BadPercent, at),
+                        "{line} {host:?}"
+                    );
+                }
+                let mut out = Vec::new();
+                let o = c.convert_into(b"http://a%41b.com/", &mut out).unwrap();
+                if host == HostMode::Percent {
+                    assert_eq!(out, b"http://aAb.com/");
+                } else {
+                    assert_eq!((o.written, &out[..]), (Written::Passthrough, &b""[..]));
+                }
+            }
         }
     }
 
