@@ -337,6 +337,18 @@ impl Checker {
                     }
                     bad_ace(s, a.host.clone(), unicode.as_deref(), self.naive)?;
                 }
+                // A host written in `%HH` is read decoded (3987bis §3.4.2; a browser decodes
+                // it too): an `xn--` label that only decoding spells (`%78n--kkg.com`) is
+                // checked like one written as it is, the error at the host's first byte.
+                if facts.pct {
+                    let decoded = crate::host::decode_host_percent(&s[a.host.clone()]);
+                    if decoded.is_some_and(|d| {
+                        crate::host::contains_ace_prefix(d.as_bytes())
+                            && crate::host::ace::first_bad_ace_naive(&d).is_some()
+                    }) {
+                        return Err(LineError::new(ErrorKind::BadAce, a.host.start));
+                    }
+                }
                 host = Some(a.host);
             }
         }
