@@ -447,6 +447,16 @@ error_kinds! {
     /// Standard label (or names the "replacement" encoding). The offset is the label's start.
     UnknownCharset = "unknown-charset", Error,
         "the record's charset label is not a WHATWG encoding label", "";
+    /// `field-delimiter`: `--field`: the record's fields would not be the same before and after:
+    /// a byte of the `--delimiter` inside a multi-byte character of a `--charset-field`
+    /// record (its label was found by a split of the raw bytes), or a delimiter that NFC
+    /// (U+037E GREEK QUESTION MARK → `;`) or the conversion (an IDNA2003 host without STD3
+    /// rules) wrote into a field. The offset is the delimiter's column, or the converted
+    /// field's first byte.
+    FieldDelimiter = "field-delimiter", Error,
+        "the field delimiter inside a character, or written into a field by NFC or the \
+         conversion: the record would split into other fields",
+        "";
     /// `bidi-format`: a bidi formatting character (RFC 3987 §4.1). A warning unless strict.
     BidiFormat = "bidi-format", Warning,
         "bidi formatting character (RFC 3987 §4.1)", "RFC 3987 §4.1";
@@ -748,6 +758,7 @@ mod tests {
             BadBase,
             BadCharset,
             UnknownCharset,
+            FieldDelimiter,
             BidiFormat,
             PrivateUse,
             NotUcschar,

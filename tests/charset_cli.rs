@@ -669,3 +669,98 @@ fn iso_2022_jp_columns_after_an_escape_sequence() {
         .collect();
     assert_eq!(row.get(2..4), Some(&["21", "bad-percent"][..]), "{report}");
 }
+
+/// `field-delimiter` (found by a QA sweep): a record whose fields decoding would move is an
+/// error kept as it was, not converted in the wrong field. A `--charset-field` label is found
+/// by a split of the raw bytes, so a delimiter byte inside a character (`83 7C` is `ポ` in
+/// Shift_JIS) is one, before or after the label; a fixed `--charset` decodes first, so there
+/// it is only part of `ポ`. NFC making a delimiter (gb18030 `81 30 C9 32` is U+037E, whose
+/// NFC is `;`) and a conversion writing one (IDNA2003 without STD3 maps `，` to `,`) are the
+/// same error.
+#[test]
+fn a_delimiter_that_decoding_moves_is_field_delimiter() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: &[(&[u8], &[&str], Result<&[u8], usize>)] = &[
+        (
+            b"A\x83|B|http://y/\x93\xfa|shift_jis|z",
+            &["--field", "3", "--charset-field", "4", "--delimiter", "|"],
+            Err(3),
+        ),
+        (
+            b"1|shift_jis|http://y/\x83\x7c",
+            &["--field", "3", "--charset-field", "2", "--delimiter", "|"],
+            Err(23),
+        ),
+        (
+            b"1|shift_jis|http://y/\x93\xfa",
+            &["--field", "3", "--charset-field", "2", "--delimiter", "|"],
+            Ok(b"1|shift_jis|http://y/%E6%97%A5"),
+        ),
+        (
+            b"1|http://y/\x83\x7c",
+            &["--field", "2", "--charset", "shift_jis", "--delimiter", "|"],
+            Ok(b"1|http://y/%E3%83%9D"),
+        ),
+        (
+            b"a\x81\x30\xc9\x32b;http://x/\xa8\xa6;z",
+            &["--field", "2", "--charset", "gb18030", "--delimiter", ";"],
+            Err(1),
+        ),
+        (
+            b"a\x81\x30\xc9\x32b;gb18030;http://x/\xa8\xa6",
+            &["--field", "3", "--charset-field", "2", "--delimiter", ";"],
+            Err(1),
+        ),
+        (
+            b"x,http://\xc3\xa4\xef\xbc\x8cb.com/,y",
+            &[
+                "--field",
+                "2",
+                "--delimiter",
+                ",",
+                "--host",
+                "idna2003",
+                "--idna2003-no-std3",
+            ],
+            Err(3),
+        ),
+        (
+            b"x,http://\xc3\xa4b.com/,y",
+            &[
+                "--field",
+                "2",
+                "--delimiter",
+                ",",
+                "--host",
+                "idna2003",
+                "--idna2003-no-std3",
+            ],
+            Ok(b"x,http://xn--b-zfa.com/,y"),
+        ),
+    ];
+    for (i, (input, args, want)) in cases.iter().enumerate() {
+        let p = dir.path().join(format!("in{i}.txt"));
+        let mut data = input.to_vec();
+        data.push(b'\n');
+        std::fs::write(&p, &data).unwrap();
+        let out = dir.path().join(format!("out{i}.txt"));
+        let mut a = vec!["-q", "--errors", "-", "--out", out.to_str().unwrap()];
+        a.extend_from_slice(args);
+        let o = run(&a, &p);
+        let written = std::fs::read(&out).unwrap();
+        match want {
+            Ok(line) => {
+                assert_eq!(report(&o), vec![], "case {i}");
+                assert_eq!(written, [*line, b"\n"].concat(), "case {i}");
+            }
+            Err(col) => {
+                assert_eq!(
+                    report(&o),
+                    vec![(1, *col, "field-delimiter".to_string())],
+                    "case {i}"
+                );
+                assert_eq!(written, data, "case {i}: kept as it was");
+            }
+        }
+    }
+}

@@ -778,10 +778,22 @@ impl Worker {
                     if fr.start > 0 {
                         res.out.extend_from_slice(&content[..fr.start]);
                     }
+                    let at = res.out.len();
                     match self.convert_ref(content, fr.clone(), &mut res.out) {
                         // Passed through: the line is copied from the input (`out` is cut
                         // back below), except a decoded record, written whole.
                         Ok(o) if o.written == Written::Passthrough && !decoded => Ok(o),
+                        // A delimiter the conversion wrote into the field (an IDNA2003 host
+                        // without STD3 rules maps `，` to `,`) would split the record
+                        // differently: `field-delimiter`, at the field's first byte.
+                        Ok(o)
+                            if o.written == Written::Wrote
+                                && self.opts.field.is_some_and(|(_, d)| {
+                                    memchr::memchr(d, &res.out[at..]).is_some()
+                                }) =>
+                        {
+                            Err(LineError::new(ErrorKind::FieldDelimiter, fr.start))
+                        }
                         Ok(o) => {
                             if o.written == Written::Passthrough {
                                 res.out.extend_from_slice(&content[fr.clone()]);
