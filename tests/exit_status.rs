@@ -262,4 +262,56 @@ fn a_tab_without_field_gets_a_hint() {
     let r = std::fs::read_to_string(&rep).unwrap();
     assert_eq!(o.status.code(), Some(3));
     assert!(!r.contains("did you mean"), "{r}");
+    // With --field and another delimiter, a TAB inside the field is an error, without the
+    // hint that asks for --field (found by a QA sweep).
+    let o = bin()
+        .args(["-q", "--field", "2", "--delimiter", ",", "--in"])
+        .arg(write(dir.path(), "in.csv", b"a,http://x/\ty\n"))
+        .arg("--errors")
+        .arg(&rep)
+        .output()
+        .unwrap();
+    let r = std::fs::read_to_string(&rep).unwrap();
+    assert_eq!(o.status.code(), Some(3));
+    assert!(r.contains("\tcontrol-char\t"), "{r}");
+    assert!(!r.contains("did you mean"), "{r}");
+}
+
+/// The two readings of a host-integrity row name the hosts of the converted field, not of
+/// the whole record (whose first field `k` a browser would take for the URL's start: the row
+/// said "a browser reads host k\x09http"; found by a QA sweep).
+#[test]
+fn readings_are_those_of_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let rep = dir.path().join("r.tsv");
+    for (args, input, want) in [
+        (
+            &["--field", "3", "--base-field", "2"][..],
+            &b"k\thttp://h/p\t\\\\evil/\n"[..],
+            "a browser reads host evil\t",
+        ),
+        (
+            &["--field", "2"][..],
+            &b"k\thttp:///evil.com/\n"[..],
+            "RFC 3986 reads no host, a browser reads host evil.com\t",
+        ),
+        (
+            &["--field", "2"][..],
+            &b"k\thttps://good.com\\@evil.com/\n"[..],
+            "a browser reads host good.com, RFC 3986 reads host evil.com\t",
+        ),
+    ] {
+        let o = bin()
+            .arg("-q")
+            .args(args)
+            .arg("--in")
+            .arg(write(dir.path(), "in.tsv", input))
+            .arg("--errors")
+            .arg(&rep)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(3));
+        let r = std::fs::read_to_string(&rep).unwrap();
+        assert!(r.contains("; on this line: ") && r.contains(want), "{r}");
+    }
 }

@@ -43,15 +43,17 @@ fn tsv(d: &[u8]) -> Vec<u8> {
 fn reference(input: &[u8], opts: EngineOptions, file: &str) -> (Vec<u8>, Vec<u8>) {
     let data = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
     let host_mode = opts.to_uri.host;
+    let field = opts.field;
     let mut w = Worker::new(opts);
     let mut out = ChunkOut::default();
     w.convert_chunk_naive(data, &mut out);
     let mut report = iribulk::engine::report::HEADER.as_bytes().to_vec();
     let mut scratch = String::new();
     for is in &out.issues {
-        let readings = iribulk::convert::readings::readings(
+        let readings = iribulk::convert::readings::readings_of_row(
             is.err.kind,
             &data[is.start..is.start + is.len],
+            field,
             host_mode,
         );
         let row = iribulk::engine::report::Row {
@@ -62,6 +64,7 @@ fn reference(input: &[u8], opts: EngineOptions, file: &str) -> (Vec<u8>, Vec<u8>
             warning: is.warning,
             input: &data[is.start..is.start + is.len],
             readings: readings.as_deref(),
+            records: field.is_some(),
         };
         iribulk::engine::report::write_row(&mut report, ReportFormat::Tsv, &row, &mut scratch)
             .unwrap();

@@ -849,9 +849,10 @@ impl State {
                 if let Some(w) = report.as_mut() {
                     for is in &s.res.issues {
                         let line = &data[is.start..is.start + is.len];
-                        let readings = crate::convert::readings::readings(
+                        let readings = crate::convert::readings::readings_of_row(
                             is.err.kind,
                             line,
+                            opts.engine.field,
                             opts.engine.to_uri.host,
                         );
                         let row = Row {
@@ -862,6 +863,7 @@ impl State {
                             warning: is.warning,
                             input: line,
                             readings: readings.as_deref(),
+                            records: opts.engine.field.is_some(),
                         };
                         report::write_row(*w, opts.errors_format, &row, &mut self.scratch)
                             .map_err(rep_err)?;
@@ -898,6 +900,7 @@ impl State {
                             warning: false,
                             input: data,
                             readings: None,
+                            records: opts.engine.field.is_some(),
                         };
                         report::write_row(*w, opts.errors_format, &row, &mut self.scratch)
                             .map_err(rep_err)?;

@@ -51,6 +51,8 @@ pub struct Row<'a> {
     /// The two readings of a host-integrity error on this line, appended to the message
     /// ([`crate::convert::readings`]), or `None`.
     pub readings: Option<&'a str>,
+    /// The line is a record of fields (`--field`): no [`TAB_HINT`], which asks for `--field`.
+    pub records: bool,
 }
 
 /// The JSON form of a row: the same fields as the TSV columns, as serde writes them.
@@ -121,7 +123,7 @@ pub fn write_row<W: Write + ?Sized>(
         message.push_str("; on this line: ");
         message.push_str(r);
     }
-    if let Some(h) = tab_hint(row.input, row.column) {
+    if let Some(h) = tab_hint(row.input, row.column).filter(|_| !row.records) {
         message.push_str(h);
     }
     match format {
@@ -359,6 +361,7 @@ mod tests {
             warning: false,
             input: b"x\xE2\x80\xAE\ty\xFF",
             readings: Some("a browser reads host a, RFC 3986 reads host b"),
+            records: false,
         };
         let mut scratch = String::new();
         let mut tsv = Vec::new();
@@ -395,6 +398,7 @@ mod tests {
             warning: false,
             input: b"x",
             readings: None,
+            records: false,
         };
         let mut js = Vec::new();
         write_row(&mut js, ReportFormat::Jsonl, &row, &mut String::new()).unwrap();
