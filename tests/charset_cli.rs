@@ -680,7 +680,9 @@ fn iso_2022_jp_columns_after_an_escape_sequence() {
 #[test]
 fn a_delimiter_that_decoding_moves_is_field_delimiter() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: &[(&[u8], &[&str], Result<&[u8], usize>)] = &[
+    // (record, options, the line written or the error's column)
+    type Case<'a> = (&'a [u8], &'a [&'a str], Result<&'a [u8], usize>);
+    let cases: &[Case] = &[
         (
             b"A\x83|B|http://y/\x93\xfa|shift_jis|z",
             &["--field", "3", "--charset-field", "4", "--delimiter", "|"],
