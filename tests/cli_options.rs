@@ -212,6 +212,19 @@ fn flags_are_refused_without_what_they_need() {
             &["--field", "2", "--charset-field", "2"],
             "--charset-field 2 is the field --field converts",
         ),
+        // Found by a QA sweep: accepted, then every record was `bad-base`.
+        (
+            &["--field", "1", "--base-field", "1"],
+            "--base-field 1 is the field --field converts",
+        ),
+        (
+            &["--field", "2", "--base-field", "1", "--delimiter", ":"],
+            "--delimiter ':' splits every base of --base-field",
+        ),
+        (
+            &["--field", "3", "--base-field", "1", "--charset-field", "1"],
+            "--base-field 1 is also --charset-field 1",
+        ),
         // Two at once: both are named.
         (
             &["--mode", "to-iri", "--leiri", "--host-fallback", "percent"],

@@ -835,6 +835,31 @@ impl Cli {
                 ));
             }
         }
+        if let (Some((k, d)), Some(n)) = (field, self.base_field) {
+            // The base field holds an absolute IRI: its scheme's `:` (and its bytes, which
+            // resolution writes into the converted field) cannot be the delimiter; and it is
+            // neither the field converted nor the charset label (every record would be
+            // `bad-base`).
+            if d == b':' {
+                return Err(
+                    "--delimiter ':' splits every base of --base-field at its scheme's \
+                            ':', and resolution writes it into the field"
+                        .into(),
+                );
+            }
+            if n as usize - 1 == k {
+                return Err(format!(
+                    "--base-field {n} is the field --field converts: the base needs a field \
+                     of its own"
+                ));
+            }
+            if self.charset_field == Some(n) {
+                return Err(format!(
+                    "--base-field {n} is also --charset-field {n}: the base and the charset \
+                     label need a field each"
+                ));
+            }
+        }
         let charset = self.legacy_input(field)?;
         let mut rungs = Rungs::level(match self.level {
             None | Some(LevelArg::Syntax) => Level::Syntax,
