@@ -445,6 +445,56 @@ fn utf16_input_with_and_without_bom() {
     assert_eq!(String::from_utf8_lossy(&o.stdout), "e\u{301}\n");
 }
 
+/// An unpaired surrogate in UTF-16 input becomes the byte `FF` (README), and the line is
+/// `invalid-utf8` at its column also when it lies in a field `--field` does not convert; it
+/// was written on without a report (found by a QA sweep), on the fast path (an ASCII field)
+/// and the slow one (a converted one).
+#[test]
+fn utf16_bad_surrogate_in_another_field_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let u16 = |s: &str| -> Vec<u8> { s.encode_utf16().flat_map(|u| u.to_le_bytes()).collect() };
+    let mut data = u16("a");
+    data.extend_from_slice(&[0x00, 0xD8]); // a lone high surrogate
+    data.extend(u16("\thttp://x/\u{FC}\tz\n"));
+    data.extend(u16("b"));
+    data.extend_from_slice(&[0x00, 0xDC]); // a lone low surrogate
+    data.extend(u16("\thttp://y/\n"));
+    data.extend(u16("c\thttp://y/\u{FC}\n"));
+    let p = dir.path().join("in.txt");
+    std::fs::write(&p, &data).unwrap();
+    for extra in [&[][..], &["--threads", "2", "--chunk-size", "7"]] {
+        let out = dir.path().join("out.txt");
+        let args: Vec<&str> = [
+            &[
+                "-q",
+                "--charset",
+                "utf-16le",
+                "--field",
+                "2",
+                "--errors",
+                "-",
+            ][..],
+            &["--on-error", "skip", "--out", out.to_str().unwrap()],
+            extra,
+        ]
+        .concat();
+        let o = run(&args, &p);
+        assert_eq!(
+            report(&o),
+            vec![
+                (1, 2, "invalid-utf8".to_string()),
+                (2, 2, "invalid-utf8".to_string())
+            ],
+            "{extra:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            "c\thttp://y/%C3%BC\n",
+            "{extra:?}"
+        );
+    }
+}
+
 /// Lines for the twin tests: ASCII (fast path), legacy text, NFC changes, bad bytes, errors
 /// after decoding, CRLF, the query rule.
 fn twin_input(label: &str) -> Vec<u8> {
