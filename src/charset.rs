@@ -985,6 +985,13 @@ impl LegacyInput {
         }
     }
 
+    /// True if a UTF-8 BOM at the start of an input makes it UTF-8 (a fixed charset that is
+    /// not UCS-based: the WHATWG Encoding Standard's decode, §6, sniffs the BOM first). A
+    /// `--charset-field` input keeps each record's label.
+    pub fn bom_decides(&self) -> bool {
+        matches!(self.source, CharsetSource::Fixed(cs) if !cs.is_ucs_based())
+    }
+
     /// True if lines need the per-line decoder at all: not for a fixed UCS-based charset
     /// (UTF-8 is the engine's own input; UTF-16 is transcoded as a stream).
     pub fn decodes_lines(&self) -> bool {

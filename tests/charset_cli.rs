@@ -816,3 +816,41 @@ fn a_delimiter_that_decoding_moves_is_field_delimiter() {
         }
     }
 }
+
+/// A UTF-8 BOM wins over a fixed legacy `--charset` (WHATWG Encoding Standard §6, decode:
+/// the BOM is sniffed before the label is used): that input is read as UTF-8, mapped or
+/// streamed; the next input, without one, in the declared charset. It was decoded as
+/// windows-1252 (`Ã©` for `é`) without a report (found by a QA sweep).
+#[test]
+fn a_utf8_bom_wins_over_a_legacy_charset() {
+    let dir = tempfile::tempdir().unwrap();
+    let bom = dir.path().join("bom.txt");
+    std::fs::write(&bom, "\u{FEFF}http://a/\u{E9}?q=\u{E9}\n").unwrap();
+    let plain = dir.path().join("plain.txt");
+    std::fs::write(&plain, b"http://a/\xe9?q=\xe9\n").unwrap();
+    let want = "http://a/%C3%A9?q=%C3%A9\nhttp://a/%C3%A9?q=%E9\n";
+    for extra in [
+        &[][..],
+        &["--no-mmap"],
+        &["--threads", "2", "--chunk-size", "5"],
+    ] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_iribulk"))
+            .args(["-q", "--charset", "windows-1252"])
+            .args(extra)
+            .arg(&bom)
+            .arg(&plain)
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&o.stdout), want, "{extra:?}");
+    }
+    // Streamed from stdin, in check mode.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_iribulk"))
+        .args(["-q", "--mode", "check", "--charset", "shift_jis"])
+        .stdin(std::fs::File::open(&bom).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "http://a/\u{E9}?q=\u{E9}\n"
+    );
+}

@@ -436,6 +436,37 @@ impl StreamChunker {
     }
 }
 
+/// Whether `src` starts with a UTF-8 BOM, and the source to read instead (a stream's first
+/// bytes, read to look, are put back in front of it). The WHATWG Encoding Standard's decode
+/// (§6) sniffs the BOM before it uses the declared encoding, so a BOM wins over a fixed
+/// legacy `--charset` ([`crate::charset::LegacyInput::bom_decides`]).
+pub fn sniff_utf8_bom(src: Source) -> io::Result<(Source, bool)> {
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    match src {
+        Source::Mapped(m) => {
+            let bom = m.bytes().starts_with(BOM);
+            Ok((Source::Mapped(m), bom))
+        }
+        Source::Stream(mut r) => {
+            let mut head = Vec::with_capacity(3);
+            while head.len() < 3 {
+                let mut b = [0u8; 3];
+                match r.read(&mut b[..3 - head.len()]) {
+                    Ok(0) => break,
+                    Ok(n) => head.extend_from_slice(&b[..n]),
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            let bom = head == BOM;
+            Ok((
+                Source::Stream(Box::new(io::Cursor::new(head).chain(r))),
+                bom,
+            ))
+        }
+    }
+}
+
 /// Wraps an opened input in a [`crate::charset::Utf16Reader`] when the run's charset is UTF-16
 /// (`cs`; RFC 3987 §3.1 step 1c: a Unicode-based encoding is read as such); a source of another
 /// kind is returned as it is (the caller opens UTF-16 input as a stream, never mapped).

@@ -323,6 +323,24 @@ fn convert_all(
         let (source, size) = input::open_counted(inp, opts.no_mmap || utf16.is_some(), &read)
             .map_err(|e| Fatal::Input(input_msg_name(inp), e))?;
         let source = input::wrap_utf16(source, utf16);
+        // A UTF-8 BOM wins over a fixed legacy `--charset` (WHATWG Encoding §6 decode): this
+        // input is read as UTF-8 (it was decoded as windows-1252, `Ã©` for `é`, without a
+        // report; found by a QA sweep).
+        let (source, bom) = match opts.engine.charset {
+            Some(c) if c.bom_decides() => {
+                input::sniff_utf8_bom(source).map_err(|e| Fatal::Input(input_msg_name(inp), e))?
+            }
+            _ => (source, false),
+        };
+        let utf8_opts;
+        let opts = if bom {
+            let mut o = opts.clone();
+            o.engine.charset = None;
+            utf8_opts = o;
+            &utf8_opts
+        } else {
+            opts
+        };
         let stream = matches!(source, Source::Stream(_));
         let r = std::thread::scope(|scope| {
             let ticker = progress.filter(|_| stream).map(|p| {
