@@ -65,6 +65,7 @@ fn reference(input: &[u8], opts: EngineOptions, file: &str) -> (Vec<u8>, Vec<u8>
             input: &data[is.start..is.start + is.len],
             readings: readings.as_deref(),
             records: field.is_some(),
+            legacy: false,
         };
         iribulk::engine::report::write_row(&mut report, ReportFormat::Tsv, &row, &mut scratch)
             .unwrap();

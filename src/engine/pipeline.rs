@@ -882,6 +882,7 @@ impl State {
                             input: line,
                             readings: readings.as_deref(),
                             records: opts.engine.field.is_some(),
+                            legacy: opts.engine.charset.is_some_and(|c| c.decodes_lines()),
                         };
                         report::write_row(*w, opts.errors_format, &row, &mut self.scratch)
                             .map_err(rep_err)?;
@@ -919,6 +920,7 @@ impl State {
                             input: data,
                             readings: None,
                             records: opts.engine.field.is_some(),
+                            legacy: opts.engine.charset.is_some_and(|c| c.decodes_lines()),
                         };
                         report::write_row(*w, opts.errors_format, &row, &mut self.scratch)
                             .map_err(rep_err)?;

@@ -53,6 +53,9 @@ pub struct Row<'a> {
     pub readings: Option<&'a str>,
     /// The line is a record of fields (`--field`): no [`TAB_HINT`], which asks for `--field`.
     pub records: bool,
+    /// The line is in a legacy charset: its input is shown byte by byte
+    /// ([`escape_input_bytes`]).
+    pub legacy: bool,
 }
 
 /// The JSON form of a row: the same fields as the TSV columns, as serde writes them.
@@ -81,6 +84,28 @@ pub fn escape_input(input: &[u8], out: &mut String) {
         }
     }
     crate::error::escape_text(&input[..end], out);
+    if cut {
+        out.push('…');
+    }
+}
+
+/// [`escape_input`] for a line in a legacy charset (`--charset`, `--charset-field`): every
+/// byte ≥ 0x80 as `\xHH`, so the row shows the bytes the column counts (`\x93\xFA` for
+/// Shift_JIS `日`), not the characters they would be in UTF-8 (windows-874 `CB B9` showed as
+/// `˹`; found by a QA sweep). ASCII is escaped as [`escape_input`] does.
+pub fn escape_input_bytes(input: &[u8], out: &mut String) {
+    use std::fmt::Write as _;
+    let cut = input.len() > INPUT_CUT;
+    let input = &input[..input.len().min(INPUT_CUT)];
+    for run in input.chunk_by(|a, b| a.is_ascii() == b.is_ascii()) {
+        if run[0].is_ascii() {
+            crate::error::escape_text(run, out);
+        } else {
+            for &b in run {
+                let _ = write!(out, "\\x{b:02X}");
+            }
+        }
+    }
     if cut {
         out.push('…');
     }
@@ -137,12 +162,20 @@ pub fn write_row<W: Write + ?Sized>(
                 row.kind.code(),
                 message.replace('\t', " ")
             );
-            escape_input(row.input, scratch);
+            if row.legacy {
+                escape_input_bytes(row.input, scratch);
+            } else {
+                escape_input(row.input, scratch);
+            }
             scratch.push('\n');
             w.write_all(scratch.as_bytes())
         }
         ReportFormat::Jsonl => {
-            escape_input(row.input, scratch);
+            if row.legacy {
+                escape_input_bytes(row.input, scratch);
+            } else {
+                escape_input(row.input, scratch);
+            }
             let j = JsonRow {
                 file: row.file,
                 line: row.line,
@@ -308,6 +341,18 @@ impl Summary {
 mod tests {
     use super::*;
 
+    /// A legacy line's bytes ≥ 0x80 are shown as bytes even where they would be valid UTF-8
+    /// (windows-874 `CB B9`, iso-8859-2 `E2 80 AE`); ASCII as `escape_input` shows it; the cut.
+    #[test]
+    fn legacy_input_is_shown_byte_by_byte() {
+        let mut s = String::new();
+        escape_input_bytes(b"a\xCB\xB9[\t\\\xE2\x80\xAE\x93\xFAz", &mut s);
+        assert_eq!(s, "a\\xCB\\xB9[\\x09\\\\\\xE2\\x80\\xAE\\x93\\xFAz");
+        let mut s = String::new();
+        escape_input_bytes(&[0xE9; 600], &mut s);
+        assert_eq!(s, format!("{}…", "\\xE9".repeat(INPUT_CUT)));
+    }
+
     #[test]
     fn escaping() {
         let mut s = String::new();
@@ -362,6 +407,7 @@ mod tests {
             input: b"x\xE2\x80\xAE\ty\xFF",
             readings: Some("a browser reads host a, RFC 3986 reads host b"),
             records: false,
+            legacy: false,
         };
         let mut scratch = String::new();
         let mut tsv = Vec::new();
@@ -399,6 +445,7 @@ mod tests {
             input: b"x",
             readings: None,
             records: false,
+            legacy: false,
         };
         let mut js = Vec::new();
         write_row(&mut js, ReportFormat::Jsonl, &row, &mut String::new()).unwrap();
