@@ -183,7 +183,7 @@ fn bench(b: &BenchArgs) -> ExitCode {
         say!("iribulk: input {name} holds no line with text: nothing to measure");
         return ExitCode::from(1);
     }
-    let rows = bench::run(&lines, b.runs);
+    let rows = bench::run(&data, b.runs);
     let text = match b.format {
         FormatArg::Table => bench::table(&rows),
         FormatArg::Csv => bench::csv(&rows),
