@@ -381,24 +381,25 @@ fn classify(c: &mut Criterion) {
     g.finish();
 }
 
-/// Each normalization rung, the ladder and the conversions of `iribulk bench`, per line, on the
-/// shipped sample (the same operations the `bench` subcommand times).
+/// Each normalization rung, the ladder and the conversions of `iribulk bench`, on the shipped
+/// sample, as that command times them: the engine's worker over the whole sample, one thread.
 fn rungs(c: &mut Criterion) {
     let data = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/sample.txt"))
         .expect("datasets/sample.txt");
-    let lines = bench::lines(&data);
+    let lines = bench::lines(&data).len();
     let mut g = c.benchmark_group("normalize_line");
-    g.throughput(Throughput::Elements(lines.len() as u64));
-    for (name, mut op) in bench::operations() {
+    g.throughput(Throughput::Elements(lines as u64));
+    for (name, opts) in bench::operations() {
+        let mut w = iribulk::engine::Worker::new(opts);
+        let mut res = iribulk::engine::ChunkOut::default();
         let mut out = Vec::with_capacity(1 << 16);
         g.bench_function(
             name.replace([' ', ':', '(', ')', '§', '+', '='], "_"),
             |b| {
                 b.iter(|| {
                     out.clear();
-                    for l in &lines {
-                        let _ = op(l, &mut out);
-                    }
+                    w.convert_chunk(black_box(&data), &mut res);
+                    res.write_to(&data, &mut out).expect("writing to a Vec");
                     std::hint::black_box(&out);
                 })
             },
