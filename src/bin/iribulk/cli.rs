@@ -236,7 +236,8 @@ pub enum FormatArg {
 /// `--level`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum LevelArg {
-    /// Simple string comparison: no rung.
+    /// Simple string comparison: no rung (the line still read as to-uri reads it: a space is
+    /// written %20).
     String,
     /// Case, percent-encoding, path segments.
     Syntax,
