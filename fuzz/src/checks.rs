@@ -5,6 +5,7 @@
 //! `tests/fuzz_regressions.rs`, so that every saved crash is replayed on stable Rust through
 //! exactly the same checks.
 
+use iribulk::charset::{Charset, CharsetSource, LegacyInput, QueryCharset};
 use iribulk::config::{HostMode, InvalidUtf8, ToUriOptions};
 use iribulk::convert::check::{CheckOptions, Checker};
 use iribulk::convert::to_iri::{ToIri, ToIriOptions};
@@ -79,7 +80,10 @@ pub fn to_uri_options(b: u8) -> ToUriOptions {
 /// * byte 1: [`to_uri_options`];
 /// * byte 2: error policy (bits 0-1), `--field` (bit 4: on; bits 5-7: field index 0-2;
 ///   bits 2-3: delimiter TAB `,` space `/`);
-/// * byte 3: line cap (0: the default 8 MiB; else 1-255 bytes).
+/// * byte 3: line cap (0: the default 8 MiB; else 1-255 bytes);
+/// * byte 0 again, `b / 21` (bits the mode and filter leave): a legacy charset in every mode
+///   but to-iri (which refuses one): 1 `--charset shift_jis`, 2 windows-1252, 3 gb18030, 4
+///   `--charset-field` (the field after `--field`'s, with `--field`); else none.
 pub fn engine_options(data: &[u8]) -> (EngineOptions, &[u8]) {
     let h = |i: usize| data.get(i).copied().unwrap_or(0);
     let (b0, b1, b2, b3) = (h(0), h(1), h(2), h(3));
@@ -117,6 +121,15 @@ pub fn engine_options(data: &[u8]) -> (EngineOptions, &[u8]) {
         )
     });
     let max_line_bytes = if b3 == 0 { 8 << 20 } else { b3 as usize };
+    let fixed = |l: &[u8]| CharsetSource::Fixed(Charset::for_label(l).expect("a WHATWG label"));
+    let source = match (b0 / 21, field) {
+        _ if mode == Mode::ToIri => None,
+        (1, _) => Some(fixed(b"shift_jis")),
+        (2, _) => Some(fixed(b"windows-1252")),
+        (3, _) => Some(fixed(b"gb18030")),
+        (4, Some((k, _))) => Some(CharsetSource::Field((k + 1) % 3)),
+        _ => None,
+    };
     let opts = EngineOptions {
         mode,
         filter,
@@ -124,7 +137,10 @@ pub fn engine_options(data: &[u8]) -> (EngineOptions, &[u8]) {
         on_error,
         field,
         max_line_bytes,
-        charset: None,
+        charset: source.map(|source| LegacyInput {
+            source,
+            query_charset: QueryCharset::Document,
+        }),
     };
     (opts, data.get(4..).unwrap_or(&[]))
 }
