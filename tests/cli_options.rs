@@ -236,9 +236,12 @@ fn flags_are_refused_without_what_they_need() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
     }
-    let o = run(&strs(&["--mode", "to-iri", "--leiri", "--strict"]), b"");
+    let o = run(
+        &strs(&["--mode", "to-iri", "--leiri", "--invalid-utf8", "error"]),
+        b"",
+    );
     assert!(stderr(&o).contains("--leiri does not apply"));
-    assert!(stderr(&o).contains("--strict does not apply"));
+    assert!(stderr(&o).contains("--invalid-utf8 does not apply"));
     // What they need given: accepted.
     for args in [
         &["--field", "1", "--delimiter", " "][..],

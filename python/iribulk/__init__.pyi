@@ -60,6 +60,7 @@ def to_iri(
     idna2003_no_unassigned: bool = False,
     idna2003_no_std3: bool = False,
     trim: bool = False,
+    strict: bool = False,
     base: Optional[str] = None,
     max_line_bytes: int = ...,
 ) -> str: ...
@@ -135,6 +136,7 @@ def to_iri_batch(
     idna2003_no_unassigned: bool = False,
     idna2003_no_std3: bool = False,
     trim: bool = False,
+    strict: bool = False,
     base: Optional[str] = None,
     max_line_bytes: int = ...,
     errors: bool = False,

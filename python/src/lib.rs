@@ -494,7 +494,8 @@ fn to_uri(
 /// Percent-encoded UTF-8 is decoded where the character may appear as itself, `xn--` labels
 /// of DNS hosts are decoded to Unicode where that is safe to show; everything else stays
 /// encoded. Options as `to_uri` (`host`, the IDNA2003 flags, `trim`, `base`,
-/// `max_line_bytes`).
+/// `max_line_bytes`; `strict`: a raw character not fit for display, which is written
+/// percent-encoded with a warning, is an error instead).
 ///
 /// >>> import iribulk
 /// >>> iribulk.to_iri("http://xn--rsum-bpad.example.org/ros%C3%A9")
@@ -503,7 +504,7 @@ fn to_uri(
 /// 'http://bücher.de/'
 #[pyfunction]
 #[pyo3(signature = (s, *, host="auto", idna2003_no_unassigned=false, idna2003_no_std3=false,
-    trim=false, base=None, max_line_bytes=8388608))]
+    trim=false, strict=false, base=None, max_line_bytes=8388608))]
 #[allow(clippy::too_many_arguments)]
 fn to_iri(
     py: Python<'_>,
@@ -512,12 +513,15 @@ fn to_iri(
     idna2003_no_unassigned: bool,
     idna2003_no_std3: bool,
     trim: bool,
+    strict: bool,
     base: Option<&str>,
     max_line_bytes: usize,
 ) -> PyResult<Py<PyAny>> {
     let opts = Options {
         mode: Mode::ToIri,
-        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?.trim(trim),
+        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?
+            .trim(trim)
+            .strict(strict),
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base)?,
         charset: None,
@@ -936,8 +940,8 @@ fn to_uri_batch(
 /// ['http://bücher.de/ü']
 #[pyfunction]
 #[pyo3(signature = (array, *, host="auto", idna2003_no_unassigned=false,
-    idna2003_no_std3=false, trim=false, base=None, max_line_bytes=8388608, errors=false,
-    on_error="keep", threads=0))]
+    idna2003_no_std3=false, trim=false, strict=false, base=None, max_line_bytes=8388608,
+    errors=false, on_error="keep", threads=0))]
 #[allow(clippy::too_many_arguments)]
 fn to_iri_batch(
     py: Python<'_>,
@@ -946,6 +950,7 @@ fn to_iri_batch(
     idna2003_no_unassigned: bool,
     idna2003_no_std3: bool,
     trim: bool,
+    strict: bool,
     base: Option<&str>,
     max_line_bytes: usize,
     errors: bool,
@@ -954,7 +959,9 @@ fn to_iri_batch(
 ) -> PyResult<Py<PyAny>> {
     let opts = Options {
         mode: Mode::ToIri,
-        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?.trim(trim),
+        to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?
+            .trim(trim)
+            .strict(strict),
         max_line_bytes: max_line(max_line_bytes)?,
         base: base_of(base)?,
         charset: None,

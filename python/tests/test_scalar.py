@@ -151,7 +151,18 @@ def test_bad_option_values_and_types():
     with pytest.raises(TypeError):
         iribulk.to_uri(42)
     with pytest.raises(TypeError):
-        iribulk.to_iri("x", strict=True)  # means nothing in to-iri: refused, not ignored
+        iribulk.to_iri("x", leiri=True)  # means nothing in to-iri: refused, not ignored
+
+
+def test_to_iri_strict():
+    """A raw character not fit for display is written percent-encoded with a warning, an
+    error with strict=True (as the CLI's --strict)."""
+    line = "http://ex.com/a\u202eb"
+    assert iribulk.to_iri(line) == "http://ex.com/a%E2%80%AEb"
+    with pytest.raises(iribulk.IriError) as e:
+        iribulk.to_iri(line, strict=True)
+    assert (e.value.code, e.value.column) == ("bidi-format", 16)
+    assert iribulk.to_iri("http://ex.com/%C3%A9", strict=True) == "http://ex.com/é"
 
 
 def test_options_are_the_cli_flags():

@@ -413,6 +413,8 @@ pub struct ToIri {
     cache: HostCache,
     /// Run the scalar reference path only (the naive twin, for tests).
     naive: bool,
+    /// `--strict`: a warning is the line's error (contract item 10) ([`ToIri::with_strict`]).
+    strict: bool,
 }
 
 impl ToIri {
@@ -425,7 +427,16 @@ impl ToIri {
             lookalike: false,
             cache: HostCache::default(),
             naive: false,
+            strict: false,
         }
+    }
+
+    /// This converter with `--strict` on or off: on, a warning (`bidi-format`, `private-use`,
+    /// `not-ucschar`: a raw character not fit for display, written percent-encoded) is the
+    /// line's error instead, with the same code and column, as in to-uri (contract item 10).
+    pub fn with_strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
     }
 
     /// The naive twin: the same conversion by the scalar reference loops (per-character
@@ -532,7 +543,12 @@ impl ToIri {
         out: &mut Vec<u8>,
     ) -> Result<Outcome, LineError> {
         let mark = out.len();
-        let r = self.convert_inner(line, head, out);
+        let r = self
+            .convert_inner(line, head, out)
+            .and_then(|o| match o.first_warning {
+                Some(w) if self.strict => Err(w),
+                _ => Ok(o),
+            });
         // The conversion writes as it goes: an unchanged line is taken back (passthrough),
         // as is everything on error.
         if !matches!(
@@ -1676,6 +1692,37 @@ mod tests {
         ], 0..200)) {
             let s: String = v.into_iter().collect();
             proptest::prop_assert_eq!(first_unfit_raw(&s), first_unfit_raw_naive(&s), "{:?}", s);
+        }
+    }
+
+    /// `--strict` (contract item 10): the warning of a raw character not fit for display is
+    /// the line's error, same code and column, by both twins; a line without a warning
+    /// converts as without it.
+    #[test]
+    fn strict_makes_the_warnings_errors() {
+        for c in [
+            ToIri::new(ToIriOptions::default()),
+            ToIri::new_naive(ToIriOptions::default()),
+        ] {
+            let mut c = c.with_strict(true);
+            let mut out = Vec::new();
+            let e = c
+                .convert_into("http://ex.com/a\u{202E}b".as_bytes(), &mut out)
+                .unwrap_err();
+            assert_eq!(e, LineError::new(ErrorKind::BidiFormat, 15));
+            assert!(out.is_empty());
+            let e = c
+                .convert_into(
+                    "http://ex.com/%C3%A9/\u{E000}?\u{E000}".as_bytes(),
+                    &mut out,
+                )
+                .unwrap_err();
+            assert_eq!(e, LineError::new(ErrorKind::PrivateUse, 21));
+            let o = c
+                .convert_into(b"http://xn--bcher-kva.de/%C3%BC", &mut out)
+                .unwrap();
+            assert_eq!((o.written, o.warnings), (Written::Wrote, 0));
+            assert_eq!(out, "http://bücher.de/ü".as_bytes());
         }
     }
 

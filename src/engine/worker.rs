@@ -38,7 +38,9 @@ impl Op {
         let t = opts.to_uri;
         match opts.mode {
             Mode::ToUri => Op::ToUri(ToUri::new(t)),
-            Mode::ToIri => Op::ToIri(ToIri::new(ToIriOptions { host: t.host })),
+            Mode::ToIri => {
+                Op::ToIri(ToIri::new(ToIriOptions { host: t.host }).with_strict(t.strict))
+            }
             Mode::Check { uri_only } => Op::Check(
                 Checker::new(CheckOptions {
                     to_uri: t,

@@ -508,7 +508,8 @@ const fn row(flag: &'static str, id: &'static str, modes: Modes, needs: Needs) -
 /// [`Cli::check_applies`] and the test over every flag × every mode read. A flag given outside
 /// its modes, or without what it needs, is a usage error naming it; none is silently ignored.
 ///
-/// Why the rows are what they are: `check` validates as `--strict` does and never repairs or
+/// Why the rows are what they are: `--strict` applies where a mode warns of what it writes
+/// (to-uri; to-iri, of a raw character it percent-encodes); `check` validates as `--strict` does and never repairs or
 /// falls back, so `--strict`, `--leiri`, `--invalid-utf8` and `--host-fallback` change nothing
 /// there; `to-iri` decodes hosts (it reads `--host` and the IDNA2003 flags) but never encodes
 /// them; `leiri-to-iri` only percent-encodes, so no host option applies; `normalize` reads
@@ -530,6 +531,8 @@ pub const OPTIONS: &[Applies] = {
         .or(Modes::NORMALIZE);
     // The modes that write what a repair changes (check validates; to-iri decodes).
     let repairs = Modes::TO_URI.or(Modes::LEIRI_TO_IRI).or(Modes::NORMALIZE);
+    // The modes that warn of what they write (`--strict` makes the warnings errors).
+    let warns = Modes::TO_URI.or(Modes::TO_IRI);
     let hosts = Modes::TO_URI
         .or(Modes::TO_IRI)
         .or(Modes::CHECK)
@@ -572,7 +575,7 @@ pub const OPTIONS: &[Applies] = {
             hosts,
             HostIdna2003,
         ),
-        row("--strict", "strict", uri, Nothing),
+        row("--strict", "strict", warns, Nothing),
         row("--leiri", "leiri", uri, Nothing),
         row("--trim", "trim", writers, Nothing),
         row("--invalid-utf8", "invalid_utf8", uri, Nothing),
