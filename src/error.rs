@@ -512,10 +512,13 @@ error_kinds! {
     /// `browser-stripped`: TAB, CR or LF before the path, or a C0 control or space at either
     /// end of the line, in a special-scheme reference: browsers remove them (WHATWG URL
     /// §4.4 basic URL parser, first steps), so percent-encoding them would change the host a
-    /// browser reads. `--trim` removes them instead (a repair).
+    /// browser reads. `--trim` removes them instead (a repair). Also a C0 control or space
+    /// that starts a `blob:` URL's inner URL, which `--trim` cannot remove (the blob URL
+    /// keeps it; W3C File API §8.3).
     BrowserStripped = "browser-stripped", Error,
-        "TAB/CR/LF before the path, or control/space at an end of the line: browsers \
-         strip it (WHATWG URL §4.4), encoding it would change the host; see --trim",
+        "TAB/CR/LF before the path, or control/space at an end of the line or starting a \
+         blob: inner URL: browsers strip it (WHATWG URL §4.4), encoding it would change the \
+         host; see --trim",
         "WHATWG URL §4.4";
     /// `backslash-reference`: a reference starting with `\\`, `/\` or `\/` against a
     /// special base: RFC 3986 §4.2 reads a relative path, a browser (WHATWG URL §4.4, special

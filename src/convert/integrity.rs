@@ -377,6 +377,7 @@ pub fn browser_stripped(line: &[u8], base_special: bool) -> Option<usize> {
     if !is_c0_or_space(first)
         && !is_c0_or_space(last)
         && memchr::memchr3(b'\t', b'\r', b'\n', line).is_none()
+        && blob_inner_stripped(line).is_none()
     {
         return None;
     }
@@ -389,6 +390,9 @@ pub fn browser_stripped(line: &[u8], base_special: bool) -> Option<usize> {
     }
     if is_c0_or_space(first) {
         return Some(0);
+    }
+    if let Some(at) = blob_inner_stripped(line) {
+        return Some(at);
     }
     let mut end = before_path_end(line);
     if let Some(inner) = blob_inner(line) {
@@ -410,11 +414,48 @@ pub fn browser_stripped(line: &[u8], base_special: bool) -> Option<usize> {
 pub fn browser_stripped_at(line: &[u8], base_special: bool, h: &LineHead) -> Option<usize> {
     let (&first, &last) = (line.first()?, line.last()?);
     if h.plain_crawl
-        || !is_c0_or_space(first) && !is_c0_or_space(last) && !h.tab_newline_or_backslash
+        || !is_c0_or_space(first)
+            && !is_c0_or_space(last)
+            && !h.tab_newline_or_backslash
+            && blob_inner_stripped(line).is_none()
     {
         return None;
     }
     browser_stripped(line, base_special)
+}
+
+/// Where a C0 control or space starts the inner URL of a `blob:` line (after `blob:` and any
+/// TAB/CR/LF, which a browser removes from the whole line first): the inner URL's own parse
+/// strips it (W3C File API §8.3 origin; WHATWG URL §4.4 step 1), RFC 3986 reads it as path
+/// data, percent-encoded, and the inner host is gone (`blob: https://ex.com/` was written
+/// `blob:%20https://ex.com/`; found by a QA sweep). The blob URL itself keeps it (its opaque
+/// path), so `--trim` cannot remove it: always `browser-stripped`.
+pub fn blob_inner_stripped(line: &[u8]) -> Option<usize> {
+    let inner = blob_inner(line)?;
+    let p = inner.iter().position(|&b| !is_tab_or_newline(b))?;
+    is_c0_or_space(inner[p]).then(|| line.len() - inner.len() + p)
+}
+
+/// True when `--trim` changes `line`: it is special (or a reference against a special base,
+/// `base_special`) and holds what browsers strip: a C0 control or space at either end, or a
+/// TAB, CR or LF anywhere (WHATWG URL §4.4 steps 1–3). [`browser_stripped`] reports only
+/// those that move the host; `--trim` removes them all, so that a TAB in the path is removed
+/// whether or not the line has another to strip (it was `control-char` alone, removed beside
+/// a trailing space; found by a QA sweep).
+pub fn browser_trims(line: &[u8], base_special: bool) -> bool {
+    let (Some(&first), Some(&last)) = (line.first(), line.last()) else {
+        return false;
+    };
+    if !is_c0_or_space(first)
+        && !is_c0_or_space(last)
+        && memchr::memchr3(b'\t', b'\r', b'\n', line).is_none()
+    {
+        return false;
+    }
+    match browser_scheme_special(line) {
+        Some(s) => s,
+        None => base_special && scheme_of(line).is_none(),
+    }
 }
 
 /// The inner URL of a `blob:` line (after `blob:` and any TAB/CR/LF), as a browser reads it.
@@ -998,7 +1039,11 @@ impl<C: Converter> Guard<C> {
         trimmed.clear();
         let mut head = LineHead::find(reference);
         let stripped = browser_stripped_at(reference, base_special, &head);
-        let trim = stripped.is_some() && self.opts.trim;
+        // `--trim` removes what browsers strip anywhere in a special line, except what starts
+        // a `blob:` inner URL, which stays `browser-stripped` ([`blob_inner_stripped`]).
+        let trim = self.opts.trim
+            && (stripped.is_some() || browser_trims(reference, base_special))
+            && blob_inner_stripped(reference).is_none();
         let input: &[u8] = if trim {
             trim_into(reference, &mut trimmed);
             head = LineHead::of(&trimmed);
@@ -1920,6 +1965,19 @@ mod tests {
         assert_eq!(browser_stripped(b"blob:https://g\rood/", false), Some(14));
         assert_eq!(browser_stripped(b"blob:https://good/\r", false), Some(18));
         assert_eq!(browser_stripped(b"blob:https://good/a\tb", false), None);
+        // A space or control that starts the inner URL (after TAB/CR/LF), not elsewhere.
+        assert_eq!(browser_stripped(b"blob: https://a/", false), Some(5));
+        assert_eq!(browser_stripped(b"blob:\t\x01https://a/", false), Some(6));
+        assert_eq!(blob_inner_stripped(b"blob:\t https://a/"), Some(6));
+        assert_eq!(blob_inner_stripped(b"blob:\thttps://a/"), None);
+        assert_eq!(blob_inner_stripped(b"blob:https://a/ b"), None);
+        assert_eq!(blob_inner_stripped(b"http: //a/"), None);
+        // What --trim removes: anywhere in a special line, nothing in another.
+        assert!(browser_trims(b"http://a/b\tc", false));
+        assert!(browser_trims(b"/b\tc", true));
+        assert!(!browser_trims(b"/b\tc", false));
+        assert!(!browser_trims(b"foo://a/b\tc", false));
+        assert!(!browser_trims(b"http://a/b c", false));
         assert_eq!(
             browser_stripped(b"blob:https:/\tgood.com/uuid", false),
             Some(12)
