@@ -551,6 +551,14 @@ error_kinds! {
         "relative reference against a blob: base with an opaque path: browsers refuse it, \
          RFC 3986 §5.2 would resolve it inside the inner URL and can change its host",
         "RFC 3986 §5.2, WHATWG URL §4.4, W3C File API §8.3";
+    /// `blob-origin-changed`: the conversion would change what a browser reads as the
+    /// origin of a `blob:` URL's inner URL (W3C File API §8.3: its scheme, host and port):
+    /// to-iri or normalize decoding `%68` in `blob:%68ttps://ex.com/` makes a scheme and a
+    /// host appear where the input had none. The offset is the inner URL's start.
+    BlobOriginChanged = "blob-origin-changed", Error,
+        "the conversion would change the scheme or host a browser reads in the blob: URL's \
+         inner URL (its origin)",
+        "W3C File API §8.3";
     /// `idna2003-differs`: warning (error with `--strict`): IDNA2003 (RFC 3490, kept as
     /// `--host idna2003` asks) gives another host than UTS #46 non-transitional (what
     /// browsers use): deviation characters `ß ς`, joiners, characters unassigned in Unicode
@@ -777,6 +785,7 @@ mod tests {
             BackslashReference,
             DriveLetterReference,
             OpaqueBaseReference,
+            BlobOriginChanged,
             Idna2003Differs,
             HostCharRemoved('\u{3164}'),
             BadAce,

@@ -436,6 +436,41 @@ pub fn blob_inner_stripped(line: &[u8]) -> Option<usize> {
     is_c0_or_space(inner[p]).then(|| line.len() - inner.len() + p)
 }
 
+/// Where the conversion of a `blob:` line `input` into `written` changed what a browser reads
+/// as the origin of its inner URL (W3C File API §8.3: the inner URL's scheme, host and port):
+/// the inner URL's start in `input`, or `None` (also for a line that is not `blob:`). Compared:
+/// the part of each inner URL before its path ([`before_path_end`], as a browser delimits
+/// it), ASCII-lower-cased, TAB/CR/LF removed, and after its scheme percent-decoded, as a
+/// browser's host parser decodes a host (so `%C3%BC` for `ü`, what to-uri writes, is the same
+/// host); the scheme is not decoded, as a browser does not (`%68ttps:` is no scheme: to-iri
+/// and normalize decoding it made a host appear; found by a QA sweep).
+pub fn blob_origin_changed(input: &[u8], written: &[u8]) -> Option<usize> {
+    let inner = blob_inner(input)?;
+    let key = |line: &[u8]| -> Option<Vec<u8>> {
+        let inner = blob_inner(line)?;
+        let head: Vec<u8> = inner[..before_path_end(inner)]
+            .iter()
+            .copied()
+            .filter(|&b| !is_tab_or_newline(b))
+            .collect();
+        // The scheme, when the inner URL has one that a browser reads (letters first).
+        let scheme = match head.iter().position(|&b| b == b':') {
+            Some(p) if head[0].is_ascii_alphabetic() => p + 1,
+            _ => 0,
+        };
+        let mut k = head[..scheme].to_ascii_lowercase();
+        k.extend(
+            crate::host::host_octets(&head[scheme..]).unwrap_or_else(|| head[scheme..].to_vec()),
+        );
+        k.make_ascii_lowercase();
+        // A TAB, CR or LF decoded (`%0D` that LEIRI wrote for a raw CR) is left to
+        // `browser-stripped`, which reports the raw one.
+        k.retain(|&b| !is_tab_or_newline(b));
+        Some(k)
+    };
+    (key(input) != key(written)).then(|| input.len() - inner.len())
+}
+
 /// True when `--trim` changes `line`: it is special (or a reference against a special base,
 /// `base_special`) and holds what browsers strip: a C0 control or space at either end, or a
 /// TAB, CR or LF anywhere (WHATWG URL §4.4 steps 1–3). [`browser_stripped`] reports only
@@ -1225,8 +1260,14 @@ impl<C: Converter> Guard<C> {
         o: &mut Outcome,
     ) -> Result<(), LineError> {
         // A pass-through is `input` itself: no byte comparison needed.
-        if o.written == Written::Passthrough || written == input || same_head(input, head, written)
-        {
+        if o.written == Written::Passthrough || written == input {
+            return Ok(());
+        }
+        // A `blob:` line keeps its outer head while its inner URL (the path) changes.
+        if let Some(at) = blob_origin_changed(input, written) {
+            return Err(LineError::new(ErrorKind::BlobOriginChanged, at));
+        }
+        if same_head(input, head, written) {
             return Ok(());
         }
         self.check_written_full(input, head, written, o)
@@ -1972,6 +2013,36 @@ mod tests {
         assert_eq!(blob_inner_stripped(b"blob:\thttps://a/"), None);
         assert_eq!(blob_inner_stripped(b"blob:https://a/ b"), None);
         assert_eq!(blob_inner_stripped(b"http: //a/"), None);
+        // The origin of a blob: URL's inner URL, before and after a conversion.
+        let moved = |a: &[u8], b: &[u8]| blob_origin_changed(a, b);
+        assert_eq!(
+            moved(b"blob:%68ttps://a.com/u", b"blob:https://a.com/u"),
+            Some(5)
+        );
+        assert_eq!(
+            moved(b"blob:https://a.com/u", b"blob:https://b.com/u"),
+            Some(5)
+        );
+        assert_eq!(
+            moved(b"blob:https://a.com/u", b"blob:https://a.com:81/u"),
+            Some(5)
+        );
+        assert_eq!(
+            moved(b"blob:https://%61.com/u", b"blob:https://a.com/x"),
+            None
+        );
+        assert_eq!(
+            moved(
+                "blob:https://\u{FC}.de/u".as_bytes(),
+                b"blob:https://%C3%BC.de/u"
+            ),
+            None
+        );
+        assert_eq!(
+            moved(b"blob:HTTPS://A.com/u", b"blob:https://a.com/u"),
+            None
+        );
+        assert_eq!(moved(b"http://a.com/%68", b"http://b.com/h"), None);
         // What --trim removes: anywhere in a special line, nothing in another.
         assert!(browser_trims(b"http://a/b\tc", false));
         assert!(browser_trims(b"/b\tc", true));

@@ -34,6 +34,18 @@ pub struct Repairer {
     first: Option<ErrorKind>,
 }
 
+/// The IP literal of the authority `ar` of `line` (after the first `@`, from `[` to the first
+/// `]`, as [`components::split_authority`] finds it), as a range of `line`.
+fn ip_literal(line: &[u8], ar: std::ops::Range<usize>) -> Option<std::ops::Range<usize>> {
+    let a = &line[ar.clone()];
+    let h = memchr::memchr(b'@', a).map_or(0, |p| p + 1);
+    if a.get(h) != Some(&b'[') {
+        return None;
+    }
+    let close = a[h..].iter().position(|&b| b == b']')?;
+    Some(ar.start + h..ar.start + h + close + 1)
+}
+
 impl Repairer {
     /// Applies `r` to `line`. `None` when nothing is to be repaired (the line is used as it
     /// is); otherwise the repaired line.
@@ -44,16 +56,26 @@ impl Repairer {
             return None;
         }
         // The IP literal of the authority (as `components::split_authority` finds it: after
-        // the first `@`, from `[` to the first `]`).
-        let literal = components::split(line).authority.and_then(|ar| {
-            let a = &line[ar.clone()];
-            let h = memchr::memchr(b'@', a).map_or(0, |p| p + 1);
-            if a.get(h) != Some(&b'[') {
-                return None;
-            }
-            let close = a[h..].iter().position(|&b| b == b']')?;
-            Some(ar.start + h..ar.start + h + close + 1)
-        });
+        // the first `@`, from `[` to the first `]`), and that of a `blob:` URL's inner URL
+        // (its path): encoding the latter would lose the inner host a browser reads (W3C File
+        // API §8.3; `blob:https://[::1]/u` became `blob:https://%5B::1%5D/u`, found by a QA
+        // sweep). Its brackets stay, and the line is `bad-bracket` as without the repair:
+        // RFC 3986 has no form of it that keeps the inner host.
+        let c = components::split(line);
+        let literal = c.authority.clone().and_then(|ar| ip_literal(line, ar));
+        let inner_literal = c
+            .scheme
+            .filter(|s| line[s.clone()].eq_ignore_ascii_case(b"blob") && c.authority.is_none())
+            .and_then(|_| {
+                let p = c.path.start;
+                let inner = &line[p..];
+                let ar = components::split(inner).authority?;
+                ip_literal(inner, ar).map(|r| r.start + p..r.end + p)
+            });
+        let in_literal = |i: usize| {
+            literal.as_ref().is_some_and(|l| l.contains(&i))
+                || inner_literal.as_ref().is_some_and(|l| l.contains(&i))
+        };
         let first_hash = memchr::memchr(b'#', line);
         let mut run = 0;
         self.buf.clear();
@@ -61,9 +83,7 @@ impl Repairer {
             let kind = match b {
                 b'%' if r.percent && !is_pct_triplet(line, i) => ErrorKind::RepairedPercent,
                 b'#' if r.hash && first_hash != Some(i) => ErrorKind::RepairedHash,
-                b'[' | b']' if r.brackets && !literal.as_ref().is_some_and(|l| l.contains(&i)) => {
-                    ErrorKind::RepairedBracket
-                }
+                b'[' | b']' if r.brackets && !in_literal(i) => ErrorKind::RepairedBracket,
                 _ => continue,
             };
             self.buf.extend_from_slice(&line[run..i]);
