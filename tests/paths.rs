@@ -50,7 +50,7 @@ fn reference(input: &[u8], opts: EngineOptions, file: &str) -> (Vec<u8>, Vec<u8>
     let mut report = iribulk::engine::report::HEADER.as_bytes().to_vec();
     let mut scratch = String::new();
     for is in &out.issues {
-        let readings = iribulk::convert::readings::readings_of_row(
+        let readings = iribulk::engine::report::readings_of_row(
             is.err.kind,
             &data[is.start..is.start + is.len],
             field,

@@ -114,6 +114,9 @@ fn encode(t: &[Tok], comp: Comp, o: &ToUriOptions, out: &mut String) -> R<()> {
                     if !o.leiri {
                         return Err((ErrorKind::ControlChar, at));
                     }
+                } else if o.leiri && o.strict && matches!(u, 0xFFFE | 0xFFFF) {
+                    // 3987bis §6.3: not even allowed in LEIRIs.
+                    return Err((ErrorKind::NotUcschar, at));
                 } else if !o.leiri && o.strict {
                     let bidi =
                         matches!(u, 0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069);

@@ -3,6 +3,7 @@
 
 use crate::convert::{Outcome, Written};
 use crate::error::{ErrorKind, LineError};
+use crate::grammar::classes::is_bidi_format;
 use crate::grammar::components;
 use crate::grammar::pct::push_pct_all;
 
@@ -11,12 +12,16 @@ use crate::grammar::pct::push_pct_all;
 /// space, `< > "`, `\ ^ ` { | }`, controls (C0, DEL, C1), the bidi formatting characters
 /// U+200E, U+200F, U+202A–U+202E, the specials U+FFF0–U+FFFD, private use, the tags
 /// U+E0000–U+E0FFF, and the noncharacters (U+FDD0–U+FDEF and the last two of every plane).
+/// The bidi formatting characters are all of [`is_bidi_format`]: also the isolates
+/// U+2066–U+2069 and U+061C, which Unicode 6.3 added after the draft's list and which reorder
+/// a display as the others do (Trojan Source, CVE-2021-42574); left raw, the output was no
+/// IRI by `check` (found by a QA sweep).
 pub fn is_leiri_only(c: char, in_query: bool) -> bool {
     let u = c as u32;
     match u {
         0x00..=0x1F | 0x7F..=0x9F => true,
         0x20 | 0x22 | 0x3C | 0x3E | 0x5C | 0x5E | 0x60 | 0x7B | 0x7C | 0x7D => true,
-        0x200E | 0x200F | 0x202A..=0x202E => true,
+        _ if is_bidi_format(c) => true,
         0xFFF0..=0xFFFD => true,
         0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD => !in_query,
         0xE0000..=0xE0FFF => true,
@@ -42,11 +47,19 @@ impl LeiriToIri {
             return Err(LineError::new(ErrorKind::BackslashAuthority, p));
         }
         let c = components::split(line);
-        let q = c.query.unwrap_or(0..0);
+        let q = c.query.clone().unwrap_or(0..0);
+        let mark = out.len();
         let mut o = Outcome::default();
         let mut run = 0;
         for (i, ch) in s.char_indices() {
             if is_leiri_only(ch, q.contains(&i)) {
+                // U+FFFE and U+FFFF are not even allowed in LEIRIs (3987bis §6.3, last
+                // paragraph): encoded, with to-uri's warning (found by a QA sweep).
+                if matches!(ch, '\u{FFFE}' | '\u{FFFF}') {
+                    o.warnings += 1;
+                    o.first_warning
+                        .get_or_insert(LineError::new(ErrorKind::NotUcschar, i));
+                }
                 out.extend_from_slice(&line[run..i]);
                 let mut buf = [0u8; 4];
                 push_pct_all(out, ch.encode_utf8(&mut buf).as_bytes());
@@ -57,6 +70,14 @@ impl LeiriToIri {
         }
         // Nothing written before the first change: an unchanged line passes through.
         if o.written == Written::Wrote {
+            // What it wrote must be an IRI reference: a text before the first `:` that is no
+            // scheme (` foo:a`, `a b:c`, whose space this encoded) is `bad-scheme`, as in to-uri
+            // (RFC 3986 §3.1, §4.2: `%20foo:a` is no reference; found by a QA sweep). An
+            // unchanged line passes through as it came (leiri-to-iri validates nothing).
+            if let Err(e) = components::check_scheme(line, &c) {
+                out.truncate(mark);
+                return Err(e);
+            }
             out.extend_from_slice(&line[run..]);
         }
         Ok(o)
@@ -81,8 +102,11 @@ mod tests {
 
     #[test]
     fn nothing_else_changes() {
-        for c in ['a', '%', '#', '[', 'é', '\u{2066}', '\u{FFEF}', '\u{10000}'] {
+        for c in ['a', '%', '#', '[', 'é', '\u{2065}', '\u{FFEF}', '\u{10000}'] {
             assert!(!is_leiri_only(c, false), "{c:?}");
+        }
+        for c in ['\u{61C}', '\u{2066}', '\u{2069}', '\u{202E}'] {
+            assert!(is_leiri_only(c, false) && is_leiri_only(c, true), "{c:?}");
         }
     }
 }

@@ -73,23 +73,6 @@ pub fn readings(kind: ErrorKind, line: &[u8], host_mode: HostMode) -> Option<Str
     }
 }
 
-/// [`readings`] for a report row of `line`: with `--field` (`field`: its index and
-/// delimiter) the readings are those of the converted field, not of the whole record (whose
-/// first field a browser would read as the URL: `k\thttp` was named as the host; found by a
-/// QA sweep). A record without that field has none.
-pub fn readings_of_row(
-    kind: ErrorKind,
-    line: &[u8],
-    field: Option<(usize, u8)>,
-    host_mode: HostMode,
-) -> Option<String> {
-    let reference = match field {
-        None => line,
-        Some((k, d)) => &line[crate::engine::lines::field_range(line, k, d)?],
-    };
-    readings(kind, reference, host_mode)
-}
-
 /// The host a browser reads in a special-scheme `line` (WHATWG URL §4.4; module docs), as
 /// written, or `None` when the line has no special scheme.
 pub fn browser_host(line: &[u8]) -> Option<&[u8]> {

@@ -946,7 +946,9 @@ impl ToUri {
             }
             return Err(LineError::new(ErrorKind::ControlChar, at));
         }
-        if self.opts.leiri {
+        // LEIRIs allow what IRIs do not, except U+FFFE and U+FFFF (3987bis §6.3, last
+        // paragraph: "not allowed in XML nor LEIRIs"), which keep their warning.
+        if self.opts.leiri && !matches!(c, '\u{FFFE}' | '\u{FFFF}') {
             return Ok(());
         }
         if let Some(kind) = classes::raw_char_warning(c, comp == Component::Query) {

@@ -867,7 +867,7 @@ impl State {
                 if let Some(w) = report.as_mut() {
                     for is in &s.res.issues {
                         let line = &data[is.start..is.start + is.len];
-                        let readings = crate::convert::readings::readings_of_row(
+                        let readings = crate::engine::report::readings_of_row(
                             is.err.kind,
                             line,
                             opts.engine.field,

@@ -1,5 +1,6 @@
 //! The error report (TSV or JSON Lines) and the end-of-run summary (text or JSON).
 
+use crate::config::HostMode;
 use crate::engine::Stats;
 use crate::error::{display_unsafe, ErrorKind};
 use std::fmt::Write as _;
@@ -87,6 +88,23 @@ pub fn escape_input(input: &[u8], out: &mut String) {
     if cut {
         out.push('…');
     }
+}
+
+/// [`crate::convert::readings::readings`] for a report row of `line`: with `--field` (`field`: its index and
+/// delimiter) the readings are those of the converted field, not of the whole record (whose
+/// first field a browser would read as the URL: `k\thttp` was named as the host; found by a
+/// QA sweep). A record without that field has none.
+pub fn readings_of_row(
+    kind: ErrorKind,
+    line: &[u8],
+    field: Option<(usize, u8)>,
+    host_mode: HostMode,
+) -> Option<String> {
+    let reference = match field {
+        None => line,
+        Some((k, d)) => &line[crate::engine::lines::field_range(line, k, d)?],
+    };
+    crate::convert::readings::readings(kind, reference, host_mode)
 }
 
 /// [`escape_input`] for a line in a legacy charset (`--charset`, `--charset-field`): every

@@ -57,7 +57,8 @@ const fn is_ucschar(u: u32) -> bool {
 /// is reported, otherwise also no bidi formatting character and a `ucschar` (private use is
 /// quiet only in the query, so it is not quiet here).
 pub(crate) const fn is_quiet(u: u32, leiri: bool) -> bool {
-    u >= 0xA0 && (leiri || (!is_bidi_format(u) && is_ucschar(u)))
+    // U+FFFE and U+FFFF are loud in LEIRI mode too (3987bis §6.3: not even allowed in LEIRIs).
+    u >= 0xA0 && u != 0xFFFE && u != 0xFFFF && (leiri || (!is_bidi_format(u) && is_ucschar(u)))
 }
 
 /// The scalar values a UTF-8 lead byte can start (RFC 3629 §4), or `None` for bytes that are
@@ -99,9 +100,9 @@ const fn lead_is_quiet(lead: u8, leiri: bool) -> bool {
         return false;
     };
     if leiri {
-        // In LEIRI mode only the C1 controls are loud, and no lead byte starts both them and
-        // characters above U+00BF.
-        return lo >= 0xA0;
+        // In LEIRI mode only the C1 controls and U+FFFE, U+FFFF are loud; no lead byte starts
+        // both C1 controls and characters above U+00BF, and EF starts U+FFFE and U+FFFF.
+        return lo >= 0xA0 && !(lo <= 0xFFFE && hi >= 0xFFFF);
     }
     let mut u = hi;
     loop {
@@ -1481,7 +1482,8 @@ mod tests {
             assert!(t[b], "{b:02X} should stop");
         }
         let l = stop_table(true);
-        assert!((0xC3..=0xF4).all(|b| !l[b]) && l[0xC2]);
+        // LEIRI: C1 controls (C2) and U+FFFE, U+FFFF (EF) only.
+        assert!((0xC3..=0xF4).all(|b| !l[b] || b == 0xEF) && l[0xC2] && l[0xEF]);
     }
 
     #[test]
