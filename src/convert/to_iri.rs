@@ -543,12 +543,16 @@ impl ToIri {
         out: &mut Vec<u8>,
     ) -> Result<Outcome, LineError> {
         let mark = out.len();
-        let r = self
-            .convert_inner(line, head, out)
-            .and_then(|o| match o.first_warning {
-                Some(w) if self.strict => Err(w),
-                _ => Ok(o),
-            });
+        let mut r = self.convert_inner(line, head, out);
+        if self.strict {
+            if let Ok(Outcome {
+                first_warning: Some(w),
+                ..
+            }) = r
+            {
+                r = Err(w);
+            }
+        }
         // The conversion writes as it goes: an unchanged line is taken back (passthrough),
         // as is everything on error.
         if !matches!(
@@ -674,7 +678,11 @@ impl ToIri {
                             // A DNS host is not decoded (step 5), but a `%` in it that starts
                             // no triplet is `bad-percent` as in every other component
                             // (RFC 3986 §2.1).
-                            if let Some(p) = bad_percent(host.as_bytes()) {
+                            // (A plain crawl head has no `%` in its authority.)
+                            let crawl = head.is_some_and(|h| h.plain_crawl);
+                            if let Some(p) =
+                                (!crawl).then(|| bad_percent(host.as_bytes())).flatten()
+                            {
                                 return Err(LineError::new(ErrorKind::BadPercent, h.start + p));
                             }
                             self.host_to_unicode(host, idna, out, &mut o)
