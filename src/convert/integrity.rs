@@ -374,18 +374,10 @@ pub fn browser_stripped(line: &[u8], base_special: bool) -> Option<usize> {
     let last = *line.last()?;
     // What it can find is one of these bytes: a line without them (nearly every line) needs
     // neither the browser's scheme nor the end of its authority.
-    if !is_c0_or_space(first)
-        && !is_c0_or_space(last)
-        && memchr::memchr3(b'\t', b'\r', b'\n', line).is_none()
-        && blob_inner_stripped(line).is_none()
-    {
+    if !holds_strippable(line) && blob_inner_stripped(line).is_none() {
         return None;
     }
-    let special = match browser_scheme_special(line) {
-        Some(s) => s,
-        None => base_special && scheme_of(line).is_none(),
-    };
-    if !special {
+    if !browser_special(line, base_special) {
         return None;
     }
     if is_c0_or_space(first) {
@@ -478,15 +470,26 @@ pub fn blob_origin_changed(input: &[u8], written: &[u8]) -> Option<usize> {
 /// whether or not the line has another to strip (it was `control-char` alone, removed beside
 /// a trailing space; found by a QA sweep).
 pub fn browser_trims(line: &[u8], base_special: bool) -> bool {
-    let (Some(&first), Some(&last)) = (line.first(), line.last()) else {
-        return false;
-    };
-    if !is_c0_or_space(first)
-        && !is_c0_or_space(last)
-        && memchr::memchr3(b'\t', b'\r', b'\n', line).is_none()
-    {
-        return false;
+    holds_strippable(line) && browser_special(line, base_special)
+}
+
+/// `line` holds what browsers strip before parsing: a C0 control or space at either end, or a
+/// TAB, CR or LF anywhere (WHATWG URL §4.4 steps 1–3). The prefilter of [`browser_stripped`]
+/// and [`browser_trims`].
+fn holds_strippable(line: &[u8]) -> bool {
+    match (line.first(), line.last()) {
+        (Some(&first), Some(&last)) => {
+            is_c0_or_space(first)
+                || is_c0_or_space(last)
+                || memchr::memchr3(b'\t', b'\r', b'\n', line).is_some()
+        }
+        _ => false,
     }
+}
+
+/// A browser reads `line` with a special scheme (or `blob`, [`browser_scheme_special`]), or it
+/// is a reference without a scheme against a special base (`base_special`).
+fn browser_special(line: &[u8], base_special: bool) -> bool {
     match browser_scheme_special(line) {
         Some(s) => s,
         None => base_special && scheme_of(line).is_none(),
