@@ -227,23 +227,33 @@ fn version_names_the_simd_level_and_the_build() {
     );
 }
 
-#[test]
-fn a_tab_without_field_gets_a_hint() {
-    let dir = tempfile::tempdir().unwrap();
-    let rep = dir.path().join("r.tsv");
+/// Runs the CLI with `args` (`-q` first) on `input`, written to `dir/name`, with the report in
+/// `dir/r.tsv`: the exit status and the report.
+fn run_report(
+    dir: &std::path::Path,
+    args: &[&str],
+    name: &str,
+    input: &[u8],
+) -> (Option<i32>, String) {
+    let rep = dir.join("r.tsv");
     let o = bin()
-        .args(["-q", "--in"])
-        .arg(write(
-            dir.path(),
-            "in.tsv",
-            b"http://a/\t200\nhttp://a/\x01\n",
-        ))
+        .arg("-q")
+        .args(args)
+        .arg("--in")
+        .arg(write(dir, name, input))
         .arg("--errors")
         .arg(&rep)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(3));
-    let r = std::fs::read_to_string(&rep).unwrap();
+    (o.status.code(), std::fs::read_to_string(&rep).unwrap())
+}
+
+#[test]
+fn a_tab_without_field_gets_a_hint() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = b"http://a/\t200\nhttp://a/\x01\n";
+    let (code, r) = run_report(dir.path(), &[], "in.tsv", input);
+    assert_eq!(code, Some(3));
     let rows: Vec<&str> = r.lines().skip(1).collect();
     assert_eq!(rows.len(), 2, "{r}");
     assert!(rows[0].contains("did you mean --field"), "{r}");
@@ -252,27 +262,14 @@ fn a_tab_without_field_gets_a_hint() {
         "a control byte that is not a TAB: no hint: {r}"
     );
     // With --field the TAB is a delimiter: no error, no hint.
-    let o = bin()
-        .args(["-q", "--field", "1", "--in"])
-        .arg(dir.path().join("in.tsv"))
-        .arg("--errors")
-        .arg(&rep)
-        .output()
-        .unwrap();
-    let r = std::fs::read_to_string(&rep).unwrap();
-    assert_eq!(o.status.code(), Some(3));
+    let (code, r) = run_report(dir.path(), &["--field", "1"], "in.tsv", input);
+    assert_eq!(code, Some(3));
     assert!(!r.contains("did you mean"), "{r}");
     // With --field and another delimiter, a TAB inside the field is an error, without the
     // hint that asks for --field (found by a QA sweep).
-    let o = bin()
-        .args(["-q", "--field", "2", "--delimiter", ",", "--in"])
-        .arg(write(dir.path(), "in.csv", b"a,http://x/\ty\n"))
-        .arg("--errors")
-        .arg(&rep)
-        .output()
-        .unwrap();
-    let r = std::fs::read_to_string(&rep).unwrap();
-    assert_eq!(o.status.code(), Some(3));
+    let args = ["--field", "2", "--delimiter", ","];
+    let (code, r) = run_report(dir.path(), &args, "in.csv", b"a,http://x/\ty\n");
+    assert_eq!(code, Some(3));
     assert!(r.contains("\tcontrol-char\t"), "{r}");
     assert!(!r.contains("did you mean"), "{r}");
 }
@@ -283,7 +280,6 @@ fn a_tab_without_field_gets_a_hint() {
 #[test]
 fn readings_are_those_of_the_field() {
     let dir = tempfile::tempdir().unwrap();
-    let rep = dir.path().join("r.tsv");
     for (args, input, want) in [
         (
             &["--field", "3", "--base-field", "2"][..],
@@ -301,17 +297,8 @@ fn readings_are_those_of_the_field() {
             "a browser reads host good.com, RFC 3986 reads host evil.com\t",
         ),
     ] {
-        let o = bin()
-            .arg("-q")
-            .args(args)
-            .arg("--in")
-            .arg(write(dir.path(), "in.tsv", input))
-            .arg("--errors")
-            .arg(&rep)
-            .output()
-            .unwrap();
-        assert_eq!(o.status.code(), Some(3));
-        let r = std::fs::read_to_string(&rep).unwrap();
+        let (code, r) = run_report(dir.path(), args, "in.tsv", input);
+        assert_eq!(code, Some(3));
         assert!(r.contains("; on this line: ") && r.contains(want), "{r}");
     }
 }
