@@ -2,7 +2,7 @@
 //! the failure cases (missing files, /dev/full, truncated input, closed pipe).
 
 mod common;
-use common::run_stdin;
+use common::{report_rows, run_stdin};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -566,6 +566,60 @@ fn base_and_base_field_resolution() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2), "--base-field needs --field");
+}
+
+/// A segment that `..` removes in resolution (RFC 3986 §5.2.4) is still read by the mode: a
+/// bad byte there is the line's error at its column, in every mode, with `--base` and with
+/// `--base-field` (found by a QA sweep: `\xFF/../x` was written `http://a/b/x`, exit 0).
+#[test]
+fn segments_removed_by_resolution_are_still_checked() {
+    let input = b"\xFF/../x\na\x00b/../x\n%zz/../x\nok/../x\nq/\x7F/./../z\n";
+    for mode in ["to-uri", "to-iri", "check", "normalize", "leiri-to-iri"] {
+        let o = run_stdin(
+            &[
+                "-q",
+                "--mode",
+                mode,
+                "--base",
+                "http://a/b/c",
+                "--errors",
+                "-",
+            ],
+            input,
+        );
+        let rows: Vec<Vec<String>> = report_rows(&stderr(&o))
+            .iter()
+            .filter(|r| r.len() > 4 && r[0] == "-")
+            .map(|r| r[1..4].iter().map(|x| x.to_string()).collect())
+            .collect();
+        let want: &[[&str; 3]] = if mode == "leiri-to-iri" {
+            // leiri-to-iri encodes controls (3987bis §6.3) and leaves `%` alone.
+            &[["1", "1", "invalid-utf8"]]
+        } else {
+            &[
+                ["1", "1", "invalid-utf8"],
+                ["2", "2", "control-char"],
+                ["3", "1", "bad-percent"],
+                ["5", "3", "control-char"],
+            ]
+        };
+        let want: Vec<Vec<String>> = want
+            .iter()
+            .map(|r| r.iter().map(|x| x.to_string()).collect())
+            .collect();
+        assert_eq!(rows, want, "{mode}: {}", stderr(&o));
+        assert!(stdout(&o).contains("http://a/b/x"), "{mode}: line 4");
+    }
+    let o = run_stdin(
+        &["-q", "--field", "2", "--base-field", "1", "--errors", "-"],
+        b"http://a/b\t\x7F/../x\n",
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stderr(&o).contains("-\t1\t12\tcontrol-char"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

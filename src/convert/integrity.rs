@@ -1011,6 +1011,8 @@ pub struct Guard<C> {
     resolved: Vec<u8>,
     /// The reference as browsers read it (`--trim`), reused between lines.
     trimmed: Vec<u8>,
+    /// [`Self::popped_error`]'s scratch space: the ranges, the line made of one, its output.
+    popped: (Vec<Range<usize>>, Vec<u8>, Vec<u8>),
 }
 
 impl<C: Converter> Converter for Guard<C> {
@@ -1028,6 +1030,7 @@ impl<C: Converter> Guard<C> {
             opts,
             resolved: Vec::new(),
             trimmed: Vec::new(),
+            popped: Default::default(),
         }
     }
 
@@ -1200,6 +1203,9 @@ impl<C: Converter> Guard<C> {
         if scheme_of(base).is_some_and(file) && drive_letter_reference(rest) {
             return Err(LineError::new(ErrorKind::DriveLetterReference, 0));
         }
+        if let Some(e) = self.popped_error(reference) {
+            return Err(e);
+        }
         self.resolved.clear();
         crate::grammar::resolve::resolve_into(base, reference, &mut self.resolved)?;
         let resolved = std::mem::take(&mut self.resolved);
@@ -1247,6 +1253,35 @@ impl<C: Converter> Guard<C> {
         }
         self.resolved = resolved;
         r
+    }
+
+    /// The first error of the mode in a segment of `reference` that resolution drops: RFC
+    /// 3986 §5.2.4 removes each segment a later `..` pops
+    /// ([`popped_segments`](crate::grammar::resolve::popped_segments)), so the mode, which
+    /// runs on the resolved reference, would never see it, and a bad byte there (`\xFF`, a
+    /// control, `%zz`) vanished with no report: `\xFF/../x` against `http://a/b/c` was
+    /// written `http://a/b/x` (found by a QA sweep). The reference is not a URI reference
+    /// (§4.1), so it has nothing to resolve (§5.2: "a URI reference"). Each popped segment
+    /// goes through the mode alone, as the path `/segment` (its characters are checked as
+    /// any path's), and an error there is the line's, at its column in `reference`.
+    /// Warnings are not: what they warn about is not written.
+    fn popped_error(&mut self, reference: &[u8]) -> Option<LineError> {
+        let path = components::split(reference).path;
+        let (ranges, line, out) = &mut self.popped;
+        ranges.clear();
+        crate::grammar::resolve::popped_segments(&reference[path.clone()], ranges);
+        ranges.sort_by_key(|r| r.start);
+        for r in ranges.iter().filter(|r| !r.is_empty()) {
+            line.clear();
+            line.push(b'/');
+            line.extend_from_slice(&reference[path.start + r.start..path.start + r.end]);
+            out.clear();
+            if let Err(e) = self.inner.convert_into(line, out) {
+                let at = path.start + r.start + e.offset.saturating_sub(1).min(r.len() - 1);
+                return Some(LineError::new(e.kind, at));
+            }
+        }
+        None
     }
 
     /// The checks of what the converter wrote from `input` ([`Self::check_written_full`]),

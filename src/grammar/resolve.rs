@@ -45,6 +45,7 @@
 
 use crate::error::{ErrorKind, LineError};
 use crate::grammar::components::{self, Components};
+use std::ops::Range;
 
 /// Resolves `reference` against `base` (an absolute IRI), appending the target to `out`
 /// (RFC 3986 §5.2.2 strict, §5.2.3 merge, §5.2.4 remove_dot_segments, §5.3 recomposition).
@@ -263,6 +264,42 @@ pub(crate) fn remove_dot_segments_in_place(buf: &mut Vec<u8>, start: usize) {
     buf.truncate(w);
 }
 
+/// The ranges of `path`, the path of a reference (RFC 3986 §3.3), that §5.2.4's
+/// `remove_dot_segments` drops when the reference is resolved: each segment of the
+/// reference's own that a later `..` removes. Whatever base the path is merged with (§5.2.3),
+/// a `..` removes the reference's own segments first (the last one output), and one that
+/// finds none of them removes a segment of the base's, which is not in `path`. The dot
+/// segments themselves are not in the ranges (nothing in them is lost). Appended to `out`
+/// in the order they are removed.
+///
+/// ```text
+/// a/b/../c/%zz/../..   ->   b, then %zz, then a
+/// ```
+pub(crate) fn popped_segments(path: &[u8], out: &mut Vec<Range<usize>>) {
+    if !has_dot_segment(path) {
+        return;
+    }
+    // The reference's own segments now in the output, as a stack.
+    let mut kept: Vec<Range<usize>> = Vec::new();
+    let mut start = 0;
+    // An absolute path's leading '/' starts no segment of its own.
+    if path.first() == Some(&b'/') {
+        start = 1;
+    }
+    loop {
+        let end = memchr::memchr(b'/', &path[start..]).map_or(path.len(), |p| start + p);
+        match &path[start..end] {
+            b"." => {}
+            b".." => out.extend(kept.pop()),
+            _ => kept.push(start..end),
+        }
+        if end == path.len() {
+            return;
+        }
+        start = end + 1;
+    }
+}
+
 /// Removes the last segment and its preceding `/` (if any) from the output `buf[start..w]`.
 #[inline]
 fn pop_segment(buf: &[u8], start: usize, w: usize) -> usize {
@@ -284,6 +321,57 @@ mod tests {
         let mut out = Vec::new();
         resolve_into(b.as_bytes(), r.as_bytes(), &mut out)?;
         Ok(String::from_utf8(out).unwrap())
+    }
+
+    /// `popped_segments` against §5.2.4 itself: every path of up to six segments made of a
+    /// named segment, an empty one, `.` and `..`, absolute and relative, merged under a base
+    /// directory as §5.2.3 does; a named segment of the reference is popped exactly when it
+    /// is not in `remove_dot_segments`' output.
+    #[test]
+    fn popped_segments_are_what_remove_dot_segments_drops() {
+        let kinds: [&str; 4] = ["n", "", ".", ".."];
+        for len in 1..=6u32 {
+            for code in 0..4usize.pow(len) {
+                for absolute in [false, true] {
+                    let mut segs = Vec::new();
+                    let mut c = code;
+                    for i in 0..len {
+                        let k = kinds[c % 4];
+                        c /= 4;
+                        segs.push(if k == "n" {
+                            format!("s{i}")
+                        } else {
+                            k.to_string()
+                        });
+                    }
+                    let path = format!("{}{}", if absolute { "/" } else { "" }, segs.join("/"));
+                    let merged = if absolute {
+                        path.clone()
+                    } else {
+                        format!("/b1/b2/{path}")
+                    };
+                    let mut out = Vec::new();
+                    remove_dot_segments(merged.as_bytes(), &mut out);
+                    let out = String::from_utf8(out).unwrap();
+                    let survives = |name: &str| out.split('/').any(|x| x == name);
+                    let mut popped = Vec::new();
+                    popped_segments(path.as_bytes(), &mut popped);
+                    let popped: Vec<&str> = popped
+                        .iter()
+                        .map(|r| &path[r.clone()])
+                        .filter(|x| !x.is_empty())
+                        .collect();
+                    for name in segs.iter().filter(|x| x.starts_with('s')) {
+                        assert_eq!(
+                            popped.contains(&name.as_str()),
+                            !survives(name),
+                            "{path:?} -> {out:?}, popped {popped:?}"
+                        );
+                    }
+                    assert!(popped.iter().all(|x| x.starts_with('s')), "{path:?}");
+                }
+            }
+        }
     }
 
     #[test]
