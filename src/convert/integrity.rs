@@ -1594,7 +1594,10 @@ pub fn quick_ok(line: &[u8]) -> bool {
                     && !drive_and_dots(rest))
         }
         SchemeClass::NetSpecial => has_plain_host(&line[s.len() + 1..]),
-        SchemeClass::Other => true,
+        // A `blob:` line whose inner URL starts with a space or control is
+        // `browser-stripped` ([`blob_inner_stripped`]; to-iri passed `blob: https://ex.com/`
+        // through on the fast path, found by a QA sweep).
+        SchemeClass::Other => blob_inner_stripped(line).is_none(),
     }
 }
 
@@ -2155,11 +2158,16 @@ mod tests {
             "file://h/C|/x",
             "file:///C|/x",
             "file:c|",
+            "blob: https://ex.com/",
+            "BLOB:\x01https://ex.com/",
+            "blob:https://ex.com/ x",
+            "blob:",
         ] {
             let b = s.as_bytes();
             if quick_ok(b) {
                 assert_eq!(missing_host(b), None, "{s}");
                 assert_eq!(browser_stripped(b, false), None, "{s}");
+                assert_eq!(blob_inner_stripped(b), None, "{s}");
                 assert_eq!(file_port(b), None, "{s}");
                 assert_eq!(file_drive_host_at(b, &LineHead::of(b)), None, "{s}");
                 assert!(!bar_drive(&b[components::split(b).path]), "{s}");
@@ -2170,6 +2178,7 @@ mod tests {
         assert!(quick_ok(b"file:///a/../b") && quick_ok(b"file:///C:/a/b"));
         assert!(!quick_ok(b"file://h:80/x") && !quick_ok(b"file:///C:/a/../b"));
         assert!(quick_ok(b"http://a/b") && quick_ok(b"/rel") && !quick_ok(b"http:/a"));
+        assert!(quick_ok(b"blob:https://ex.com/") && !quick_ok(b"blob: https://ex.com/"));
     }
 
     #[test]
