@@ -1210,8 +1210,16 @@ impl<C: Converter> Guard<C> {
         crate::grammar::resolve::resolve_into(base, reference, &mut self.resolved)?;
         let resolved = std::mem::take(&mut self.resolved);
         let rhead = LineHead::find(&resolved);
+        // A drive letter and `%2E` dot segments left after resolution (RFC 3986 §5.2.4 removes
+        // only literal ones): normalize would decode and remove them later, a browser reads
+        // them as `..` now; the reference alone is refused so (found by a QA sweep).
+        let drive_and_encoded_dots = || {
+            let p = &resolved[components::split(&resolved).path];
+            has_drive_segment(p) && has_dot_segment(p)
+        };
         let r = if file_drive_with_host(&resolved)
-            || rhead.class == SchemeClass::File && drive_removed(base, rest, &resolved)
+            || rhead.class == SchemeClass::File
+                && (drive_removed(base, rest, &resolved) || drive_and_encoded_dots())
         {
             Err(LineError::new(ErrorKind::DriveLetterReference, 0))
         } else if file_drive_host_at(&resolved, &rhead).is_some() {
