@@ -1098,6 +1098,31 @@ impl RecordDecoder {
         };
     }
 
+    /// The base of `record` with the 3987bis §3.5 query rule applied, in `out`, when it
+    /// applies and changes something (true): a reference with no path and no query takes the
+    /// base's query (RFC 3986 §5.2.2), which is then the document's as much as the
+    /// reference's own, so an `http`/`https` base's non-ASCII query is encoded in the
+    /// record's charset as the reference's is (`http://h/a?q=ж` as a windows-1251 base gives
+    /// `?q=%E6`, not UTF-8's `%D0%B6`; found by a QA sweep). `base` is UTF-8: the decoded
+    /// record's field, or `--base`. False (nothing written) for a base it leaves as it is.
+    pub fn rewrite_base(&mut self, record: &[u8], base: &[u8], out: &mut Vec<u8>) -> bool {
+        if !self.query_rule || !may_have_non_ascii_query(base) {
+            return false;
+        }
+        let Ok(cs) = self.charset_of(record) else {
+            return false;
+        };
+        let Ok(text) = std::str::from_utf8(base) else {
+            return false;
+        };
+        if cs.is_ucs_based() {
+            return false;
+        }
+        out.clear();
+        rewrite(text, cs, true, || false, out, None);
+        true
+    }
+
     /// Makes [`RecordDecoder::prepare`] use the slow decoding twin
     /// ([`Charset::decode_line_mapped`]), for the engine's naive twin.
     pub fn set_naive(&mut self, naive: bool) {

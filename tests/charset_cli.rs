@@ -701,6 +701,55 @@ fn the_query_rule_follows_the_base_scheme() {
     );
 }
 
+/// The base's own query, which a reference with no path and no query takes (RFC 3986
+/// §5.2.2), follows the same rule: a windows-1251 record's base `http://h/a?q=ж` gives
+/// `?q=%E6`, as the same IRI written whole does (found by a QA sweep: it was UTF-8's
+/// `%D0%B6`). `--base` on the command line (UTF-8 text) is the document's base too; a
+/// non-`http` base and `--query-charset utf-8` keep UTF-8.
+#[test]
+fn the_query_rule_applies_to_the_base_query() {
+    let field = common::run_stdin(
+        &[
+            "-q",
+            "--charset",
+            "windows-1251",
+            "--field",
+            "2",
+            "--base-field",
+            "1",
+        ],
+        b"http://h/a?q=\xE6\t#x\nhttp://h/a?q=\xE6\t\nhttp://h/a?q=\xE6\t?r=\xE6\nftp://h/a?q=\xE6\t\n",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&field.stdout),
+        "http://h/a?q=\u{436}\thttp://h/a?q=%E6#x\n\
+         http://h/a?q=\u{436}\thttp://h/a?q=%E6\n\
+         http://h/a?q=\u{436}\thttp://h/a?r=%E6\n\
+         ftp://h/a?q=\u{436}\tftp://h/a?q=%D0%B6\n"
+    );
+    for (args, want) in [
+        (
+            &[][..],
+            "http://h/a?q=%E6\nhttp://h/a?q=%E6#f\nhttp://h/a?q=%E6\n",
+        ),
+        (
+            &["--query-charset", "utf-8"][..],
+            "http://h/a?q=%D0%B6\nhttp://h/a?q=%D0%B6#f\nhttp://h/a?q=%D0%B6\n",
+        ),
+    ] {
+        let mut a = vec![
+            "-q",
+            "--charset",
+            "windows-1251",
+            "--base",
+            "http://h/a?q=\u{436}",
+        ];
+        a.extend_from_slice(args);
+        let fixed = common::run_stdin(&a, b"\n#f\n?q=\xE6\n");
+        assert_eq!(String::from_utf8_lossy(&fixed.stdout), want, "{args:?}");
+    }
+}
+
 /// ISO-2022-JP: an error in the first character after an escape sequence is at that
 /// character's column, not at the `ESC` (found by a QA sweep: `%zz` after `ESC ( B` was
 /// reported at column 18, the `ESC`).

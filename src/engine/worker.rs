@@ -177,6 +177,10 @@ pub struct Worker {
     /// Charset hook (issue 12): the per-record decoder, and its output buffer.
     legacy: Option<Box<crate::charset::RecordDecoder>>,
     prepared: Vec<u8>,
+    /// The base with the charset's query rule applied ([`RecordDecoder::rewrite_base`]).
+    ///
+    /// [`RecordDecoder::rewrite_base`]: crate::charset::RecordDecoder::rewrite_base
+    base_buf: Vec<u8>,
     /// The lines of the current stretch that the walk sends to [`Worker::end_line`]
     /// ([`Worker::flush`]).
     deferred: Vec<Deferred>,
@@ -227,6 +231,7 @@ impl Worker {
                 ))
             }),
             prepared: Vec::new(),
+            base_buf: Vec::new(),
             deferred: Vec::new(),
             last_out: None,
         }
@@ -316,10 +321,20 @@ impl Worker {
             },
             Base::Fixed(b) => Some(b),
         };
+        // A legacy charset's query rule applies to the base's query too (to-uri only).
+        let mut rewritten = std::mem::take(&mut self.base_buf);
+        let rewrote = match (base, self.legacy.as_mut()) {
+            (Some(b), Some(l)) => l.rewrite_base(record, b, &mut rewritten),
+            _ => false,
+        };
+        let base = if rewrote { Some(&rewritten[..]) } else { base };
         let start = field.start;
-        self.conv
+        let r = self
+            .conv
             .convert_ref(base, &record[field], out)
-            .map_err(|e| LineError::new(e.kind, e.offset + start))
+            .map_err(|e| LineError::new(e.kind, e.offset + start));
+        self.base_buf = rewritten;
+        r
     }
 
     /// Converts one value as the slow path converts a line: resolution against a
