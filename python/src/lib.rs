@@ -4,6 +4,7 @@
 //! without the GIL, on rayon's threads. Every conversion is the library's (see [`lib_api`]);
 //! option names, defaults and error codes are the CLI's (contract item 16).
 
+mod arrow_in;
 mod batch;
 mod lib_api;
 
@@ -18,7 +19,6 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyString, PyTuple};
-use pyo3_arrow::input::AnyArray;
 use pyo3_arrow::{PyArray, PyChunkedArray};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -794,30 +794,22 @@ fn run_batch(
     threads: usize,
 ) -> PyResult<Py<PyAny>> {
     let on_error = on_error_of(on_error)?;
-    let array: AnyArray = array.extract().map_err(|e| {
-        PyTypeError::new_err(format!(
+    if !arrow_in::has_interface(array)? {
+        return Err(PyTypeError::new_err(format!(
             "expected an Arrow array of strings (pyarrow Array or ChunkedArray, polars Series, \
-             or an object with __arrow_c_array__ or __arrow_c_stream__), got {}: {e}",
+             or an object with __arrow_c_array__ or __arrow_c_stream__), got {}",
             array
                 .get_type()
                 .name()
                 .map_or_else(|_| "?".to_string(), |n| n.to_string())
-        ))
-    })?;
-    let (chunks, field, single) = match array {
-        AnyArray::Array(a) => {
-            let (a, f) = a.into_inner();
-            (vec![a], f, true)
-        }
-        AnyArray::Stream(s) => {
-            let reader = s.into_reader()?;
-            let f = reader.field();
-            let chunks = reader
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| PyValueError::new_err(e.to_string()))?;
-            (chunks, f, false)
-        }
-    };
+        )));
+    }
+    // arrow_in reads a Polars Series of dtype Null, which arrow-rs's importer refuses.
+    let arrow_in::Imported {
+        chunks,
+        field,
+        single,
+    } = arrow_in::import(array)?;
     batch::check_type(field.data_type()).map_err(PyTypeError::new_err)?;
     let (out, errs) = convert_chunks(py, &chunks, &opts, on_error, threads, errors)?;
     let dt = out

@@ -10,7 +10,7 @@ import pyarrow as pa
 import pytest
 
 import iribulk
-from conftest import REPO, cli_binary, skip
+from conftest import BATCH, REPO, cli_binary, skip
 
 GOOD = "http://bücher.de/straße?q=ü#é"
 GOOD_URI = "http://xn--bcher-kva.de/stra%C3%9Fe?q=%C3%BC#%C3%A9"
@@ -154,6 +154,38 @@ def test_polars_series():
     df = pl.DataFrame({"url": [GOOD, PLAIN]})
     df = df.with_columns(uri=pl.Series(iribulk.to_uri_batch(df["url"])))
     assert df["uri"].to_list() == [GOOD_URI, PLAIN]
+
+
+def test_polars_all_null_series():
+    """An all-null Polars Series (dtype Null), alone, from a DataFrame, sliced, in two chunks
+    or empty: null in, null out in every batch function, as pyarrow's null type (found by a QA
+    sweep: Polars exports it with a buffer that arrow-rs's importer refused, a ValueError "C
+    Data interface error")."""
+    try:
+        import polars as pl
+    except ImportError:
+        skip("polars is not installed (pip install polars)")
+    df = pl.DataFrame({"url": [None, None, None]})
+    assert df["url"].dtype == pl.Null
+    two = pl.concat([pl.Series("u", [None]), pl.Series("u", [None, None])], rechunk=False)
+    assert two.n_chunks() == 2
+    series = [pl.Series("u", [None, None]), df["url"], df["url"].slice(1, 2), two,
+              pl.Series("u", [], dtype=pl.Null)]
+    for s in series:
+        n = len(s)
+        for mode, f in BATCH.items():
+            out = f(s)
+            assert out.type == pa.string() and out.to_pylist() == [None] * n, (mode, n)
+            for on_error in ("keep", "null", "fail"):
+                out, err = f(s, errors=True, on_error=on_error)
+                assert out.to_pylist() == [None] * n and err.to_pylist() == [None] * n
+                assert len(out) == len(err) == n
+        out = iribulk.to_uri_batch(s, charset="gbk", on_error="null")
+        assert out.to_pylist() == [None] * n
+    assert [len(c) for c in iribulk.to_uri_batch(two).chunks] == [1, 2]
+    # A column with nulls and strings still converts its strings.
+    df = pl.DataFrame({"url": [None, GOOD]})
+    assert iribulk.to_uri_batch(df["url"]).to_pylist() == [None, GOOD_URI]
 
 
 def test_million_rows():
