@@ -12,7 +12,7 @@ from typing import Dict, Set, Tuple
 import pytest
 
 import iribulk
-from conftest import REPO, cli_binary, skip
+from conftest import REPO, SCALAR, cli_binary, skip
 
 
 def test_to_uri_basics():
@@ -131,6 +131,27 @@ def test_options_the_cli_refuses_are_value_errors():
     )
     assert iribulk.normalize("HTTP://a/", host="uts46", level="scheme") == "http://a/"
     assert iribulk.to_uri("g", base="http://a/b") == "http://a/g"
+
+
+def test_lone_surrogate_is_an_iri_error():
+    """A str with a lone surrogate has no UTF-8 form: IriError invalid-utf8 (the CLI's code for
+    a line that is not UTF-8) at the byte column where the surrogate starts in the str encoded
+    with surrogatepass, the column the bytes give (found by a QA sweep: UnicodeEncodeError)."""
+    for s, col in [("http://\u00e9/\ud800x", 11), ("\udc80", 1), ("http://a/\ud83d\ude00", 10),
+                   ("http://a/b?q=\udfff", 14)]:
+        b = s.encode("utf-8", "surrogatepass")
+        for mode, f in SCALAR.items():
+            with pytest.raises(iribulk.IriError) as ei:
+                f(s)
+            assert (ei.value.code, ei.value.column, ei.value.row) == ("invalid-utf8", col, None)
+            if mode != "to-iri":
+                with pytest.raises(iribulk.IriError) as eb:
+                    f(b)  # the same bytes, read as the CLI reads a line
+                assert (eb.value.code, eb.value.column) == ("invalid-utf8", col), (s, mode)
+        for kw in ({"charset": "shift_jis"}, {"invalid_utf8": "percent"}, {"host": "percent"}):
+            with pytest.raises(iribulk.IriError) as ei:
+                iribulk.to_uri(s, **kw)
+            assert (ei.value.code, ei.value.column) == ("invalid-utf8", col)
 
 
 def test_max_line_bytes():
