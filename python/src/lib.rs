@@ -258,15 +258,23 @@ fn host_options(
 /// `host=` in normalize: it picks the IDNA version of the IDN rung, so it goes with `idn=` or
 /// `level="scheme"`, and `"percent"` does not apply (the CLI's rules for `--host` in
 /// `--mode normalize`; found by a QA sweep, where both were silently ignored).
+///
+/// `host=None` (the default) is the CLI without `--host` (`auto`); any `host` given, `"auto"`
+/// too, is `--host`, which the CLI refuses without `--idn` or `--level scheme` (found by a QA
+/// sweep: the default was the string `"auto"`, so `host="auto"` alone was accepted).
 fn normalize_host_options(
-    host: &str,
+    host: Option<&str>,
     level: &str,
     idn: Option<&str>,
     idna2003_no_unassigned: bool,
     idna2003_no_std3: bool,
 ) -> PyResult<ToUriOptions> {
-    let o = host_options(host, idna2003_no_unassigned, idna2003_no_std3)?;
-    if host != "auto" && idn.is_none() && level != "scheme" {
+    let o = host_options(
+        host.unwrap_or("auto"),
+        idna2003_no_unassigned,
+        idna2003_no_std3,
+    )?;
+    if let Some(host) = host.filter(|_| idn.is_none() && level != "scheme") {
         return Err(PyValueError::new_err(format!(
             "host={host:?} in normalize picks the IDNA version of the IDN rung: give idn= or \
              level=\"scheme\""
@@ -594,7 +602,9 @@ fn check(
 /// §5.3.2.3, dot segments §5.3.2.4) or `"scheme"` (syntax + scheme rules + IDN to ACE,
 /// §5.3.3). The rung flags add to the level: `case`, `percent`, `nfc`, `nfkc`, `path`,
 /// `scheme_rules`, `idn` (`"ascii"` or `"unicode"`); `as_uri` writes a URI. `host="idna2003"`
-/// picks IDNA2003 for IDN rungs (UTS #46 otherwise). `repair` and `trim` as `to_uri` (the
+/// picks IDNA2003 for IDN rungs (UTS #46 otherwise); `host` goes with `idn` or
+/// `level="scheme"`, as the CLI's `--host` (default None: the CLI's default, `auto`, without
+/// `--host`). `repair` and `trim` as `to_uri` (the
 /// repaired, trimmed IRI is normalized). `charset` as `to_uri` (decode and NFC first; the
 /// query rule is `to_uri`'s alone).
 ///
@@ -607,7 +617,7 @@ fn check(
 /// 'http://example.org/'
 #[pyfunction]
 #[pyo3(signature = (s, *, level="syntax", case=false, percent=false, nfc=false, nfkc=false,
-    path=false, scheme_rules=false, idn=None, as_uri=false, host="auto",
+    path=false, scheme_rules=false, idn=None, as_uri=false, host=None,
     idna2003_no_unassigned=false, idna2003_no_std3=false, repair=None, trim=false, base=None,
     charset=None, max_line_bytes=8388608))]
 #[allow(clippy::too_many_arguments)]
@@ -623,7 +633,7 @@ fn normalize(
     scheme_rules: bool,
     idn: Option<&str>,
     as_uri: bool,
-    host: &str,
+    host: Option<&str>,
     idna2003_no_unassigned: bool,
     idna2003_no_std3: bool,
     repair: Option<&Bound<'_, PyAny>>,
@@ -1027,7 +1037,7 @@ fn check_batch(
 /// ['http://a.org/x']
 #[pyfunction]
 #[pyo3(signature = (array, *, level="syntax", case=false, percent=false, nfc=false,
-    nfkc=false, path=false, scheme_rules=false, idn=None, as_uri=false, host="auto",
+    nfkc=false, path=false, scheme_rules=false, idn=None, as_uri=false, host=None,
     idna2003_no_unassigned=false, idna2003_no_std3=false, repair=None, trim=false, base=None,
     charset=None, max_line_bytes=8388608, errors=false, on_error="keep", threads=0))]
 #[allow(clippy::too_many_arguments)]
@@ -1043,7 +1053,7 @@ fn normalize_batch(
     scheme_rules: bool,
     idn: Option<&str>,
     as_uri: bool,
-    host: &str,
+    host: Option<&str>,
     idna2003_no_unassigned: bool,
     idna2003_no_std3: bool,
     repair: Option<&Bound<'_, PyAny>>,

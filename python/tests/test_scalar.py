@@ -9,6 +9,7 @@ import re
 import subprocess
 from typing import Dict, Set, Tuple
 
+import pyarrow as pa
 import pytest
 
 import iribulk
@@ -152,6 +153,31 @@ def test_lone_surrogate_is_an_iri_error():
             with pytest.raises(iribulk.IriError) as ei:
                 iribulk.to_uri(s, **kw)
             assert (ei.value.code, ei.value.column) == ("invalid-utf8", col)
+
+
+def test_normalize_host_needs_idn_or_level_scheme_as_on_the_cli():
+    """host= given to normalize, "auto" included, needs idn= or level="scheme", as the CLI's
+    --host in --mode normalize (found by a QA sweep: the default was "auto", so host="auto"
+    alone was accepted where the CLI exits 2). The default is None: the CLI without --host."""
+    for f, v in ((iribulk.normalize, "HTTP://a/"), (iribulk.normalize_batch, pa.array(["HTTP://a/"]))):
+        assert inspect.signature(f).parameters["host"].default is None
+        for host in ("auto", "uts46", "idna2003"):
+            with pytest.raises(ValueError, match="idn="):
+                f(v, host=host)
+            with pytest.raises(ValueError, match="idn="):
+                f(v, host=host, level="syntax", case=True)
+        for kw in ({}, {"host": None}, {"host": "auto", "idn": "ascii"},
+                   {"host": "auto", "level": "scheme"}, {"host": "uts46", "idn": "unicode"}):
+            out = f(v, **kw)
+            assert (out if isinstance(out, str) else out[0].as_py()) == "http://a/", kw
+    cli = cli_binary()
+    if cli is None:
+        skip("no iribulk CLI (cargo build, or set IRIBULK_CLI)")
+    for args, rc in ((["--host", "auto"], 2), (["--host", "auto", "--idn", "ascii"], 0),
+                     (["--host", "auto", "--level", "scheme"], 0), ([], 0)):
+        r = subprocess.run([str(cli), "--mode", "normalize", *args], input=b"HTTP://a/\n",
+                           capture_output=True)
+        assert r.returncode == rc, (args, r.stderr)
 
 
 def test_max_line_bytes():
