@@ -348,3 +348,37 @@ def test_utf16_kept_rows_and_the_line_cap():
     assert out.to_pylist() == [b"http://a/x\xff", b"http://a/" * 4, b"http://a/bcd%C3%A9f"]
     assert [e and e["code"] for e in err.to_pylist()] == ["invalid-utf8", "line-too-long", None]
     assert iribulk.to_uri(fits, charset="utf-16le", max_line_bytes=20) == "http://a/bcd%C3%A9f"
+
+
+# WHATWG labels of UTF-16LE and UTF-16BE (the Encoding Standard's table).
+UTF16_LABELS = {"csunicode", "iso-10646-ucs-2", "ucs-2", "unicode", "unicodefeff", "utf-16",
+                "utf-16le", "unicodefffe", "utf-16be"}
+
+
+def test_charset_per_row_as_the_readme_says():
+    """README's stand-in for --charset-field: one call per charset, no charset= for a UTF-16
+    label, gives the CLI's --charset-field output on every record (found by a QA sweep: with
+    charset="utf-16", a record labelled utf-16, which the CLI reads as UTF-8, became
+    garbage)."""
+    e_acute = b"http://a/\xc3\xa9x"  # UTF-8, as a line file holds it whatever the label
+    rows = [(e_acute, "utf-16"), (b"http://example.jp/\x93\xfa\x96\x7b?q=\x8c\x9f", "shift_jis"),
+            (e_acute, "UTF-16BE"), (e_acute, "utf-8"), (e_acute, "unicode"), (e_acute, "ucs-2"),
+            (b"http://example.cn/?q=\xcb\xd1", "gbk"), (b"http://a/\x81", "gbk")]
+    with tempfile.TemporaryDirectory() as d:
+        src, out = Path(d, "in.tsv"), Path(d, "out.tsv")
+        src.write_bytes(b"".join(v + b"\t" + label.encode() + b"\n" for v, label in rows))
+        p = subprocess.run([str(cli()), "-q", "--field", "1", "--charset-field", "2", "--out",
+                            str(out), str(src)], capture_output=True)
+        assert p.returncode in (0, 3), p.stderr[-2000:]
+        want = [line.split(b"\t")[0] for line in out.read_bytes().split(b"\n")[:-1]]
+    got: List[bytes] = [b""] * len(rows)
+    for label in {label for _, label in rows}:  # a group_by("charset")
+        at = [i for i, (_, lab) in enumerate(rows) if lab == label]
+        charset = None if label.strip().lower() in UTF16_LABELS else label
+        conv = iribulk.to_uri_batch(pa.array([rows[i][0] for i in at], pa.binary()),
+                                    charset=charset)
+        for i, v in zip(at, conv.to_pylist()):
+            got[i] = v
+    assert got == want
+    assert want[0] == b"http://a/%C3%A9x"
+    assert iribulk.to_uri(e_acute, charset="utf-16") != "http://a/%C3%A9x"  # decodes UTF-16
