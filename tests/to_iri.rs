@@ -229,3 +229,75 @@ fn round_trip_on_datasets() {
     }
     assert!(checked > 300, "{checked}");
 }
+
+/// RFC 3987 §4.2 ("the affected component can always be mapped to URI notation"): to-iri
+/// keeps a piece encoded when its decoded characters would break the bidi rules `check`
+/// applies, so it never writes an IRI that check refuses with `bidi-mixed` or
+/// `bidi-boundary` (found by a QA sweep); the rest of the line is still decoded, and to-uri
+/// gives the input back.
+#[test]
+fn to_iri_keeps_bidi_violations_encoded() {
+    let o = ToUriOptions::default();
+    for (uri, want) in [
+        ("http://example.com/%D7%90b/", "http://example.com/%D7%90b/"),
+        (
+            "http://example.com/%D9%A1%D8%A8/",
+            "http://example.com/%D9%A1%D8%A8/",
+        ),
+        (
+            "http://example.com/?q=%D7%90c",
+            "http://example.com/?q=%D7%90c",
+        ),
+        ("http://xn--1-zhcd.example/", "http://xn--1-zhcd.example/"),
+        ("foo://%D7%90b.example/", "foo://%D7%90b.example/"),
+        ("http://%D7%90b@ex.com/", "http://%D7%90b@ex.com/"),
+        (
+            "http://example.com/%D7%90/%D7%90b/x%D7%90?a=%D7%90&b=%D7%90c#%D7%90",
+            "http://example.com/\u{5D0}/%D7%90b/x%D7%90?a=\u{5D0}&b=%D7%90c#\u{5D0}",
+        ),
+        (
+            "http://xn--4dbcd.example/%D7%90",
+            "http://\u{5D0}\u{5D1}\u{5D2}.example/\u{5D0}",
+        ),
+    ] {
+        let got = to_iri(uri.as_bytes(), &o).unwrap();
+        assert_eq!(String::from_utf8_lossy(&got), want, "{uri}");
+        let s = std::str::from_utf8(&got).unwrap();
+        let c = iribulk::grammar::components::split(&got);
+        assert!(
+            iribulk::convert::bidi::check_line(s, &c, &mut Vec::new()).is_ok(),
+            "{want}"
+        );
+        assert_eq!(to_uri(&got, &o).unwrap(), uri.as_bytes(), "{uri}");
+    }
+    // Every URI that to-uri writes for the localized names of intl_cldr (a third of them:
+    // the debug build), right-to-left scripts among them.
+    let Some(shared) = shared_dir() else { return };
+    let data = std::fs::read(shared.join("datasets/intl_cldr.txt")).unwrap();
+    let (mut rtl, mut kept) = (0, 0);
+    for line in data.split(|&b| b == b'\n').step_by(3) {
+        let Ok(uri) = to_uri(line, &o) else { continue };
+        let Ok(iri) = to_iri(&uri, &o) else { continue };
+        let s = std::str::from_utf8(&iri).unwrap();
+        if iribulk::convert::bidi::may_contain_rtl(&iri) {
+            rtl += 1;
+        }
+        let c = iribulk::grammar::components::split(&iri);
+        assert!(
+            iribulk::convert::bidi::check_line(s, &c, &mut Vec::new()).is_ok(),
+            "{s}"
+        );
+        // A piece kept encoded: to-iri with the rule off would have decoded it.
+        if iri
+            .windows(4)
+            .any(|w| w == b"%D7%" || w == b"%D8%" || w == b"%D9%")
+        {
+            kept += 1;
+        }
+    }
+    println!("{rtl} right-to-left lines, {kept} with a piece kept encoded");
+    assert!(
+        rtl > 1000 && kept > 0,
+        "{rtl} right-to-left lines, {kept} kept"
+    );
+}

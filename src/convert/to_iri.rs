@@ -415,6 +415,8 @@ pub struct ToIri {
     naive: bool,
     /// `--strict`: a warning is the line's error (contract item 10) ([`ToIri::with_strict`]).
     strict: bool,
+    /// [`ToIri::keep_bidi_encoded`]'s scratch space (RFC 3987 §4.2 components).
+    bidi: Vec<std::ops::Range<usize>>,
 }
 
 impl ToIri {
@@ -428,6 +430,7 @@ impl ToIri {
             cache: HostCache::default(),
             naive: false,
             strict: false,
+            bidi: Vec::new(),
         }
     }
 
@@ -573,6 +576,7 @@ impl ToIri {
         head: Option<&LineHead>,
         out: &mut Vec<u8>,
     ) -> Result<Outcome, LineError> {
+        let mark = out.len();
         // Host confusion (WHATWG URL §4.4 against RFC 3986 §3.2): never passed on. A head
         // that saw no `\` in the line (nor TAB, CR, LF) proves there is none, and so does a
         // plain crawl head (`LineHead::crawl`: `http(s)://`, an authority of reg-name bytes).
@@ -703,7 +707,79 @@ impl ToIri {
             out.push(b'#');
             self.decode(line, f, Component::Fragment, out, &mut o)?;
         }
+        if o.written == Written::Wrote {
+            self.keep_bidi_encoded(line, out, mark);
+        }
         Ok(o)
+    }
+
+    /// RFC 3987 §4.2 on what the conversion wrote (`out[mark..]`, from `line`): a component
+    /// whose decoded characters break its rules (a right-to-left component mixed with
+    /// left-to-right characters, or not starting and ending with a right-to-left character,
+    /// as `check` judges it: [`bidi::check_component`](crate::convert::bidi::check_component))
+    /// is written as it came, percent-encoded: "If the above restrictions cannot be satisfied
+    /// otherwise, the affected component can always be mapped to URI notation". RFC 3987
+    /// §3.2 step 4 re-encodes only for §2.2, §4.1 and §6.1; this is the display-safety choice
+    /// of issue 16 (an IRI to-iri writes passes `check`; found by a QA sweep:
+    /// `/%D7%90b/` was shown as `/אb/`, which check refuses). What is kept encoded is the
+    /// piece [`bidi_units`] puts the component in (a path segment, a query piece, a host
+    /// label, the userinfo, the fragment): its characters decide together how it displays.
+    fn keep_bidi_encoded(&mut self, line: &[u8], out: &mut Vec<u8>, mark: usize) {
+        let written = &out[mark..];
+        // A byte that may start a right-to-left character, then the exact prefilter: the
+        // first is a fold the compiler vectorizes (the exact test alone cost ~200
+        // instructions a line on intl_cldr's URIs).
+        let lead = |b: u8| b.wrapping_sub(0xD6) < 10 || b == 0xE0 || b == 0xEF || b == 0xF0;
+        let maybe = written
+            .chunks(32)
+            .any(|c| c.iter().fold(false, |a, &b| a | lead(b)));
+        if !maybe || !crate::convert::bidi::may_contain_rtl(written) {
+            return;
+        }
+        if crate::simd::utf8::validate(written).is_err() {
+            return; // unreachable: to-iri writes UTF-8
+        }
+        // SAFETY: validated as UTF-8 just above (RFC 3629 §4, `simd::utf8::validate`).
+        let text = unsafe { std::str::from_utf8_unchecked(written) };
+        let c = components::split(written);
+        self.bidi.clear();
+        crate::convert::bidi::push_components(text, &c, &mut self.bidi);
+        // A component without a byte that may start a right-to-left character passes
+        // (`check_component` finds no right-to-left character in it).
+        let bad: Vec<usize> = self
+            .bidi
+            .iter()
+            .filter(|r| {
+                written[(*r).clone()].iter().any(|&b| lead(b))
+                    && crate::convert::bidi::check_component(text, (*r).clone()).is_err()
+            })
+            .map(|r| r.start)
+            .collect();
+        if bad.is_empty() {
+            return;
+        }
+        let pairs = paired_units(written, line);
+        let mut fixed = Vec::with_capacity(line.len());
+        let mut prev = 0;
+        for (w, l) in pairs {
+            if bad.iter().any(|&b| w.start <= b && b <= w.end) {
+                fixed.extend_from_slice(&written[prev..w.start]);
+                // As it came, its `%HH` in uppercase hex as to-iri writes what stays encoded.
+                let piece = &line[l];
+                for (k, &b) in piece.iter().enumerate() {
+                    let in_triplet = (1..=2).any(|d| k >= d && piece[k - d] == b'%');
+                    fixed.push(if in_triplet {
+                        b.to_ascii_uppercase()
+                    } else {
+                        b
+                    });
+                }
+                prev = w.end;
+            }
+        }
+        fixed.extend_from_slice(&written[prev..]);
+        out.truncate(mark);
+        out.extend_from_slice(&fixed);
     }
 
     fn idna_for(&self, scheme: Option<&[u8]>) -> Option<Idna> {
@@ -1187,6 +1263,80 @@ fn query_and_fragment_starts(line: &[u8]) -> (Option<usize>, usize) {
 /// ToASCII of its answer is `host` exactly, and so is ToASCII of the display form (each label
 /// is the answer's or `host`'s own, lower case); the round trip is skipped. The naive twin
 /// passes `false` and runs it.
+/// The pieces of `line` that [`ToIri::keep_bidi_encoded`] keeps encoded whole, as
+/// (part, range): the userinfo (part 0), each host label split at `.` (1; an authority
+/// that does not split is one piece), each path segment (2), each query piece split at `&`
+/// and `;` (3), the fragment (4). Each holds whole RFC 3987 §4.2 components
+/// ([`bidi::push_components`](crate::convert::bidi::push_components)).
+fn bidi_units(line: &[u8]) -> Vec<(u8, std::ops::Range<usize>)> {
+    let mut out = Vec::new();
+    let mut split_at = |part: u8, r: std::ops::Range<usize>, seps: &[u8]| {
+        let mut start = r.start;
+        for k in r.clone() {
+            if seps.contains(&line[k]) {
+                out.push((part, start..k));
+                start = k + 1;
+            }
+        }
+        out.push((part, start..r.end));
+    };
+    let c = components::split(line);
+    if let Some(ar) = c.authority.clone() {
+        match components::split_authority(line, ar.clone()) {
+            Ok(a) => {
+                if let Some(u) = a.userinfo.clone() {
+                    split_at(0, u, b"");
+                }
+                if line.get(a.host.start) != Some(&b'[') {
+                    split_at(1, a.host.clone(), b".");
+                }
+            }
+            Err(_) => split_at(1, ar, b""),
+        }
+    }
+    split_at(2, c.path.clone(), b"/");
+    if let Some(q) = c.query.clone() {
+        split_at(3, q, b"&;");
+    }
+    if let Some(f) = c.fragment.clone() {
+        split_at(4, f, b"");
+    }
+    out
+}
+
+/// The [`bidi_units`] of `written` paired with those of `line` it was converted from, in
+/// order. to-iri decodes no delimiter that splits them (`/ & ; @ ? #` are reserved and
+/// stay encoded, RFC 3987 §3.2 step 4), so each part has as many pieces on both sides;
+/// where a part's counts differ all the same (a `%2E` decoded in a host that is not a DNS
+/// name), the whole part is one piece.
+fn paired_units(
+    written: &[u8],
+    line: &[u8],
+) -> Vec<(std::ops::Range<usize>, std::ops::Range<usize>)> {
+    let (w, l) = (bidi_units(written), bidi_units(line));
+    let mut pairs = Vec::new();
+    for part in 0..5u8 {
+        let wp: Vec<_> = w
+            .iter()
+            .filter(|u| u.0 == part)
+            .map(|u| u.1.clone())
+            .collect();
+        let lp: Vec<_> = l
+            .iter()
+            .filter(|u| u.0 == part)
+            .map(|u| u.1.clone())
+            .collect();
+        if wp.len() == lp.len() {
+            pairs.extend(wp.into_iter().zip(lp));
+        } else if let (Some(w0), Some(w1), Some(l0), Some(l1)) =
+            (wp.first(), wp.last(), lp.first(), lp.last())
+        {
+            pairs.push((w0.start..w1.end, l0.start..l1.end));
+        }
+    }
+    pairs
+}
+
 fn present_host(
     host: &str,
     u: String,
