@@ -440,15 +440,6 @@ fn dash_means_stdout_and_same_outputs_are_refused() {
             vec!["--errors".as_ref(), "/dev/stdout".as_ref()],
             Some(&out),
         ),
-        (
-            vec![
-                "--out".as_ref(),
-                "/dev/stdout".as_ref(),
-                "--errors".as_ref(),
-                "-".as_ref(),
-            ],
-            Some(&out),
-        ),
     ];
     for (args, stdout_file) in cases {
         let mut c = bin();
@@ -762,5 +753,169 @@ fn refused_output_names_and_singular_summary() {
         text(&o.stderr).starts_with("iribulk: 1 line, "),
         "{}",
         text(&o.stderr)
+    );
+}
+
+/// Runs `script` in bash in `dir` (`$IRIBULK` the command), stdin from /dev/null unless the
+/// script redirects it; a hang fails the test.
+fn sh_in(dir: &Path, script: &str) -> Output {
+    let mut c = bash(script, &[]);
+    c.current_dir(dir);
+    run_timeout(c, 30)
+}
+
+/// The QA sweep's input: one line converted, one error.
+const TWO_LINES: &str = "http://a/ü\nhttp://b/%zz\n";
+
+#[test]
+fn the_stats_file_is_compared_with_every_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("in.txt"), TWO_LINES).unwrap();
+    mkfifo(&d.join("never-written"));
+    // Each was data loss: the summary replaced the output, the report or what `>>` kept.
+    // A usage error now, before any input is read (the FIFO has no writer).
+    for (script, kept, want) in [
+        (
+            r#"echo old > r.txt; "$IRIBULK" -q never-written --out r.txt --stats-file r.txt"#,
+            "r.txt",
+            "old\n",
+        ),
+        (
+            r#"echo old > o.txt; "$IRIBULK" -q never-written --stats-file /dev/stdout > o.txt"#,
+            "o.txt",
+            "",
+        ),
+        (
+            r#"echo old > log.txt; "$IRIBULK" -q never-written --errors - --stats-file /dev/stderr >/dev/null 2>>log.txt"#,
+            "log.txt",
+            "old\n",
+        ),
+        (
+            r#""$IRIBULK" -q never-written --out /dev/null --errors e.tsv --stats-file e.tsv"#,
+            "e.tsv",
+            "",
+        ),
+        (
+            r#"echo old > e2.tsv; "$IRIBULK" -q never-written --out /dev/null --errors e2.tsv --stats-file ./e2.tsv"#,
+            "e2.tsv",
+            "old\n",
+        ),
+    ] {
+        let o = sh_in(d, &format!("{script}; echo \"rc=$?\" >&2"));
+        let got = std::fs::read_to_string(d.join(kept)).unwrap_or_default();
+        // The message is on stderr, or in the log that stderr appends to.
+        let e = text(&o.stderr) + &got;
+        assert!(e.contains("rc=2"), "{script}: {e}");
+        assert!(e.contains("--stats-file") && e.contains("same file"), "{e}");
+        assert!(
+            got.starts_with(want) && !got.contains("lines in"),
+            "{script}: {got:?}"
+        );
+    }
+    assert!(tmp_files(d).is_empty());
+    // Through the descriptor held, as --out and --errors are: `>>` appends.
+    let o = sh_in(
+        d,
+        r#"echo earlier > log2.txt; "$IRIBULK" -q in.txt --out o2.txt --stats-file /dev/stdout >> log2.txt"#,
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    let log = std::fs::read_to_string(d.join("log2.txt")).unwrap();
+    assert!(log.starts_with("earlier\niribulk: 2 lines"), "{log:?}");
+    // A file: written under a temporary name, compressed by its name as the report is.
+    let o = sh_in(
+        d,
+        r#""$IRIBULK" -q in.txt --out /dev/null --stats json --stats-file s.json.gz --errors e.tsv.gz"#,
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    let mut s = String::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(d.join("s.json.gz")).unwrap())
+        .read_to_string(&mut s)
+        .unwrap();
+    assert!(
+        s.starts_with("{\"by_code\"") && s.contains("\"lines\":2,"),
+        "{s}"
+    );
+    let o = sh_in(d, r#""$IRIBULK" -q in.txt --stats-file s.json.xz"#);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(tmp_files(d).is_empty());
+}
+
+#[test]
+fn a_report_may_not_replace_an_input_on_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (script, input) in [
+        (
+            r#""$IRIBULK" -q --errors in1.txt < in1.txt > /dev/null"#,
+            "in1.txt",
+        ),
+        (
+            r#""$IRIBULK" -q --errors in1.txt - < in1.txt > /dev/null"#,
+            "in1.txt",
+        ),
+        (
+            r#""$IRIBULK" -q --out o.txt --stats-file in2.txt - < in2.txt"#,
+            "in2.txt",
+        ),
+        (
+            r#""$IRIBULK" -q --out o.txt --stats-file in2.txt < in2.txt"#,
+            "in2.txt",
+        ),
+    ] {
+        std::fs::write(d.join(input), TWO_LINES).unwrap();
+        let o = sh_in(d, script);
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{script}: {e}");
+        assert!(e.contains("is the input file stdin"), "{e}");
+        assert_eq!(std::fs::read_to_string(d.join(input)).unwrap(), TWO_LINES);
+        assert!(!d.join("o.txt").exists());
+    }
+    // A pipe on stdin is no file a report could replace.
+    let o = sh_in(
+        d,
+        r#"cat in1.txt | "$IRIBULK" -q --errors r.tsv >/dev/null"#,
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+}
+
+#[test]
+fn a_dangling_symlink_to_the_new_output_is_the_same_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("in.txt"), "http://a/ü\n").unwrap();
+    std::fs::create_dir(d.join("sub")).unwrap();
+    std::os::unix::fs::symlink("X.txt", d.join("L.txt")).unwrap();
+    std::os::unix::fs::symlink("../X.txt", d.join("sub/M.txt")).unwrap();
+    std::os::unix::fs::symlink("sub/M.txt", d.join("N.txt")).unwrap();
+    for link in ["L.txt", "sub/M.txt", "N.txt"] {
+        let o = sh_in(
+            d,
+            &format!(r#""$IRIBULK" -q in.txt --out X.txt --errors {link}"#),
+        );
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{link}: {e}");
+        assert!(e.contains("same file"), "{e}");
+        assert!(!d.join("X.txt").exists());
+    }
+    assert!(tmp_files(d).is_empty());
+}
+
+#[test]
+fn the_report_goes_to_stderr_when_out_is_dev_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("in.txt"), TWO_LINES).unwrap();
+    let o = sh_in(
+        d,
+        r#""$IRIBULK" -q in.txt --out /dev/stdout --errors - > o.txt 2> e.txt"#,
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    let out = std::fs::read_to_string(d.join("o.txt")).unwrap();
+    let err = std::fs::read_to_string(d.join("e.txt")).unwrap();
+    assert_eq!(out, "http://a/%C3%BC\nhttp://b/%zz\n");
+    assert!(
+        err.starts_with("file\tline") && err.contains("bad-percent"),
+        "{err}"
     );
 }

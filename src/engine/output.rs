@@ -120,8 +120,11 @@ fn ident(p: Option<&Path>) -> Ident {
                 Ident::Inode(m.dev(), m.ino())
             }
         }
-        // Not there yet: the same directory and name is the same file.
+        // Not there yet: the same directory and name is the same file. A dangling symbolic
+        // link is the new file it points at (written through, see [`write_target`]): `--errors
+        // L` with `L -> X` and `--out X` shared one temporary file (found by a QA sweep).
         Err(_) => {
+            let p = write_target(p).unwrap_or_else(|_| p.to_path_buf());
             let dir = match p.parent() {
                 Some(d) if !d.as_os_str().is_empty() => d,
                 _ => Path::new("."),
@@ -203,26 +206,65 @@ pub fn check_outputs(list: &[(&str, Option<&Path>)]) -> Result<(), String> {
 /// device and inode): written like `--out`, to a temporary file renamed at the end, it would
 /// replace that input with the report. `--out` may name an input (converted in place: the
 /// input is read whole before the rename). Each item is (option name, path), as for
-/// [`check_outputs`]; `-` and absent paths are not files. Returns a usage message.
-pub fn check_not_inputs(list: &[(&str, Option<&Path>)], inputs: &[&Path]) -> Result<(), String> {
+/// [`check_outputs`]; `-` and absent paths are not files. An input `None` or `-` is stdin,
+/// compared by the file its descriptor holds (`--errors in.txt < in.txt` replaced in.txt:
+/// found by a QA sweep). Returns a usage message.
+pub fn check_not_inputs(
+    list: &[(&str, Option<&Path>)],
+    inputs: &[Option<&Path>],
+) -> Result<(), String> {
+    let ids: Vec<(Option<(u64, u64)>, String)> = inputs
+        .iter()
+        .map(|i| match i.filter(|i| i.as_os_str() != "-") {
+            Some(i) => (
+                fs::metadata(i).ok().and_then(|m| file_id(&m)),
+                format!("'{}'", i.display()),
+            ),
+            None => (stdin_id(), "stdin".to_string()),
+        })
+        .collect();
     for (opt, p) in list {
         let Some(p) = p.filter(|p| p.as_os_str() != "-") else {
             continue;
         };
-        let id = ident(Some(p));
-        if !matches!(id, Ident::Inode(..)) {
+        let Some(id) = fs::metadata(p).ok().and_then(|m| file_id(&m)) else {
             continue;
-        }
-        if let Some(inp) = inputs.iter().find(|i| ident(Some(i)) == id) {
+        };
+        if let Some((_, inp)) = ids.iter().find(|(i, _)| *i == Some(id)) {
             return Err(format!(
-                "{opt} '{}' is the input file '{}': the report would replace it; give \
+                "{opt} '{}' is the input file {inp}: the report would replace it; give \
                  another file",
                 p.display(),
-                inp.display()
             ));
         }
     }
     Ok(())
+}
+
+/// (device, inode) of a file that a report could replace: anything but a character device
+/// (`/dev/null` may be both read and written).
+#[cfg(unix)]
+fn file_id(m: &fs::Metadata) -> Option<(u64, u64)> {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    (!m.file_type().is_char_device()).then(|| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(_m: &fs::Metadata) -> Option<(u64, u64)> {
+    None
+}
+
+/// [`file_id`] of what this process's stdin holds (fstat of descriptor 0).
+#[cfg(unix)]
+fn stdin_id() -> Option<(u64, u64)> {
+    use std::os::fd::AsFd;
+    let f = File::from(io::stdin().as_fd().try_clone_to_owned().ok()?);
+    file_id(&f.metadata().ok()?)
+}
+
+#[cfg(not(unix))]
+fn stdin_id() -> Option<(u64, u64)> {
+    None
 }
 
 impl Output {

@@ -135,10 +135,23 @@ fn out_err(n: &str, e: io::Error) -> Fatal {
 
 impl RunOptions {
     /// True when the error report goes to stdout: `--errors -` with the output in a file.
-    /// (With the output on stdout, `--errors -` goes to stderr.)
+    /// (With the output on stdout, `--errors -` goes to stderr.) An output named
+    /// `/dev/stdout`, `/dev/fd/1` or `/proc/self/fd/1` is stdout too: README "Shell habits"
+    /// sends the report to stderr "when stdout carries the converted lines" (`--out
+    /// /dev/stdout --errors -` was refused as the same file twice: found by a QA sweep).
     pub fn errors_to_stdout(&self) -> bool {
-        let out_is_std = self.output.as_ref().is_none_or(|p| p.as_os_str() == "-");
+        let out_is_std = self.output.as_ref().is_none_or(|p| {
+            matches!(
+                p.to_str(),
+                Some("-" | "/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1")
+            )
+        });
         self.errors.as_ref().is_some_and(|p| p.as_os_str() == "-") && !out_is_std
+    }
+
+    /// True when the error report goes to stderr: `--errors -` with the output on stdout.
+    pub fn errors_to_stderr(&self) -> bool {
+        self.errors.as_ref().is_some_and(|p| p.as_os_str() == "-") && !self.errors_to_stdout()
     }
 
     /// The outputs of the run as (option name, path) for [`output::check_outputs`]: the
@@ -205,12 +218,11 @@ pub fn run_with_progress(
             Err(e) => return Err(Fatal::Input(input_msg_name(Some(p)), e)),
         }
     }
-    let files: Vec<&Path> = inputs.iter().flatten().copied().collect();
-    output::check_not_inputs(&[("--errors", opts.errors.as_deref())], &files)
+    output::check_not_inputs(&[("--errors", opts.errors.as_deref())], &inputs)
         .map_err(Fatal::Usage)?;
     let rep_name = report_name(opts);
     let mut report = match &opts.errors {
-        Some(p) if p.as_os_str() == "-" && !opts.errors_to_stdout() => Some(Output::stderr()),
+        Some(_) if opts.errors_to_stderr() => Some(Output::stderr()),
         Some(p) => Some(Output::open(Some(p))),
         None => None,
     }

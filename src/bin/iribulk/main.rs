@@ -10,6 +10,7 @@ mod progress;
 
 use cli::{BenchArgs, Cli, Command, FormatArg, StatsArg};
 use iribulk::engine::input::{self, Source};
+use iribulk::engine::output::Output;
 use iribulk::engine::pipeline::{self, Fatal};
 use iribulk::engine::report::Summary;
 use std::io::{IsTerminal, Read, Write};
@@ -42,15 +43,7 @@ fn main() -> ExitCode {
         }
     };
     let bar = (!cli.quiet && std::io::stderr().is_terminal()).then(progress::Bar::default);
-    if let Err(msg) = iribulk::engine::output::check_outputs(&opts.output_options()) {
-        say!("iribulk: {msg}");
-        return ExitCode::from(2);
-    }
-    // The summary file may not replace an input (`pipeline::run` checks `--errors` the same
-    // way; `--out` may name an input: converted in place).
-    let inputs: Vec<&std::path::Path> = opts.inputs.iter().map(|p| p.as_path()).collect();
-    let stats = [("--stats-file", cli.stats_file.as_deref())];
-    if let Err(msg) = iribulk::engine::output::check_not_inputs(&stats, &inputs) {
+    if let Err(msg) = check_files(&cli, &opts) {
         say!("iribulk: {msg}");
         return ExitCode::from(2);
     }
@@ -87,6 +80,37 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// The file options checked before any input is read (README "Same file twice"): no two
+/// outputs the same file, the summary file included (`--stats-file r.txt --out r.txt` left
+/// r.txt holding only the summary: found by a QA sweep), nor the summary file the stderr that
+/// carries the report (`--errors -` with the lines on stdout); and neither the report nor the
+/// summary file an input (`pipeline::run` checks `--errors` the same way; `--out` may name an
+/// input: converted in place).
+fn check_files(cli: &Cli, opts: &pipeline::RunOptions) -> Result<(), String> {
+    use iribulk::engine::output::{check_not_inputs, check_outputs};
+    use std::path::Path;
+    let stats = cli.stats_file.as_deref();
+    let mut outs = opts.output_options();
+    if stats.is_some() {
+        outs.push(("--stats-file", stats));
+    }
+    check_outputs(&outs)?;
+    if let Some(s) = stats.filter(|s| s.as_os_str() != "-") {
+        if opts.errors_to_stderr() {
+            check_outputs(&[
+                ("--errors - (stderr)", Some(Path::new("/dev/stderr"))),
+                ("--stats-file", Some(s)),
+            ])?;
+        }
+    }
+    let inputs: Vec<Option<&Path>> = if opts.inputs.is_empty() {
+        vec![None]
+    } else {
+        opts.inputs.iter().map(|p| Some(p.as_path())).collect()
+    };
+    check_not_inputs(&[("--stats-file", stats)], &inputs)
 }
 
 /// True when fd 1 looks like a stdout that was closed when the program started: the Rust
@@ -134,8 +158,20 @@ fn write_stats(cli: &Cli, summary: &Summary) -> Result<(), String> {
                 .and_then(|()| o.flush())
                 .map_err(|e| format!("cannot write the summary to stdout: {e}"))
         }
-        Some(p) => std::fs::write(p, text)
-            .map_err(|e| format!("cannot write --stats-file '{}': {e}", p.display())),
+        // Written as the report is (README "Shell habits"): a temporary file renamed into
+        // place, compressed by a `.gz`/`.zst` name, `/dev/stdout` through the descriptor held.
+        // `std::fs::write` truncated the file first (a full disk left it empty).
+        Some(p) => {
+            let write = || {
+                let mut o = Output::open(Some(p))?;
+                if let Err(e) = o.writer().write_all(text.as_bytes()) {
+                    o.abort();
+                    return Err(e);
+                }
+                o.finish()
+            };
+            write().map_err(|e| format!("cannot write --stats-file '{}': {e}", p.display()))
+        }
     }
 }
 
