@@ -902,6 +902,62 @@ fn a_dangling_symlink_to_the_new_output_is_the_same_file() {
 }
 
 #[test]
+fn a_regular_file_of_size_zero_is_read_to_its_end() {
+    // procfs reports size 0 for files that hold text.
+    let p = Path::new("/proc/self/mountinfo");
+    if !p.exists() {
+        return;
+    }
+    let mut c = bin();
+    c.args(["-q", "--on-error", "keep"]).arg(p);
+    let mapped = run_timeout(c, 30);
+    let mut c = bin();
+    c.args(["-q", "--on-error", "keep", "--no-mmap"]).arg(p);
+    let streamed = run_timeout(c, 30);
+    assert!(!streamed.stdout.is_empty(), "{}", text(&streamed.stderr));
+    same(
+        &mapped.stdout,
+        &streamed.stdout,
+        "/proc/self/mountinfo mapped",
+    );
+    // A truly empty file is still an empty input.
+    let dir = tempfile::tempdir().unwrap();
+    let e = dir.path().join("empty.txt");
+    std::fs::write(&e, "").unwrap();
+    let mut c = bin();
+    c.arg("-q").arg(&e);
+    let o = run_timeout(c, 30);
+    assert!(o.status.success() && o.stdout.is_empty(), "{o:?}");
+}
+
+#[test]
+fn a_descriptor_by_path_is_read_from_where_it_stands() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("h.txt"), "header\nhttp://a/ü\n").unwrap();
+    std::fs::write(
+        d.join("hz.gz"),
+        [&b"header\n"[..], &gz("http://a/ü\n".as_bytes())].concat(),
+    )
+    .unwrap();
+    for name in ["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"] {
+        for extra in ["", "--no-mmap"] {
+            let o = sh_in(
+                d,
+                &format!(r#"{{ read -r hdr; "$IRIBULK" -q {extra} --in {name}; }} < h.txt"#),
+            );
+            assert_eq!(text(&o.stdout), "http://a/%C3%BC\n", "{name} {extra}");
+            // Compressed data after the header: recognised where it starts.
+            let o = sh_in(
+                d,
+                &format!(r#"{{ read -r hdr; "$IRIBULK" -q {extra} --in {name}; }} < hz.gz"#),
+            );
+            assert_eq!(text(&o.stdout), "http://a/%C3%BC\n", "{name} {extra} gz");
+        }
+    }
+}
+
+#[test]
 fn the_report_goes_to_stderr_when_out_is_dev_stdout() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

@@ -140,29 +140,37 @@ pub fn open_counted(
     let by_name = Compression::from_path(path);
     let size = meta.is_file().then_some(meta.len());
     if meta.is_file() && !no_mmap {
-        // Where the reads leave the file offset does not matter to a map.
+        // A descriptor held before (`/dev/stdin`, `/dev/fd/N`) may have been read from: the
+        // input starts where it stands, as for `-` (the map started at byte 0, found by a QA
+        // sweep). Files opened here stand at 0.
+        let at = (&f).stream_position()?;
         let mut head = [0u8; 4];
         let nhead = read_up_to(&mut &f, &mut head)?;
         let comp = Compression::from_magic(&head[..nhead]);
-        if comp == Compression::None && by_name == Compression::None {
-            if meta.len() == 0 {
+        if at == 0 && comp == Compression::None && by_name == Compression::None {
+            if nhead == 0 {
                 return Ok((Source::Mapped(MappedFile { map: None }), size));
             }
-            // SAFETY: the map is read-only and private to this process. Its contract is that the
-            // file must not be truncated or changed while mapped; that is documented for users
-            // (README: "do not modify the input while iribulk runs; use --no-mmap for files that
-            // grow"). A concurrent truncation would raise SIGBUS, never read uninitialized memory.
-            let map = unsafe { Mmap::map(&f)? };
-            #[cfg(unix)]
-            {
-                let _ = map.advise(memmap2::Advice::Sequential);
+            // A file of size 0 that has bytes (procfs, sysfs, some FUSE files) cannot be
+            // mapped: it is read until its end like a pipe below (it was read as empty,
+            // found by a QA sweep).
+            if meta.len() > 0 {
+                // SAFETY: the map is read-only and private to this process. Its contract is
+                // that the file must not be truncated or changed while mapped; that is
+                // documented for users (README: "do not modify the input while iribulk runs;
+                // use --no-mmap for files that grow"). A concurrent truncation would raise
+                // SIGBUS, never read uninitialized memory.
+                let map = unsafe { Mmap::map(&f)? };
+                #[cfg(unix)]
+                {
+                    let _ = map.advise(memmap2::Advice::Sequential);
+                }
+                return Ok((Source::Mapped(MappedFile { map: Some(map) }), size));
             }
-            return Ok((Source::Mapped(MappedFile { map: Some(map) }), size));
         }
-        // Compressed: stream it from the start (a regular file can seek back).
-        let mut f = f;
-        f.seek(io::SeekFrom::Start(0))?;
-        return Ok((stream(counted(Box::new(f)), by_name)?, size));
+        // Streamed from where it stood: the bytes read to look are put back in front.
+        let head = io::Cursor::new(head[..nhead].to_vec());
+        return Ok((stream(counted(Box::new(head.chain(f))), by_name)?, size));
     }
     Ok((stream(counted(Box::new(f)), by_name)?, size))
 }
