@@ -957,6 +957,30 @@ fn a_descriptor_by_path_is_read_from_where_it_stands() {
     }
 }
 
+/// A zstd stream as `pzstd` writes it: a skippable frame (RFC 8878 §3.1.2), then the data.
+fn zstd_skippable(data: &[u8]) -> Vec<u8> {
+    let mut v = vec![0x5a, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4];
+    v.extend(zstd::encode_all(data, 1).unwrap());
+    v
+}
+
+#[test]
+fn zstd_starting_with_a_skippable_frame_is_recognised() {
+    let data = b"http://a/\xC3\xBC\n";
+    let z = zstd_skippable(data);
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("u.data");
+    std::fs::write(&f, &z).unwrap();
+    let o = run_stdin(&["-q"], &z);
+    assert_eq!(text(&o.stdout), "http://a/%C3%BC\n", "{}", text(&o.stderr));
+    for extra in [&[][..], &["--no-mmap"][..]] {
+        let mut c = bin();
+        c.arg("-q").args(extra).arg(&f);
+        let o = run_timeout(c, 30);
+        assert_eq!(text(&o.stdout), "http://a/%C3%BC\n", "{extra:?}");
+    }
+}
+
 #[test]
 fn the_report_goes_to_stderr_when_out_is_dev_stdout() {
     let dir = tempfile::tempdir().unwrap();

@@ -15,7 +15,7 @@ pub enum Compression {
     None,
     /// gzip (RFC 1952), magic `1f 8b`; concatenated members are read as one stream.
     Gzip,
-    /// Zstandard, magic `28 b5 2f fd`.
+    /// Zstandard, magic `28 b5 2f fd`, or a skippable frame's `5? 2a 4d 18` (RFC 8878 §3.1.2).
     Zstd,
 }
 
@@ -42,7 +42,11 @@ impl Compression {
     pub fn from_magic(head: &[u8]) -> Compression {
         if head.starts_with(&[0x1f, 0x8b]) {
             Compression::Gzip
-        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd])
+            || (head.len() >= 4 && head[0] & 0xf0 == 0x50 && head[1..4] == [0x2a, 0x4d, 0x18])
+        {
+            // RFC 8878 §3.1.2: a stream may start with a skippable frame, magic
+            // 0x184D2A50..=0x184D2A5F little-endian (what `pzstd` writes first).
             Compression::Zstd
         } else {
             Compression::None
