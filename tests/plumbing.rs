@@ -982,6 +982,30 @@ fn zstd_starting_with_a_skippable_frame_is_recognised() {
 }
 
 #[test]
+fn gzip_padded_with_nul_bytes_is_read_as_zcat_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let z = dir.path().join("z.gz");
+    let member = gz(b"http://a/\xC3\xBC\n");
+    let empty = gz(b"");
+    for (tail, rc) in [
+        (&[0u8; 8][..], Some(0)),
+        (&[0u8; 1][..], Some(0)),
+        (&b"\0\0\0\0junk"[..], Some(1)),
+    ] {
+        for first in [&member, &[empty.clone(), member.clone()].concat()] {
+            std::fs::write(&z, [&first[..], tail].concat()).unwrap();
+            let mut c = bin();
+            c.arg("-q").arg(&z);
+            let o = run_timeout(c, 30);
+            assert_eq!(o.status.code(), rc, "{tail:?}: {}", text(&o.stderr));
+            if rc == Some(0) {
+                assert_eq!(text(&o.stdout), "http://a/%C3%BC\n");
+            }
+        }
+    }
+}
+
+#[test]
 fn the_report_goes_to_stderr_when_out_is_dev_stdout() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

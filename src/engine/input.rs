@@ -13,7 +13,8 @@ use std::sync::Arc;
 pub enum Compression {
     /// Plain bytes.
     None,
-    /// gzip (RFC 1952), magic `1f 8b`; concatenated members are read as one stream.
+    /// gzip (RFC 1952), magic `1f 8b`; concatenated members are read as one stream, and NUL
+    /// bytes after the last one are ignored (as gzip 1.x does).
     Gzip,
     /// Zstandard, magic `28 b5 2f fd`, or a skippable frame's `5? 2a 4d 18` (RFC 8878 §3.1.2).
     Zstd,
@@ -266,12 +267,61 @@ fn decompress(r: Box<dyn BufRead + Send>, comp: Compression) -> io::Result<Box<d
     Ok(match comp {
         Compression::None => r,
         #[cfg(feature = "compression")]
-        Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(r)),
+        Compression::Gzip => Box::new(GzMembers {
+            dec: Some(flate2::bufread::GzDecoder::new(r)),
+        }),
         #[cfg(feature = "compression")]
         Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(r)?),
         #[cfg(not(feature = "compression"))]
         Compression::Gzip | Compression::Zstd => return Err(comp.unsupported()),
     })
+}
+
+/// gzip members read one after the other as one stream (RFC 1952 §2.2: "a gzip file consists
+/// of a series of members"), and NUL bytes after the last member ignored, as gzip 1.x does
+/// for a file padded by tape or block devices (flate2's `MultiGzDecoder` read that padding as
+/// a broken header: "unexpected end of file", found by a QA sweep). Data after the padding is
+/// an error.
+#[cfg(feature = "compression")]
+struct GzMembers {
+    dec: Option<flate2::bufread::GzDecoder<Box<dyn BufRead + Send>>>,
+}
+
+#[cfg(feature = "compression")]
+impl Read for GzMembers {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let Some(d) = self.dec.as_mut() else {
+                return Ok(0);
+            };
+            let n = d.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            // The member ended (its trailer checked): the end, padding, or the next member.
+            let mut r = self.dec.take().expect("a decoder").into_inner();
+            let mut padded = false;
+            loop {
+                let rest = r.fill_buf()?;
+                if rest.is_empty() {
+                    return Ok(0);
+                }
+                let zeros = rest.iter().take_while(|&&b| b == 0).count();
+                if zeros == 0 {
+                    break;
+                }
+                padded = true;
+                r.consume(zeros);
+            }
+            if padded {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "data after the NUL bytes that pad the end of the gzip data",
+                ));
+            }
+            self.dec = Some(flate2::bufread::GzDecoder::new(r));
+        }
+    }
 }
 
 /// Where the next chunk of a mapped input ends: at the last LF within `chunk` bytes of `pos`,
