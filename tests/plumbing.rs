@@ -1006,6 +1006,41 @@ fn gzip_padded_with_nul_bytes_is_read_as_zcat_reads_it() {
 }
 
 #[test]
+fn a_streamed_line_too_long_is_reported_as_a_mapped_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("lt.txt");
+    let mut line = b"http://a/".to_vec();
+    line.extend("ü".repeat(1000).as_bytes());
+    // One over the cap and the excerpt (cut), one over the cap only (whole), with CRLF.
+    let mut data = line.clone();
+    data.extend(b"\n");
+    data.extend(&line[..300]);
+    data.extend(b"\r\nhttp://b/\n");
+    std::fs::write(&f, &data).unwrap();
+    let report = |extra: &[&str]| {
+        let mut c = bin();
+        c.args([
+            "-q",
+            "--max-line-bytes",
+            "100",
+            "--errors",
+            "-",
+            "--out",
+            "/dev/null",
+        ])
+        .args(extra)
+        .arg(&f);
+        run_timeout(c, 30).stdout
+    };
+    let mapped = report(&[]);
+    assert!(text(&mapped).contains("…"), "{}", text(&mapped));
+    for chunk in ["1", "100", "600", "64K"] {
+        let streamed = report(&["--no-mmap", "--chunk-size", chunk]);
+        same(&streamed, &mapped, &format!("--chunk-size {chunk}"));
+    }
+}
+
+#[test]
 fn the_report_goes_to_stderr_when_out_is_dev_stdout() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

@@ -356,6 +356,13 @@ pub enum StreamChunk {
 /// The least a stream buffer grows by per read ([`StreamChunker`]).
 const GROW_STEP: usize = 64 << 10;
 
+/// The least a line over the cap is held whole before it is handed out in pieces: the
+/// report's excerpt ([`crate::engine::report::INPUT_CUT`] bytes, README "The error report")
+/// and two more (a CRLF), so that the report shows a streamed line as it shows a mapped one:
+/// 512 bytes cut at a character boundary with `…` (it showed the first piece, `--max-line-bytes`
+/// + 2 bytes, cut mid-character: found by a QA sweep).
+const LONG_HEAD: usize = crate::engine::report::INPUT_CUT + 2;
+
 /// Cuts a stream into chunks of whole lines with bounded memory: about `chunk` bytes, or one
 /// line up to the cap, or pieces of a longer line.
 pub struct StreamChunker {
@@ -482,18 +489,17 @@ impl StreamChunker {
             }
             searched = buf.len();
             // One line without LF so far. Past the cap (+2 for a CRLF), it is too long:
-            // hand it out in pieces instead of holding it.
-            if buf.len() >= self.max_line.saturating_add(2) {
+            // hand it out in pieces instead of holding it; its first piece holds at least
+            // [`LONG_HEAD`] bytes, what the report shows of it.
+            let long_at = self.max_line.saturating_add(2).max(LONG_HEAD);
+            if buf.len() >= long_at {
                 self.in_long = true;
                 return Ok(Some(StreamChunk::LongLine {
                     first: true,
                     last: false,
                 }));
             }
-            want = buf
-                .len()
-                .saturating_add(self.chunk)
-                .min(self.max_line.saturating_add(2));
+            want = buf.len().saturating_add(self.chunk).min(long_at);
         }
     }
 }
@@ -605,7 +611,8 @@ mod tests {
                 last: true
             }
         );
-        assert!(cs.iter().all(|c| c.0.len() <= 102 + 64));
+        assert!(cs.iter().all(|c| c.0.len() <= LONG_HEAD + 64));
+        assert_eq!(longs[0].0.len(), LONG_HEAD);
     }
 
     #[test]
