@@ -91,6 +91,9 @@ impl Options {
             },
             to_uri: self.to_uri,
             max_line_bytes: self.max_line_bytes,
+            // The engine's own decoder is not asked to decode (values are prepared here): it
+            // applies the query rule to the base's query (`RecordDecoder::rewrite_base`).
+            charset: self.legacy_input(),
             ..EngineOptions::default()
         }
     }

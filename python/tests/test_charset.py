@@ -156,6 +156,23 @@ def test_query_charset_utf8_like_the_cli():
             assert lines != document, label
 
 
+def test_base_query_follows_the_query_rule_like_the_cli():
+    """A reference with no path and no query takes the base's query (RFC 3986 §5.2.2),
+    which the legacy charset's query rule encodes as the reference's own (3987bis §3.5)."""
+    base = "http://h/a?q=\u0436"
+    values = [b"", b"#f", b"?q=\xe6"]
+    want, _ = run_cli(["--charset", "windows-1251", "--base", base], values, "windows-1251")
+    assert want == [b"http://h/a?q=%E6", b"http://h/a?q=%E6#f", b"http://h/a?q=%E6"]
+    got = [iribulk.to_uri(v, charset="windows-1251", base=base).encode() for v in values]
+    assert got == want
+    batch = iribulk.to_uri_batch(pa.array(values, pa.binary()), charset="windows-1251", base=base)
+    assert batch.to_pylist() == want
+    # --query-charset utf-8 keeps UTF-8.
+    assert iribulk.to_uri(b"", charset="windows-1251", base=base, query_charset="utf-8") == (
+        "http://h/a?q=%D0%B6"
+    )
+
+
 def test_bad_bytes_percent_like_the_cli():
     values = [bytes.fromhex(r[2]) for r in ROWS if r[0].endswith("-bad") and r[1] != "utf-16le"]
     assert len(values) >= 5
