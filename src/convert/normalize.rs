@@ -688,7 +688,8 @@ impl Normalizer {
             finisher: ToUri::new(percent_hosts),
             presenter: ToIri::new(ToIriOptions {
                 host: HostMode::Percent,
-            }),
+            })
+            .without_bidi_rule(),
             cache: HostCache::default(),
             scratch: Vec::new(),
             iri: Vec::new(),

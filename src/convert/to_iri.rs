@@ -417,6 +417,9 @@ pub struct ToIri {
     strict: bool,
     /// [`ToIri::keep_bidi_encoded`]'s scratch space (RFC 3987 §4.2 components).
     bidi: Vec<std::ops::Range<usize>>,
+    /// Apply [`ToIri::keep_bidi_encoded`] (to-iri's display rule; off for normalize's
+    /// presenter: [`ToIri::without_bidi_rule`]).
+    bidi_rule: bool,
 }
 
 impl ToIri {
@@ -431,7 +434,17 @@ impl ToIri {
             naive: false,
             strict: false,
             bidi: Vec::new(),
+            bidi_rule: true,
         }
+    }
+
+    /// This converter without to-iri's display rule for right-to-left text
+    /// ([`ToIri::keep_bidi_encoded`]): for normalize, which writes RFC 3987 §5.3's
+    /// comparison form, raw right-to-left text as it came (a rule that encoded some of it
+    /// would make two spellings of one IRI compare different).
+    pub fn without_bidi_rule(mut self) -> Self {
+        self.bidi_rule = false;
+        self
     }
 
     /// This converter with `--strict` on or off: on, a warning (`bidi-format`, `private-use`,
@@ -707,7 +720,7 @@ impl ToIri {
             out.push(b'#');
             self.decode(line, f, Component::Fragment, out, &mut o)?;
         }
-        if o.written == Written::Wrote {
+        if o.written == Written::Wrote && self.bidi_rule {
             self.keep_bidi_encoded(line, out, mark);
         }
         Ok(o)
