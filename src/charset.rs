@@ -34,7 +34,7 @@ use crate::convert::integrity::{Guard, GuardOptions};
 use crate::convert::to_uri::{Outcome, ToUri};
 use crate::convert::{Converter, Written};
 use crate::error::{ErrorKind, LineError};
-use crate::grammar::components;
+use crate::grammar::{classes, components};
 use encoding_rs::{DecoderResult, EncoderResult, Encoding, UTF_16BE, UTF_16LE, UTF_8};
 use std::fmt;
 use std::io::{self, Read};
@@ -332,10 +332,32 @@ impl Charset {
                 .iter()
                 .position(|c| c.is_ascii())
                 .map_or(b.len(), |p| i + p);
+            // A character to-uri reports (a C1 control: `control-char`; a bidi formatting
+            // character or a non-`ucschar`: a warning, an error with `--strict`, RFC 3987
+            // §2.2, §4.1) is left raw for it to find and encode in UTF-8; encoded here it was
+            // written silently (found by a QA sweep: `?q=` U+202E in gb18030).
+            let mut k = i;
+            for (p, c) in query[i..j].char_indices() {
+                if !(classes::is_c1(c) || classes::raw_char_warning(c, true).is_some()) {
+                    continue;
+                }
+                let at = i + p;
+                let mark = out.len();
+                encode_run(enc, &query[k..at], out);
+                if let Some(m) = map.as_deref_mut() {
+                    m.extend(std::iter::repeat_n(base + k, out.len() - mark));
+                }
+                let end = at + c.len_utf8();
+                out.extend_from_slice(&b[at..end]);
+                if let Some(m) = map.as_deref_mut() {
+                    m.extend(base + at..base + end);
+                }
+                k = end;
+            }
             let mark = out.len();
-            encode_run(enc, &query[i..j], out);
+            encode_run(enc, &query[k..j], out);
             if let Some(m) = map.as_deref_mut() {
-                m.extend(std::iter::repeat_n(base + i, out.len() - mark));
+                m.extend(std::iter::repeat_n(base + k, out.len() - mark));
             }
             i = j;
         }

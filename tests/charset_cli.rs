@@ -750,6 +750,45 @@ fn the_query_rule_applies_to_the_base_query() {
     }
 }
 
+/// The query rule leaves what to-uri reports to it (found by a QA sweep: encoded in the
+/// document charset, a U+202E in an `http` query was written with no report, even with
+/// `--strict`, and a C1 control was no error): gb18030 `ж` then U+202E, U+FDD0, U+0085.
+#[test]
+fn the_query_rule_leaves_what_to_uri_reports() {
+    let input: &[u8] = b"http://h/a?q=\xA7\xD8\x81\x36\xA7\x31\n\
+        http://h/a?q=\xA7\xD8\x84\x30\xFA\x32\n\
+        http://h/a?q=\xA7\xD8\x81\x30\x81\x35\n";
+    for strict in [false, true] {
+        let mut args = vec!["-q", "--charset", "gb18030", "--errors", "-"];
+        if strict {
+            args.push("--strict");
+        }
+        let o = common::run_stdin(&args, input);
+        let report = String::from_utf8_lossy(&o.stderr).into_owned();
+        let rows: Vec<Vec<&str>> = common::report_rows(&report)
+            .into_iter()
+            .map(|r| r[1..4].to_vec())
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ["1", "16", "bidi-format"],
+                ["2", "16", "not-ucschar"],
+                ["3", "16", "control-char"]
+            ],
+            "strict {strict}: {report}"
+        );
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        let first = out.lines().next().unwrap_or_default().to_string();
+        if strict {
+            assert!(!first.contains("%E2%80%AE"), "{out}");
+        } else {
+            // ж in gb18030, the U+202E left to to-uri (UTF-8).
+            assert_eq!(first, "http://h/a?q=%A7%D8%E2%80%AE", "{out}");
+        }
+    }
+}
+
 /// ISO-2022-JP: an error in the first character after an escape sequence is at that
 /// character's column, not at the `ESC` (found by a QA sweep: `%zz` after `ESC ( B` was
 /// reported at column 18, the `ESC`).
