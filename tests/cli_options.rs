@@ -296,6 +296,29 @@ fn a_base_without_a_scheme_is_a_usage_error_before_any_line() {
     let o = run(&strs(&["--base", "urn:x:y", "-q"]), b"#f\n");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(o.stdout, b"urn:x:y#f\n");
+    // An absolute reference that is no IRI (found by a QA sweep): refused before any line.
+    for (base, code) in [
+        ("http://a/%zz/c", "bad-percent at byte 10"),
+        ("http://a b/", "at byte 9"),
+        ("http://[::1/", "at byte 8"),
+        ("http://a/\u{202E}x", "bidi-format"),
+    ] {
+        let o = bin()
+            .args(["--base", base, "--in", "/nonexistent/input.txt", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{base:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("is not an IRI") && stderr(&o).contains(code),
+            "{base:?}: {}",
+            stderr(&o)
+        );
+        assert!(!out.exists());
+    }
+    // A host that is no DNS name is still a base (the grammar is asked, not IDNA).
+    let o = run(&strs(&["--base", "http://a_b.example/", "-q"]), b"x\n");
+    assert_eq!(o.stdout, b"http://a_b.example/x\n", "{}", stderr(&o));
 }
 
 #[test]

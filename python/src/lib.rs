@@ -193,13 +193,11 @@ fn repairs_of(repair: Option<&Bound<'_, PyAny>>, strict: bool) -> PyResult<Repai
 fn base_of(base: Option<&str>) -> PyResult<Option<Arc<[u8]>>> {
     match base {
         None => Ok(None),
-        Some(b) if !iribulk::grammar::components::has_scheme(b.as_bytes()) => {
-            Err(PyValueError::new_err(format!(
-                "base={b:?} is not an absolute IRI (it has no scheme such as http:); a base \
-                 must be absolute (RFC 3986 §5.1)"
-            )))
-        }
-        Some(b) => Ok(Some(Arc::from(b.as_bytes()))),
+        // And an IRI (RFC 3987 §2.2), as the CLI asks (`iribulk::base_problem`).
+        Some(b) => match iribulk::base_problem(b) {
+            Some(why) => Err(PyValueError::new_err(format!("base={b:?} {why}"))),
+            None => Ok(Some(Arc::from(b.as_bytes()))),
+        },
     }
 }
 

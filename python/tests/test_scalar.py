@@ -91,6 +91,11 @@ def test_resolve_runs_the_host_integrity_checks():
         with pytest.raises(iribulk.IriError) as ei:
             iribulk.resolve(base, ref)
         assert ei.value.code == code, (base, ref)
+        if base == "http:":
+            # No IRI (an http URI needs a host): refused as the base itself, as by --base.
+            with pytest.raises(ValueError, match="is not an IRI: missing-host"):
+                iribulk.to_uri(ref, base=base)
+            continue
         with pytest.raises(iribulk.IriError) as ei:
             iribulk.to_uri(ref, base=base)
         assert ei.value.code == code, (base, ref)
@@ -120,6 +125,9 @@ def test_options_the_cli_refuses_are_value_errors():
         (iribulk.to_uri, {"base": "/not/absolute"}),
         (iribulk.to_uri, {"base": "1http://x/"}),
         (iribulk.normalize, {"base": ""}),
+        # Absolute but no IRI, as the CLI's --base refuses it (iribulk::base_problem).
+        (iribulk.to_uri, {"base": "http://a/%zz/c"}),
+        (iribulk.check, {"base": "http://a b/"}),
     ]:
         with pytest.raises(ValueError):
             f("http://a_b.\u00fc.de/", **kw)

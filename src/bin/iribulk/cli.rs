@@ -764,11 +764,9 @@ impl Cli {
             return Err(refused.join("; "));
         }
         if let Some(b) = &self.base {
-            if !iribulk::grammar::components::has_scheme(b.as_bytes()) {
-                return Err(format!(
-                    "--base '{b}' is not an absolute IRI (it has no scheme such as http:); a base \
-                     must be absolute (RFC 3986 §5.1)"
-                ));
+            // An absolute IRI (RFC 3986 §5.1, RFC 3987 §2.2), before any line is read.
+            if let Some(why) = iribulk::base_problem(b) {
+                return Err(format!("--base '{b}' {why}"));
             }
         }
         if let Some(p) = &self.errors {
