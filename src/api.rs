@@ -151,10 +151,11 @@ pub fn normalize_with(s: &str, opts: NormalizeOptions) -> Result<Cow<'_, str>, L
 }
 
 /// Why `base` cannot be the base of a run (`--base`, Python's `base=`), as the end of a
-/// sentence that names it; `None` when it can: an absolute IRI, that is with a scheme (RFC
-/// 3986 §5.1) and of RFC 3987 §2.2's grammar as `check` reads it, the host as `reg-name`
-/// (not asked to be a DNS name). A base that is no IRI gave each reference its error at
-/// column 1, or lost its bad segment to a `..` (found by a QA sweep).
+/// sentence that names it; `None` when it can: an absolute IRI (RFC 3986 §5.1: with a
+/// scheme) that to-uri converts without an error (RFC 3987 §3.1: what it repairs by default,
+/// a space, is repaired as in a reference), the host read as a `reg-name` (not asked to be a
+/// DNS name). A base with an error gave each reference that error at column 1, or lost its
+/// bad segment to a `..` (found by a QA sweep).
 ///
 /// ```
 /// assert_eq!(iribulk::base_problem("http://a/b/c/d;p?q"), None);
@@ -169,18 +170,16 @@ pub fn base_problem(base: &str) -> Option<String> {
                 .to_string(),
         );
     }
-    let grammar = CheckOptions {
-        to_uri: ToUriOptions::default().host(HostMode::Percent),
-        uri_only: false,
-    };
-    check_with(base, grammar).err().map(|e| {
-        format!(
-            "is not an IRI: {} at byte {} ({})",
-            e.kind.code(),
-            e.offset + 1,
-            e.kind.message()
-        )
-    })
+    iri_to_uri_with(base, ToUriOptions::default().host(HostMode::Percent))
+        .err()
+        .map(|e| {
+            format!(
+                "is not an IRI: {} at byte {} ({})",
+                e.kind.code(),
+                e.offset + 1,
+                e.kind.message()
+            )
+        })
 }
 
 /// Resolves `reference` against `base`, an absolute IRI (RFC 3986 §5.2, RFC 3987 §6.5;

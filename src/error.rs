@@ -436,7 +436,7 @@ error_kinds! {
     /// scheme, or an invalid one (RFC 3986 §5.1: the base URI must be absolute; §3.1). The
     /// offset is the base field's (a fixed `--base` is checked when the command starts).
     BadBase = "bad-base", Error,
-        "the record's base (--base-field) is not an absolute IRI: no valid scheme such as http:",
+        "the record's base (--base-field) is not an absolute IRI: no valid scheme such as http:, or a byte to-uri refuses at the column",
         "RFC 3986 §5.1";
     /// `bad-charset`: bytes not valid in the line's declared charset (`--charset`,
     /// `--charset-field`; RFC 3987 §3.1 step 1b cannot decode them). The offset is the column

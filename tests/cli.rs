@@ -620,6 +620,21 @@ fn segments_removed_by_resolution_are_still_checked() {
         "{}",
         stderr(&o)
     );
+    // A base field with an error is `bad-base` at its byte, even where `..` removes it.
+    let o = run_stdin(
+        &["-q", "--field", "2", "--base-field", "1", "--errors", "-"],
+        b"http://a/%zz/c\tx\nhttp://a/b\x01/\t../x\nhttp://a/b c/\tx\n",
+    );
+    let rows: Vec<String> = report_rows(&stderr(&o))
+        .iter()
+        .map(|r| r[1..4].join(" "))
+        .collect();
+    assert_eq!(rows, ["1 10 bad-base", "2 11 bad-base"], "{}", stderr(&o));
+    assert!(
+        stdout(&o).ends_with("\thttp://a/b%20c/x\n"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]

@@ -181,6 +181,9 @@ pub struct Worker {
     ///
     /// [`RecordDecoder::rewrite_base`]: crate::charset::RecordDecoder::rewrite_base
     base_buf: Vec<u8>,
+    /// `--base-field`: each record's base goes through to-uri first (hosts as `reg-name`),
+    /// whose error is the record's `bad-base` ([`crate::base_problem`]'s rule for `--base`).
+    base_check: Option<Box<(crate::convert::to_uri::ToUri, Vec<u8>)>>,
     /// The lines of the current stretch that the walk sends to [`Worker::end_line`]
     /// ([`Worker::flush`]).
     deferred: Vec<Deferred>,
@@ -232,6 +235,7 @@ impl Worker {
             }),
             prepared: Vec::new(),
             base_buf: Vec::new(),
+            base_check: None,
             deferred: Vec::new(),
             last_out: None,
         }
@@ -314,6 +318,19 @@ impl Worker {
                     let c = components::split(base);
                     if c.scheme.is_none() || components::check_scheme(base, &c).is_err() {
                         return Err(LineError::new(ErrorKind::BadBase, r.start));
+                    }
+                    // And one that to-uri converts without an error, as `--base` must be
+                    // (`http://a/%zz/c` gave the reference's column, or lost the segment to
+                    // `..`; found by a QA sweep): `bad-base` at the base's bad byte.
+                    let (conv, sink) = &mut **self.base_check.get_or_insert_with(|| {
+                        let o = crate::config::ToUriOptions::default()
+                            .host(crate::config::HostMode::Percent);
+                        Box::new((crate::convert::to_uri::ToUri::new(o), Vec::new()))
+                    });
+                    sink.clear();
+                    if let Err(e) = conv.convert_into(base, sink) {
+                        let at = r.start + e.offset.min(base.len().saturating_sub(1));
+                        return Err(LineError::new(ErrorKind::BadBase, at));
                     }
                     Some(base)
                 }
