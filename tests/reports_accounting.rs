@@ -67,13 +67,14 @@ fn base_error_columns_point_into_the_input_line() {
     );
     assert_eq!(o.status.code(), Some(3));
     assert_eq!(columns(&rep), vec![("bad-percent".to_string(), 15)]);
-    // A problem in the part taken from the base points at the reference's first byte.
+    // A base field with an error is `bad-base` at its bad byte (it was `bad-percent` at the
+    // reference's first byte, column 14, before the base was checked as to-uri reads it).
     let o = run(
         &["--field", "2", "--base-field", "1", "--errors", rep_s],
         b"http://a%zz/\tx\n",
     );
     assert_eq!(o.status.code(), Some(3));
-    assert_eq!(columns(&rep), vec![("bad-percent".to_string(), 14)]);
+    assert_eq!(columns(&rep), vec![("bad-base".to_string(), 9)]);
     // A base field that is not absolute is `bad-base` at the base field's column, also when
     // it comes after the reference (RFC 3986 §5.1), and a missing base field is
     // `missing-field` at the end of the line: both name the base, not the reference.
