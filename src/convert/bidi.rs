@@ -135,6 +135,15 @@ pub fn may_contain_rtl(b: &[u8]) -> bool {
     crate::simd::rtl::may_contain_rtl(b)
 }
 
+/// The leading bytes of [`may_contain_rtl`] alone, without the byte after them, and without
+/// `E2` (U+200F, which no IRI holds raw: RFC 3987 §4.1): a byte test a loop over a buffer
+/// can fold without branches (the compiler vectorizes it), for a first look before the exact
+/// prefilter where most text is in other scripts (to-iri's output).
+#[inline]
+pub fn may_lead_rtl(b: u8) -> bool {
+    b.wrapping_sub(0xD6) < 10 || b == 0xE0 || b == 0xEF || b == 0xF0
+}
+
 /// RFC 3987 §4.2 on one component: `s[r]`. The caller has run [`may_contain_rtl`] or not;
 /// the answer is the same.
 pub fn check_component(s: &str, r: Range<usize>) -> Result<(), BidiViolation> {
@@ -494,6 +503,11 @@ mod tests {
             if strength_naive(c) == Strength::Rtl {
                 rtl += 1;
                 assert!(hit, "U+{:04X} is R/AL but the prefilter skips it", c as u32);
+                assert!(
+                    may_lead_rtl(enc[0]) || c == '\u{200F}',
+                    "U+{:04X} is R/AL but may_lead_rtl skips its lead",
+                    c as u32
+                );
                 let mut framed = b"ab/".to_vec();
                 framed.extend_from_slice(enc);
                 framed.extend_from_slice(b"/c");

@@ -741,8 +741,9 @@ impl ToIri {
         let written = &out[mark..];
         // A byte that may start a right-to-left character, then the exact prefilter: the
         // first is a fold the compiler vectorizes (the exact test alone cost ~200
-        // instructions a line on intl_cldr's URIs).
-        let lead = |b: u8| b.wrapping_sub(0xD6) < 10 || b == 0xE0 || b == 0xEF || b == 0xF0;
+        // instructions a line on intl_cldr's URIs). to-iri writes no raw U+200F (not fit
+        // for display), which `may_lead_rtl` leaves out.
+        let lead = crate::convert::bidi::may_lead_rtl;
         let maybe = written
             .chunks(32)
             .any(|c| c.iter().fold(false, |a, &b| a | lead(b)));
@@ -1264,18 +1265,6 @@ fn query_and_fragment_starts(line: &[u8]) -> (Option<usize>, usize) {
     (memchr::memchr(b'?', &line[..fragment]), fragment)
 }
 
-/// The display decision of [`ToIri::host_to_unicode`] for `host` whose ToUnicode is `u`:
-/// the form to show, or `None` to keep `host` as written. Display safety (issue 16, UTS #39):
-/// unsafe labels stay in their xn-- form; every character displayable ([`is_displayable`],
-/// or its naive twin); ToASCII of the result gives `host` back up to ASCII case (RFC 3490 §5
-/// and §4.2: the ACE prefix and the result of ToASCII are ASCII-case-insensitive, so
-/// `XN--P1AI` and `Xn--P1ai` decode like `xn--p1ai`); with IDNA2003, UTS #46 ToASCII gives
-/// it back too (a browser's reading of the displayed host).
-///
-/// `round_trips`: the UTS #46 fast ToUnicode answered ([`host::to_unicode_traced`]), so
-/// ToASCII of its answer is `host` exactly, and so is ToASCII of the display form (each label
-/// is the answer's or `host`'s own, lower case); the round trip is skipped. The naive twin
-/// passes `false` and runs it.
 /// The pieces of `line` that [`ToIri::keep_bidi_encoded`] keeps encoded whole, as
 /// (part, range): the userinfo (part 0), each host label split at `.` (1; an authority
 /// that does not split is one piece), each path segment (2), each query piece split at `&`
@@ -1350,6 +1339,18 @@ fn paired_units(
     pairs
 }
 
+/// The display decision of [`ToIri::host_to_unicode`] for `host` whose ToUnicode is `u`:
+/// the form to show, or `None` to keep `host` as written. Display safety (issue 16, UTS #39):
+/// unsafe labels stay in their xn-- form; every character displayable ([`is_displayable`],
+/// or its naive twin); ToASCII of the result gives `host` back up to ASCII case (RFC 3490 §5
+/// and §4.2: the ACE prefix and the result of ToASCII are ASCII-case-insensitive, so
+/// `XN--P1AI` and `Xn--P1ai` decode like `xn--p1ai`); with IDNA2003, UTS #46 ToASCII gives
+/// it back too (a browser's reading of the displayed host).
+///
+/// `round_trips`: the UTS #46 fast ToUnicode answered ([`host::to_unicode_traced`]), so
+/// ToASCII of its answer is `host` exactly, and so is ToASCII of the display form (each label
+/// is the answer's or `host`'s own, lower case); the round trip is skipped. The naive twin
+/// passes `false` and runs it.
 fn present_host(
     host: &str,
     u: String,
