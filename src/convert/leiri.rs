@@ -3,7 +3,7 @@
 
 use crate::convert::{Outcome, Written};
 use crate::error::{ErrorKind, LineError};
-use crate::grammar::classes::is_bidi_format;
+use crate::grammar::classes::{is_bidi_format, not_even_in_leiris};
 use crate::grammar::components;
 use crate::grammar::pct::push_pct_all;
 
@@ -55,7 +55,7 @@ impl LeiriToIri {
             if is_leiri_only(ch, q.contains(&i)) {
                 // U+FFFE and U+FFFF are not even allowed in LEIRIs (3987bis §6.3, last
                 // paragraph): encoded, with to-uri's warning (found by a QA sweep).
-                if matches!(ch, '\u{FFFE}' | '\u{FFFF}') {
+                if not_even_in_leiris(ch) {
                     o.warnings += 1;
                     o.first_warning
                         .get_or_insert(LineError::new(ErrorKind::NotUcschar, i));

@@ -946,9 +946,8 @@ impl ToUri {
             }
             return Err(LineError::new(ErrorKind::ControlChar, at));
         }
-        // LEIRIs allow what IRIs do not, except U+FFFE and U+FFFF (3987bis §6.3, last
-        // paragraph: "not allowed in XML nor LEIRIs"), which keep their warning.
-        if self.opts.leiri && !matches!(c, '\u{FFFE}' | '\u{FFFF}') {
+        // LEIRIs allow what IRIs do not, except U+FFFE and U+FFFF, which keep their warning.
+        if self.opts.leiri && !classes::not_even_in_leiris(c) {
             return Ok(());
         }
         if let Some(kind) = classes::raw_char_warning(c, comp == Component::Query) {

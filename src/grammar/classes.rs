@@ -146,6 +146,14 @@ pub const fn is_bidi_format(c: char) -> bool {
     )
 }
 
+/// U+FFFE and U+FFFF, which even LEIRIs do not allow (3987bis §6.3, last paragraph: "not
+/// allowed in XML nor LEIRIs"): LEIRI input keeps their `not-ucschar` warning (to-uri with
+/// `--leiri`, leiri-to-iri, and the SIMD encoder's LEIRI stop set).
+#[inline]
+pub const fn not_even_in_leiris(c: char) -> bool {
+    matches!(c, '\u{FFFE}' | '\u{FFFF}')
+}
+
 /// `iprivate = %xE000-F8FF / %xF0000-FFFFD / %x100000-10FFFD` (RFC 3987 §2.2).
 #[inline]
 pub const fn is_iprivate(c: char) -> bool {

@@ -58,7 +58,11 @@ const fn is_ucschar(u: u32) -> bool {
 /// quiet only in the query, so it is not quiet here).
 pub(crate) const fn is_quiet(u: u32, leiri: bool) -> bool {
     // U+FFFE and U+FFFF are loud in LEIRI mode too (3987bis §6.3: not even allowed in LEIRIs).
-    u >= 0xA0 && u != 0xFFFE && u != 0xFFFF && (leiri || (!is_bidi_format(u) && is_ucschar(u)))
+    let not_leiri = match char::from_u32(u) {
+        Some(c) => crate::grammar::classes::not_even_in_leiris(c),
+        None => false,
+    };
+    u >= 0xA0 && !not_leiri && (leiri || (!is_bidi_format(u) && is_ucschar(u)))
 }
 
 /// The scalar values a UTF-8 lead byte can start (RFC 3629 §4), or `None` for bytes that are
