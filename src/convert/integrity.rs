@@ -1274,6 +1274,12 @@ impl<C: Converter> Guard<C> {
     /// any path's), and an error there is the line's, at its column in `reference`.
     /// Warnings are not: what they warn about is not written.
     fn popped_error(&mut self, reference: &[u8]) -> Option<LineError> {
+        // A `..` that pops a segment of the reference follows one, so a `/`: the whole line
+        // then has a dot segment too (one `memchr` pass), and a line without (nearly every
+        // one) is not split again here.
+        if !crate::grammar::resolve::has_dot_segment(reference) {
+            return None;
+        }
         let path = components::split(reference).path;
         let (ranges, line, out) = &mut self.popped;
         ranges.clear();
