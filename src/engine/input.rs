@@ -194,23 +194,30 @@ impl Read for Counting {
     }
 }
 
-/// The descriptor named by `/dev/stdin`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or
-/// `/proc/self/fd/N`, duplicated; `None` for any other path. Outputs use it too: writing to
-/// `/dev/stdout` goes to the descriptor as the shell set it up (appending for `>>`).
-#[cfg(unix)]
-pub(crate) fn inherited_fd(path: &Path) -> Option<io::Result<File>> {
-    use std::os::fd::{AsFd, BorrowedFd};
+/// The descriptor number that `/dev/stdin`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or
+/// `/proc/self/fd/N` names; `None` for any other path.
+pub(crate) fn fd_number(path: &Path) -> Option<i32> {
     let s = path.to_str()?;
-    let n: i32 = match s {
-        "/dev/stdin" => 0,
-        "/dev/stdout" => 1,
-        "/dev/stderr" => 2,
+    match s {
+        "/dev/stdin" => Some(0),
+        "/dev/stdout" => Some(1),
+        "/dev/stderr" => Some(2),
         _ => s
             .strip_prefix("/dev/fd/")
             .or_else(|| s.strip_prefix("/proc/self/fd/"))?
             .parse()
-            .ok()?,
-    };
+            .ok(),
+    }
+}
+
+/// The descriptor named by `/dev/stdin`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or
+/// `/proc/self/fd/N` ([`fd_number`]), duplicated; `None` for any other path. Outputs use it
+/// too: writing to `/dev/stdout` goes to the descriptor as the shell set it up (appending
+/// for `>>`).
+#[cfg(unix)]
+pub(crate) fn inherited_fd(path: &Path) -> Option<io::Result<File>> {
+    use std::os::fd::{AsFd, BorrowedFd};
+    let n = fd_number(path)?;
     let dup = match n {
         0 => io::stdin().as_fd().try_clone_to_owned(),
         1 => io::stdout().as_fd().try_clone_to_owned(),

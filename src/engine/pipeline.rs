@@ -140,12 +140,10 @@ impl RunOptions {
     /// sends the report to stderr "when stdout carries the converted lines" (`--out
     /// /dev/stdout --errors -` was refused as the same file twice: found by a QA sweep).
     pub fn errors_to_stdout(&self) -> bool {
-        let out_is_std = self.output.as_ref().is_none_or(|p| {
-            matches!(
-                p.to_str(),
-                Some("-" | "/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1")
-            )
-        });
+        let out_is_std = self
+            .output
+            .as_ref()
+            .is_none_or(|p| p.as_os_str() == "-" || super::input::fd_number(p) == Some(1));
         self.errors.as_ref().is_some_and(|p| p.as_os_str() == "-") && !out_is_std
     }
 
