@@ -737,11 +737,31 @@ fn run_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R, 
             iribulk::engine::MAX_THREADS
         ));
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| e.to_string())?;
-    Ok(pool.install(f))
+    Ok(pool_of(threads)?.install(f))
+}
+
+/// The rayon pool of `threads` workers, kept for the next call: a loop of batches with the
+/// same `threads=N` (a Spark task's Arrow batches, a polars `map_batches`) starts its
+/// workers once instead of once per batch. One pool is kept, the last one asked for; a
+/// call with another count builds its own and keeps it instead. Its threads live until the
+/// process ends, as rayon's global pool's do.
+fn pool_of(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>, String> {
+    use std::sync::{Arc, Mutex};
+    static LAST: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((n, pool)) = last.as_ref() {
+        if *n == threads {
+            return Ok(Arc::clone(pool));
+        }
+    }
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| e.to_string())?,
+    );
+    *last = Some((threads, Arc::clone(&pool)));
+    Ok(pool)
 }
 
 fn first_error(issues: &[RowIssue]) -> Option<&RowIssue> {

@@ -3,6 +3,7 @@ and equality with the CLI on the same lines."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import threading
 
@@ -233,6 +234,25 @@ def test_two_python_threads_at_once():
 def test_threads_option():
     arr = pa.array([GOOD, BAD] * 10_000)
     assert iribulk.to_uri_batch(arr, threads=1).equals(iribulk.to_uri_batch(arr, threads=2))
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux's /proc/self/task")
+def test_threads_pool_is_kept_between_calls():
+    """A loop of batches with the same threads=N starts its workers once: the second call
+    runs on the threads the first one started (their thread ids), and a call with another
+    count gets its own pool."""
+    arr = pa.array([GOOD] * 1000)
+
+    def tasks():
+        return set(os.listdir("/proc/self/task"))
+
+    iribulk.to_uri_batch(arr, threads=3)
+    first = tasks()
+    for _ in range(5):
+        iribulk.to_uri_batch(arr, threads=3)
+    assert first <= tasks()  # the first call's workers are still there, and were used
+    iribulk.to_uri_batch(arr, threads=2)
+    assert tasks() - first  # another count: new workers
 
 
 def test_same_as_the_cli_on_the_sample():
