@@ -1,11 +1,13 @@
 """Convert text lines with Spark's RDD.pipe and the iribulk CLI (no Python package needed on
 the executors, only the binary).
 
-Spark fails a task whose command exits non-zero, and iribulk exits 3 when a line was reported
-and kept. `--on-error keep` keeps rows in = rows out; the wrapper accepts status 3 (0: all
-fine, 3: some lines reported) and still fails the task on 1 (fatal) or 2 (usage); once the
-CLI's flag that keeps line-level problems out of the status lands, it replaces the wrapper. Each task
-writes its error report to its own file. Run in local mode with checks against the CLI:
+iribulk exits 3 when a line was reported and kept: `--exit-zero` keeps that status 0 while a
+fatal error (1) or a usage error (2) still exits non-zero, and `checkCode=True` makes Spark
+fail the task then (PySpark's default ignores the status: a command that is not found gave
+zero rows and a successful job). `pipe` starts the command with an empty environment, so
+PATH is passed (or give the binary's absolute path). `--on-error keep` keeps rows in = rows
+out. Each task writes its error report to its own file (`mktemp`: unique even on storage
+shared by several executors). Run in local mode with checks against the CLI:
 
     python examples/spark/pipe.py [--in datasets/sample.txt] [--cli target/release/iribulk]
 """
@@ -13,6 +15,7 @@ writes its error report to its own file. Run in local mode with checks against t
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import tempfile
 from pathlib import Path
@@ -23,12 +26,19 @@ from common import REPO, check, default_cli, read_lines, read_report, run_cli, s
 def pipe_command(cli: str, errors_dir: str) -> str:
     """The command each partition is piped through."""
     # --exit-zero: reported lines (kept as they were) do not fail the task; a fatal error (1)
-    # or a usage error (2) still does. sh -c gives each partition its own report file ($$).
+    # or a usage error (2) still does (with checkCode=True). mktemp gives each partition its
+    # own report file.
     inner = (
         f"{shlex.quote(cli)} --quiet --exit-zero --on-error keep "
-        f'--errors "{errors_dir}/part-$$.tsv"'
+        f'--errors "$(mktemp {shlex.quote(errors_dir)}/part-XXXXXXXX.tsv)"'
     )
     return f"sh -c {shlex.quote(inner)}"
+
+
+def pipe(rdd, command: str):
+    """`rdd.pipe` as README gives it: PATH passed (pipe's environment is empty otherwise) and
+    a non-zero exit failing the task."""
+    return rdd.pipe(command, env={"PATH": os.environ.get("PATH", "")}, checkCode=True)
 
 
 def main() -> None:
@@ -45,10 +55,18 @@ def main() -> None:
         # compared on exactly the text the RDD holds. Use map_in_arrow.py for raw bytes.
         rdd = sc.textFile(args.input, minPartitions=4)
         text = rdd.collect()
-        out = rdd.pipe(pipe_command(cli, errors_dir)).collect()
+        out = pipe(rdd, pipe_command(cli, errors_dir)).collect()
         reported = []
         for f in sorted(Path(errors_dir).glob("part-*.tsv")):
             reported += read_report(f.read_bytes())
+        # A usage error (exit 2) fails the job instead of giving zero rows.
+        bad = pipe_command(cli, errors_dir).replace("--quiet", "--no-such-flag")
+        try:
+            pipe(rdd, bad).collect()
+            failed = False
+        except Exception:  # Spark wraps the task failure (PIPE_FUNCTION_EXITED)
+            failed = True
+        check(failed, "a command exiting 2 fails the job")
     spark.stop()
 
     data = "".join(t + "\n" for t in text).encode("utf-8")

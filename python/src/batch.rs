@@ -262,7 +262,19 @@ fn convert_range(
                     });
                     match on_error {
                         OnError::Keep => {
-                            p.values.extend_from_slice(conv.kept(v));
+                            let kept = conv.kept(v);
+                            // A string array must hold UTF-8, and Spark (or any Arrow
+                            // producer that skips validation) can hand over a row that is
+                            // not: kept, its malformed sequences become U+FFFD (WHATWG
+                            // Encoding's UTF-8 decode, as Java and Python show them); the
+                            // report says `invalid-utf8` at the first one. A binary array
+                            // keeps the bytes. (Found by a QA sweep: the whole batch failed.)
+                            if input == Input::Text && std::str::from_utf8(kept).is_err() {
+                                let text = String::from_utf8_lossy(kept);
+                                p.values.extend_from_slice(text.as_bytes());
+                            } else {
+                                p.values.extend_from_slice(kept);
+                            }
                             p.valid.push(true);
                         }
                         OnError::Null | OnError::Fail => p.valid.push(false),

@@ -428,8 +428,8 @@ fn scalar_bytes(
 ///   `repaired-percent`, `repaired-hash`: the batch errors struct shows it); without it such
 ///   input is an error (`bad-bracket`, `bad-percent`, `extra-hash`). Not with `strict=True`.
 /// * `trim`: remove what browsers strip from a special-scheme IRI (C0 controls and spaces at
-///   either end, TAB/CR/LF before the path; WHATWG URL §4.4) instead of failing it with
-///   `browser-stripped` (encoding them would change the host a browser sees).
+///   either end, TAB/CR/LF anywhere, also in the path; WHATWG URL §4.4) instead of failing
+///   it with `browser-stripped` (encoding them would change the host a browser sees).
 /// * `host_fallback`: `"percent"` to percent-encode a host that IDNA refuses.
 /// * `invalid_utf8`: for `bytes` input, `"error"` or `"percent"` (encode each bad byte).
 /// * `idna2003_no_unassigned`, `idna2003_no_std3`: IDNA2003 flags.
@@ -596,7 +596,8 @@ fn check(
 
 /// Normalizes an IRI for comparison (RFC 3987 §5.3).
 ///
-/// `level`: `"string"` (no change), `"syntax"` (default: case §5.3.2.1, percent-encoding
+/// `level`: `"string"` (no rung: the value still read as `to_uri` reads it, so a space is
+/// written `%20`), `"syntax"` (default: case §5.3.2.1, percent-encoding
 /// §5.3.2.3, dot segments §5.3.2.4) or `"scheme"` (syntax + scheme rules + IDN to ACE,
 /// §5.3.3). The rung flags add to the level: `case`, `percent`, `nfc`, `nfkc`, `path`,
 /// `scheme_rules`, `idn` (`"ascii"` or `"unicode"`); `as_uri` writes a URI. `host="idna2003"`

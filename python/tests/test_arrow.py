@@ -255,6 +255,32 @@ def test_threads_pool_is_kept_between_calls():
     assert tasks() - first  # another count: new workers
 
 
+@pytest.mark.parametrize("typ", [pa.string(), pa.large_string()])
+def test_string_array_with_invalid_utf8(typ):
+    """Spark hands over string columns without checking UTF-8: such a row is `invalid-utf8`
+    at the same column as in a binary array, and kept with U+FFFD for each malformed
+    sequence (a string array must be UTF-8) instead of failing the batch (a QA sweep's
+    case: 'internal error: result is not UTF-8')."""
+    rows = [b"http://a/caf\xff/x", "http://bü.de/".encode(), None, b"\xc3http://a/"]
+    btyp = pa.binary() if typ == pa.string() else pa.large_binary()
+    b = pa.array(rows, btyp)
+    s = pa.Array.from_buffers(typ, len(b), b.buffers())
+    out, errs = iribulk.to_uri_batch(s, errors=True)
+    bout, berrs = iribulk.to_uri_batch(b, errors=True)
+    assert out.type == typ
+    assert out.to_pylist() == [
+        "http://a/caf\ufffd/x", "http://xn--b-eha.de/", None, "\ufffdhttp://a/"]
+    assert bout.to_pylist()[0] == rows[0]  # binary keeps the bytes
+    assert [e and (e["code"], e["column"]) for e in errs.to_pylist()] == [
+        e and (e["code"], e["column"]) for e in berrs.to_pylist()]
+    assert errs.to_pylist()[0]["code"] == "invalid-utf8"
+    nulls = iribulk.to_uri_batch(s, on_error="null")
+    assert nulls.to_pylist() == [None, "http://xn--b-eha.de/", None, None]
+    for fn in (iribulk.check_batch, iribulk.normalize_batch, iribulk.to_iri_batch):
+        r = fn(s)
+        assert r.to_pylist()[0] == "http://a/caf\ufffd/x", fn
+
+
 def test_same_as_the_cli_on_the_sample():
     """Each line of datasets/sample.txt through to_uri_batch equals the CLI's output line, and
     the rows with errors are the lines the CLI reports (line, column, code, message)."""
