@@ -393,4 +393,34 @@ mod tests {
             "http://xn--bcher-kva.de/"
         );
     }
+
+    /// The label dots of RFC 3490 §3.1 (U+3002, U+FF0E, U+FF61) separate A-labels for
+    /// `check` as for `to-uri` (found by a QA sweep: `xn--bcher-kva。de` was `bad-ace`, and
+    /// a look-alike A-label before `。` lost its `display-unsafe`). U+FF0E and U+FF61 are
+    /// also compatibility characters (a `compat-char` warning each, RFC 3987 §6.1).
+    #[test]
+    fn check_splits_a_labels_at_every_label_dot() {
+        for (dot, compat) in [("\u{3002}", 0), ("\u{FF0E}", 1), ("\u{FF61}", 1)] {
+            let line = format!("http://xn--bcher-kva{dot}de/");
+            assert_eq!(check(&line).map(|c| c.warnings), Ok(compat), "{line}");
+            assert_eq!(iri_to_uri(&line).unwrap(), "http://xn--bcher-kva.de/");
+            // A bad A-label after the dot is still an error (the host's ToASCII, `idna`,
+            // finds it first in a non-ASCII host), as in to-uri.
+            let line = format!("http://www{dot}xn--zz{dot}de/");
+            assert!(check(&line).is_err(), "{line}");
+            assert!(iri_to_uri(&line).is_err(), "{line}");
+            // A whole-script confusable (аррӏе under .com) warns as with `.`.
+            let line = format!("http://xn--80ak6aa92e{dot}com/");
+            assert_eq!(check(&line).map(|c| c.warnings), Ok(compat + 1), "{line}");
+            let line = format!("http://a{dot}xn--80ak6aa92e{dot}com/");
+            assert_eq!(
+                check(&line).map(|c| c.warnings),
+                Ok(2 * compat + 1),
+                "{line}"
+            );
+        }
+        let w = check("http://a\u{3002}xn--80ak6aa92e\u{3002}com/").unwrap();
+        let w = w.first_warning.unwrap();
+        assert_eq!((w.code(), w.offset), ("display-unsafe", 11));
+    }
 }

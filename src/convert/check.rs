@@ -542,14 +542,16 @@ impl Checker {
         if !self.naive && !facts.ace {
             return;
         }
-        let tld = host
-            .trim_end_matches('.')
-            .rsplit('.')
-            .next()
+        // Labels at the four label dots of RFC 3490 §3.1 (`xn--80ak6aa92e。com` has the
+        // A-label `xn--80ak6aa92e`); the TLD is the last non-empty one.
+        let tld = crate::host::labels(host)
+            .map(|(_, l)| l)
+            .filter(|l| !l.is_empty())
+            .last()
             .unwrap_or_default();
-        let mut at = r.start;
         let mut shown = unicode.map(|u| u.split('.'));
-        for l in host.split('.') {
+        for (k, l) in crate::host::labels(host) {
+            let at = r.start + k;
             let fast = shown.as_mut().and_then(Iterator::next);
             if crate::host::ace::has_ace_prefix(l) {
                 let u = match fast {
@@ -563,7 +565,6 @@ impl Checker {
                     }
                 }
             }
-            at += l.len() + 1;
         }
     }
 }
@@ -1008,8 +1009,7 @@ fn bad_ace(s: &str, r: Range<usize>, unicode: Option<&str>, naive: bool) -> Resu
     } else {
         crate::host::ace::first_bad_ace_with(host, unicode)
     };
-    if let Some((i, _)) = bad {
-        let at: usize = host.split('.').take(i).map(|l| l.len() + 1).sum();
+    if let Some((at, _)) = bad {
         return Err(LineError::new(ErrorKind::BadAce, r.start + at));
     }
     Ok(())

@@ -90,8 +90,10 @@ pub fn check_ace_label(label: &str) -> Result<String, AceError> {
     Ok(ulabel)
 }
 
-/// The first `xn--` label of `host` (labels separated by `.`) that is not a valid A-label:
-/// its index and why. ASCII labels without the prefix are not looked at.
+/// The first `xn--` label of `host` (labels separated by the four label dots of RFC 3490
+/// §3.1: `.`, U+3002, U+FF0E, U+FF61, as UTS #46 maps them) that is not a valid A-label: the
+/// byte offset of its first byte in `host`, and why. ASCII labels without the prefix are not
+/// looked at.
 ///
 /// A host that the UTS #46 fast path decodes ([`super::fast::to_unicode`]: lower-case
 /// `[a-z0-9-]` labels, ToUnicode without an error, the same configuration as here — STD3,
@@ -106,7 +108,7 @@ pub fn check_ace_label(label: &str) -> Result<String, AceError> {
 /// check. Twin: [`first_bad_ace_naive`] (the test `first_bad_ace_matches_twin`, the fuzz
 /// target `idna_host`).
 pub fn first_bad_ace(host: &str) -> Option<(usize, AceError)> {
-    if !host.split('.').any(has_ace_prefix) {
+    if !super::labels(host).any(|(_, l)| has_ace_prefix(l)) {
         return None;
     }
     first_bad_ace_with(host, super::fast::to_unicode(host).as_deref())
@@ -124,9 +126,9 @@ pub fn first_bad_ace_with(host: &str, unicode: Option<&str>) -> Option<(usize, A
 
 /// [`first_bad_ace`] label by label, by [`check_ace_label`] alone.
 pub fn first_bad_ace_naive(host: &str) -> Option<(usize, AceError)> {
-    host.split('.').enumerate().find_map(|(i, l)| {
+    super::labels(host).find_map(|(at, l)| {
         if has_ace_prefix(l) {
-            check_ace_label(l).err().map(|e| (i, e))
+            check_ace_label(l).err().map(|e| (at, e))
         } else {
             None
         }
@@ -183,7 +185,19 @@ mod tests {
     fn hosts() {
         assert_eq!(first_bad_ace("www.xn--bcher-kva.de"), None);
         assert_eq!(first_bad_ace("example.com"), None);
-        assert!(matches!(first_bad_ace("a.xn--zz.com"), Some((1, _))));
+        assert!(matches!(first_bad_ace("a.xn--zz.com"), Some((2, _))));
+        // The other label dots of RFC 3490 §3.1 separate A-labels too (a QA sweep's case).
+        for dot in ["\u{3002}", "\u{FF0E}", "\u{FF61}"] {
+            assert_eq!(
+                first_bad_ace(&format!("xn--bcher-kva{dot}de")),
+                None,
+                "{dot}"
+            );
+            assert_eq!(first_bad_ace_naive(&format!("xn--bcher-kva{dot}de")), None);
+            let bad = format!("www{dot}xn--zz{dot}de");
+            assert!(matches!(first_bad_ace(&bad), Some((k, _)) if k == 3 + dot.len()));
+            assert_eq!(first_bad_ace(&bad), first_bad_ace_naive(&bad));
+        }
         assert!(AceError::NotRoundTrip.to_string().contains("5891"));
     }
 }

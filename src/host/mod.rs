@@ -190,6 +190,31 @@ pub fn is_label_dot(c: char) -> bool {
     matches!(c, '.' | '\u{3002}' | '\u{FF0E}' | '\u{FF61}')
 }
 
+/// The labels of `host` with the byte offset of each in `host`: split at the label dots of
+/// RFC 3490 §3.1 ([`is_label_dot`]), as UTS #46 maps them to `.` (found by a QA sweep:
+/// `check` read `xn--bcher-kva。de` as one A-label and called it `bad-ace`).
+pub fn labels(host: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
+    let mut start = 0;
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        let rest = &host[start..];
+        let at = start;
+        match rest.char_indices().find(|&(_, c)| is_label_dot(c)) {
+            Some((k, c)) => {
+                start += k + c.len_utf8();
+                Some((at, &rest[..k]))
+            }
+            None => {
+                done = true;
+                Some((at, rest))
+            }
+        }
+    })
+}
+
 /// Decodes `%HH` in a host (3987bis §3.4.2: "If there is any percent-encoding, and the
 /// corresponding octets all represent valid UTF-8 octet sequences, then convert these back to
 /// Unicode character sequences"). `None` if the decoded octets are not UTF-8. The caller has
