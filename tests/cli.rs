@@ -682,6 +682,41 @@ fn bench_subcommand_formats_and_plot() {
     assert_eq!(o.status.code(), Some(1));
 }
 
+/// `bench --plot` naming the input would replace it with the chart (found by a QA sweep):
+/// a usage error before anything is measured, the input untouched; `--plot -` writes the
+/// chart to stdout and the table to stderr.
+#[test]
+fn bench_plot_is_not_the_input_and_dash_is_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("urls.txt");
+    let data = b"http://x/\xc3\xbc\nhttp://y/\n";
+    std::fs::write(&input, data).unwrap();
+    for plot in [input.clone(), dir.path().join(".").join("urls.txt")] {
+        let o = bin()
+            .args(["bench", "--runs", "1", "--in"])
+            .arg(&input)
+            .arg("--plot")
+            .arg(&plot)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("is the input file"), "{}", stderr(&o));
+        assert_eq!(stdout(&o), "");
+        assert_eq!(std::fs::read(&input).unwrap(), data);
+    }
+    let o = bin()
+        .current_dir(dir.path())
+        .args(["bench", "--runs", "1", "--plot", "-", "--in"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("<svg"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("median of 1 run per row"));
+    assert!(stderr(&o).contains("convert: to-uri"), "{}", stderr(&o));
+    assert!(!dir.path().join("-").exists());
+}
+
 /// A stdout closed when iribulk starts (`>&-`) becomes `/dev/null` read-write (the Rust
 /// runtime opens it so): the output would vanish without a word, so iribulk warns. A shell's
 /// `>/dev/null` (write-only) and `--out FILE` do not warn.

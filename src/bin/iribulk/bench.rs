@@ -390,13 +390,14 @@ pub fn svg(rows: &[Row], c: &Caption) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"12\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
          <text x=\"10\" y=\"24\" font-size=\"16\">iribulk bench: {} ({} lines)</text>\n\
-         <text x=\"10\" y=\"44\" fill=\"#555\">{}, {}, 1 thread, median of {} runs per row</text>\n\
+         <text x=\"10\" y=\"44\" fill=\"#555\">{}, {}, 1 thread, median of {} run{} per row</text>\n\
          <text x=\"10\" y=\"60\" fill=\"#555\">ns per line (shorter is faster); the number after each bar is the cost relative to a plain line copy</text>\n",
         xml(&c.input),
         c.lines,
         xml(&c.machine),
         c.date,
-        c.runs
+        c.runs,
+        if c.runs == 1 { "" } else { "s" }
     );
     for (i, r) in rows.iter().enumerate() {
         let y = top + bar_h * i as f64;

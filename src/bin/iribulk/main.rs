@@ -196,13 +196,24 @@ fn bench(b: &BenchArgs) -> ExitCode {
     } else {
         format!("'{}'", b.input.display())
     };
-    // Paths first: a wrong --plot must not cost a whole measurement.
+    // Paths first: a wrong --plot must not cost a whole measurement, and --plot naming the
+    // input would replace it with the chart (found by a QA sweep).
     if let Some(p) = &b.plot {
-        if let Err(msg) = cli::check_writable("--plot", p) {
-            say!("iribulk: {msg}");
+        let input = Some(b.input.as_path());
+        let checked = cli::check_writable("--plot", p).and_then(|()| {
+            iribulk::engine::output::check_not_inputs(&[("--plot", Some(p))], &[input])
+        });
+        if let Err(msg) = checked {
+            say!(
+                "iribulk: {}",
+                msg.replace("the report would", "the chart would")
+            );
             return ExitCode::from(2);
         }
     }
+    // `--plot -`: the chart is stdout (`- is stdout for every file option`), so the table
+    // goes to stderr instead of mixing with it.
+    let plot_stdout = b.plot.as_ref().is_some_and(|p| p.as_os_str() == "-");
     if b.runs == 0 {
         say!("iribulk: --runs must be at least 1");
         return ExitCode::from(2);
@@ -225,10 +236,22 @@ fn bench(b: &BenchArgs) -> ExitCode {
         FormatArg::Csv => bench::csv(&rows),
         FormatArg::Json => bench::json(&rows),
     };
-    print!("{text}");
+    if plot_stdout {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
     if let Some(p) = &b.plot {
         let caption = bench::Caption::now(&name, lines.len(), b.runs);
-        if let Err(e) = std::fs::write(p, bench::svg(&rows, &caption)) {
+        let svg = bench::svg(&rows, &caption);
+        let written = if plot_stdout {
+            use std::io::Write;
+            let mut o = std::io::stdout().lock();
+            o.write_all(svg.as_bytes()).and_then(|()| o.flush())
+        } else {
+            std::fs::write(p, svg)
+        };
+        if let Err(e) = written {
             say!("iribulk: cannot write plot '{}': {e}", p.display());
             return ExitCode::from(1);
         }
