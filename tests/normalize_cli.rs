@@ -180,3 +180,115 @@ fn repair_in_normalize_and_where_it_is_refused() {
         assert!(o.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// README "normalize": "Every level, `string` included, first reads the line as `to-uri`
+/// does: a line `to-uri` refuses is the same error". Found by a QA sweep: `--level string`
+/// and `syntax` wrote hosts that IDNA refuses (`http://üb--c.de/`, `http://ü..de/`) and
+/// `http://127。1/` (read as IPv4 once mapped) unchanged. Every line `to-uri` reports as an
+/// error — generated hosts made to break IDNA, the hostile cases, and `intl_cldr.txt` when
+/// `../shared` is there — is the same error (line, column, code) at every level and with
+/// the IDN rungs, through the engine's paths (crawl lines, lines with a head, the slow
+/// path).
+#[test]
+fn every_level_refuses_what_to_uri_refuses() {
+    let mut input = Vec::new();
+    let pieces = [
+        "ü",
+        "a",
+        "b--c",
+        "-a",
+        "a-",
+        "",
+        "\u{200D}",
+        "\u{200C}",
+        "1",
+        "0x1",
+        "09",
+        "xn--zz",
+        "ß",
+        "ς",
+        "אב",
+        "١٢",
+        "a\u{5D0}",
+        "\u{301}a",
+        "\u{3002}",
+        "\u{FF0E}",
+        "\u{2488}",
+        "\u{FFFD}",
+        "\u{E000}",
+        "_",
+        "ü-ü",
+        "\u{FF11}",
+        "127\u{3002}1",
+    ];
+    let long = "ü".repeat(60);
+    let mut rng = common::Rng(0x1234_5678_9ABC_DEF1);
+    for _ in 0..6000 {
+        let n = 1 + rng.below(3);
+        let labels: Vec<&str> = (0..n)
+            .map(|_| {
+                if rng.below(40) == 0 {
+                    long.as_str()
+                } else {
+                    rng.pick(&pieces)
+                }
+            })
+            .collect();
+        let scheme = rng.pick(&["http", "https", "ftp", "foo", "ws"]);
+        let tail = rng.pick(&["/", "/x?q#f", "", "/a b", ":8080/"]);
+        let line = format!("{scheme}://{}{tail}\n", labels.join("."));
+        input.extend_from_slice(line.as_bytes());
+    }
+    for row in common::read_tsv(std::path::Path::new("tests/data/hostile.tsv")) {
+        if let Some(i) = row.get(4) {
+            let mut l = common::unescape(i);
+            l.retain(|&b| b != b'\n');
+            input.extend_from_slice(&l);
+            input.push(b'\n');
+        }
+    }
+    if let Some(shared) = common::shared_dir() {
+        input.extend(std::fs::read(shared.join("datasets/intl_cldr.txt")).unwrap());
+    }
+    let report = |args: &[&str]| {
+        let mut a = vec!["-q", "--exit-zero", "--errors", "-", "--out", "/dev/null"];
+        a.extend_from_slice(args);
+        let o = run_stdin(&a, &input);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        let rows: std::collections::BTreeMap<String, String> = text
+            .lines()
+            .skip(1)
+            .map(|r| r.split('\t').collect::<Vec<_>>())
+            .filter(|r| !r[4].starts_with("warning:"))
+            .map(|r| (r[1].to_string(), format!("{} {}", r[2], r[3])))
+            .collect();
+        rows
+    };
+    let to_uri = report(&["--mode", "to-uri"]);
+    assert!(to_uri.len() > 1000, "{}", to_uri.len());
+    assert!(to_uri.values().any(|e| e.ends_with(" idna")));
+    assert!(to_uri.values().any(|e| e.ends_with(" ambiguous-ipv4")));
+    for args in [
+        &["--level", "string"][..],
+        &["--level", "syntax"],
+        &["--level", "scheme"],
+        &["--level", "string", "--idn", "unicode"],
+        &["--level", "syntax", "--nfkc"],
+        &["--level", "syntax", "--as-uri"],
+    ] {
+        let mut a = vec!["--mode", "normalize"];
+        a.extend_from_slice(args);
+        let n = report(&a);
+        let missed: Vec<_> = to_uri
+            .iter()
+            .filter(|(line, e)| n.get(*line) != Some(e))
+            .take(5)
+            .map(|(line, e)| (line, e, n.get(line)))
+            .collect();
+        assert!(
+            missed.is_empty(),
+            "{args:?}: (line, to-uri, normalize) {missed:?}"
+        );
+    }
+}
