@@ -88,10 +88,33 @@
 //! # Ok::<(), iribulk::LineError>(())
 //! ```
 //!
+//! A bare converter runs none of the host-integrity checks (issue 16: what browsers strip, a
+//! `\` in a special authority, a special scheme without a host, the host IDNA wrote...) and
+//! none of [`ToUriOptions::trim`]'s and `strict`'s host rules: they live in the
+//! [`Guard`](convert::integrity::Guard) that the helpers and the CLI put around every
+//! converter. Keep one around yours for lines from the web:
+//!
+//! ```
+//! use iribulk::convert::integrity::{Guard, GuardOptions};
+//! use iribulk::{Converter, HostMode, Normalizer, NormalizeOptions, ToUri, ToUriOptions};
+//! let mut bare = Normalizer::new(NormalizeOptions::default());
+//! let mut out = Vec::new();
+//! bare.convert_or_copy_into(b"http:/good.com/../evil.com/", &mut out)?;
+//! assert_eq!(out, b"http:/evil.com/"); // another host for a browser
+//! let guard = GuardOptions { maps_hosts: Some(HostMode::Auto), ..Default::default() };
+//! let mut conv = Guard::new(ToUri::new(ToUriOptions::default()), guard);
+//! let e = conv.convert_into(b"http:/good.com/../evil.com/", &mut out).unwrap_err();
+//! assert_eq!(e.code(), "missing-host");
+//! # Ok::<(), iribulk::LineError>(())
+//! ```
+//!
 //! Error codes are listed on [`ErrorKind`]; each is reported with the byte offset where the
 //! problem starts.
 
 #![warn(missing_docs)]
+// The doc comments are written for maintainers too: they name the private helpers, twins and
+// kernels an item relies on (`cargo doc --document-private-items` resolves them).
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod charset;
 pub mod config;

@@ -36,7 +36,8 @@ pub struct Stats {
     pub lines: u64,
     /// Bytes read.
     pub bytes: u64,
-    /// Lines written exactly as read.
+    /// Lines the mode left exactly as read (`--valid-only`/`--invalid-only` may still drop
+    /// them: then they are also [`Stats::skipped`]).
     pub passthrough: u64,
     /// Lines whose output differs from the input.
     pub converted: u64,

@@ -319,8 +319,9 @@ impl Summary {
         s
     }
 
-    /// One JSON object (serde_json) and a newline; `by_code` holds every error code, in
-    /// the order of [`ErrorKind::ALL_CODES`].
+    /// One JSON object (serde_json) and a newline, its keys (and `by_code`'s) in
+    /// alphabetical order (serde_json's map); `by_code` holds every error code of
+    /// [`ErrorKind::ALL_CODES`].
     pub fn json(&self) -> String {
         let st = &self.stats;
         let secs = self.elapsed.as_secs_f64();

@@ -750,7 +750,7 @@ fn split_dots(s: &str) -> impl Iterator<Item = &str> {
 ///
 /// Written label by label into one `String` (no vectors of labels: issue #11, tenth pass),
 /// the labels split by a byte loop ([`split_dots`], thirteenth pass); the test
-/// `display_host_matches_twin` compares it with [`display_host_naive`].
+/// `display_host_matches_twin` compares it with `display_host_naive`.
 pub fn display_host(ace: &str, unicode: &str) -> Option<String> {
     let dots = |s: &str| s.bytes().filter(|&b| b == b'.').count();
     if dots(ace) != dots(unicode) {

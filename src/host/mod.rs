@@ -55,7 +55,7 @@ pub enum Idna {
 /// The IDNA that maps a host of `scheme` in `mode`, or `None` for percent-encoding: an explicit
 /// IDNA mode applies whatever the scheme (contract item 1), [`HostMode::Auto`] uses UTS #46 for
 /// the DNS schemes ([`crate::config::DNS_SCHEMES`]) only (RFC 3987 §3.1, 3987bis §3.4).
-/// The special schemes of [`SchemeClass::NetSpecial`] (`http https ws wss ftp`, nearly every
+/// The special schemes of [`SchemeClass::NetSpecial`](crate::grammar::components::SchemeClass::NetSpecial) (`http https ws wss ftp`, nearly every
 /// line's; all DNS schemes) are answered by their byte test without the search of the list
 /// (issue 11); the test `dns_scheme_shortcut_matches_twin` in `convert::check` compares with
 /// the search alone.
@@ -82,7 +82,7 @@ pub fn idna_for(mode: HostMode, scheme: Option<&[u8]>) -> Option<Idna> {
 /// block's mask is where `xn--` can end, and only there are the two bytes before it compared
 /// (blocks overlap by one byte, so a pair across two blocks is seen; the last one is
 /// zero-padded). The byte-window loop it replaces cost ~200 instructions a host, on every
-/// host to-iri looks at (issue 11). [`contains_ace_prefix_naive`] is its twin (the test
+/// host to-iri looks at (issue 11). `contains_ace_prefix_naive` is its twin (the test
 /// `ace_prefix_matches_twin`).
 #[inline]
 pub fn contains_ace_prefix(bytes: &[u8]) -> bool {
