@@ -96,7 +96,10 @@ def test_pipe_command_of_the_readme(tmp_path):
     """The README's RDD.pipe command, as Spark runs it on a partition: rows in = rows out,
     status 0 although lines were reported, and the task's report written."""
     bindir = _cli_dir(tmp_path)
-    cmd = re.search(r'rdd\.pipe\("""(.*?)"""\)', section("Beyond one machine")).group(1)
+    text = section("Beyond one machine")
+    cmd = re.search(r'cmd = """(.*?)"""', text).group(1)
+    # PySpark's pipe ignores the status and empties the environment unless told.
+    assert re.search(r'rdd\.pipe\(cmd, env=\{"PATH": os\.environ\["PATH"\]\}, checkCode=True\)', text)
     reports = tmp_path / "reports"
     reports.mkdir()
     cmd = cmd.replace("/reports", str(reports))
