@@ -758,6 +758,8 @@ fn pool_of(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>, String> 
     let pool = Arc::new(
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
+            // `iribulk-N-k` in top, ps and /proc (a thread's name holds 15 bytes).
+            .thread_name(move |k| format!("iribulk-{threads}-{k}"))
             .build()
             .map_err(|e| e.to_string())?,
     );

@@ -238,21 +238,40 @@ def test_threads_option():
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux's /proc/self/task")
 def test_threads_pool_is_kept_between_calls():
-    """A loop of batches with the same threads=N starts its workers once: the second call
-    runs on the threads the first one started (their thread ids), and a call with another
-    count gets its own pool."""
+    """A loop of batches with the same threads=N starts its workers once: the later calls
+    run on the threads the first one started (named iribulk-N-k; their thread ids stay the
+    same), and a call with another count gets its own pool."""
+    import time
+
     arr = pa.array([GOOD] * 1000)
 
-    def tasks():
-        return set(os.listdir("/proc/self/task"))
+    def workers(n):
+        found = set()
+        for t in os.listdir("/proc/self/task"):
+            try:
+                with open(f"/proc/self/task/{t}/comm") as f:
+                    if f.read().startswith(f"iribulk-{n}-"):
+                        found.add(t)
+            except OSError:  # the thread ended meanwhile
+                pass
+        return found
+
+    def settled(n):
+        # Workers of an earlier pool of n threads that was let go may still be ending.
+        for _ in range(200):
+            w = workers(n)
+            if len(w) == n:
+                return w
+            time.sleep(0.01)
+        raise AssertionError(f"{len(workers(n))} workers of a pool of {n}")
 
     iribulk.to_uri_batch(arr, threads=3)
-    first = tasks()
+    first = settled(3)
     for _ in range(5):
-        iribulk.to_uri_batch(arr, threads=3)
-    assert first <= tasks()  # the first call's workers are still there, and were used
+        assert iribulk.to_uri_batch(arr, threads=3).to_pylist() == [GOOD_URI] * 1000
+    assert workers(3) == first
     iribulk.to_uri_batch(arr, threads=2)
-    assert tasks() - first  # another count: new workers
+    assert len(settled(2)) == 2
 
 
 @pytest.mark.parametrize("typ", [pa.string(), pa.large_string()])
