@@ -745,14 +745,26 @@ fn run_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R, 
 /// same `threads=N` (a Spark task's Arrow batches, a polars `map_batches`) starts its
 /// workers once instead of once per batch. One pool is kept, the last one asked for; a
 /// call with another count builds its own and keeps it instead. Its threads live until the
-/// process ends, as rayon's global pool's do.
+/// process ends, as rayon's global pool's do. A pool is kept with the process id that built
+/// it: a process forked after it has none of its threads (fork copies only the calling
+/// one), so the child builds its own (found by a QA sweep: the child waited forever on the
+/// parent's workers; `multiprocessing`'s fork start method does this).
 fn pool_of(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>, String> {
     use std::sync::{Arc, Mutex};
-    static LAST: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
+    type Kept = (usize, u32, Arc<rayon::ThreadPool>);
+    static LAST: Mutex<Option<Kept>> = Mutex::new(None);
+    let pid = std::process::id();
     let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((n, pool)) = last.as_ref() {
-        if *n == threads {
+    if let Some((n, owner, pool)) = last.as_ref() {
+        if *n == threads && *owner == pid {
             return Ok(Arc::clone(pool));
+        }
+    }
+    if last.as_ref().is_some_and(|(_, owner, _)| *owner != pid) {
+        // The parent's pool: its workers are not in this process, and dropping it would
+        // wait for them; it is leaked instead (a few words of memory per fork).
+        if let Some((_, _, pool)) = last.take() {
+            std::mem::forget(pool);
         }
     }
     let pool = Arc::new(
@@ -763,7 +775,7 @@ fn pool_of(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>, String> 
             .build()
             .map_err(|e| e.to_string())?,
     );
-    *last = Some((threads, Arc::clone(&pool)));
+    *last = Some((threads, pid, Arc::clone(&pool)));
     Ok(pool)
 }
 

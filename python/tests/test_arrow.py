@@ -300,6 +300,30 @@ def test_string_array_with_invalid_utf8(typ):
         assert r.to_pylist()[0] == "http://a/caf\ufffd/x", fn
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_threads_pool_after_fork():
+    """A process forked after a call with threads=N has none of the kept pool's workers: its
+    own call with the same N builds a pool instead of waiting for them forever (a QA sweep's
+    hang; multiprocessing's fork start method)."""
+    import time
+
+    arr = pa.array([GOOD] * 1000)
+    iribulk.to_uri_batch(arr, threads=2)
+    pid = os.fork()
+    if pid == 0:
+        ok = iribulk.to_uri_batch(arr, threads=2).to_pylist() == [GOOD_URI] * 1000
+        os._exit(0 if ok else 1)
+    for _ in range(300):
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            assert os.waitstatus_to_exitcode(status) == 0
+            return
+        time.sleep(0.1)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    raise AssertionError("the forked child did not finish in 30 s")
+
+
 def test_same_as_the_cli_on_the_sample():
     """Each line of datasets/sample.txt through to_uri_batch equals the CLI's output line, and
     the rows with errors are the lines the CLI reports (line, column, code, message)."""
