@@ -292,3 +292,45 @@ fn every_level_refuses_what_to_uri_refuses() {
         );
     }
 }
+
+/// The re-check of the rule above (a QA sweep): `ambiguous-ipv4` is for special schemes
+/// only and comes after step 0's other errors, as to-uri's Guard gives it; `--host
+/// idna2003` picks the IDNA version for the DNS schemes alone, so normalize stays
+/// idempotent.
+#[test]
+fn step_zero_idna_keeps_to_uri_order_and_scope() {
+    let rows = |args: &[&str], input: &[u8]| {
+        let mut a = vec!["-q", "--exit-zero", "--errors", "-", "--out", "/dev/null"];
+        a.extend_from_slice(args);
+        let o = run_stdin(&a, input);
+        assert!(o.status.success(), "{}", stderr(&o));
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .skip(1)
+            .map(|r| r.split('\t').skip(1).take(3).collect::<Vec<_>>().join(" "))
+            .collect::<Vec<_>>()
+    };
+    let input = "ssh://\u{2460}/\ngit://\u{B2}0/\nhttp://\u{2460}/%zz\nhttp://1\u{FF61}1/%zz\nhttp://\u{2460}/\n";
+    let want = ["3 12 bad-percent", "4 14 bad-percent", "5 8 ambiguous-ipv4"];
+    assert_eq!(rows(&["--mode", "to-uri"], input.as_bytes()), want);
+    for level in ["string", "syntax", "scheme"] {
+        let got = rows(&["--mode", "normalize", "--level", level], input.as_bytes());
+        assert_eq!(got, want, "{level}");
+    }
+    let args = [
+        "--mode",
+        "normalize",
+        "--level",
+        "scheme",
+        "--host",
+        "idna2003",
+    ];
+    let input = b"//%E3%80%82/\nfoo://%C3%BC(/\n";
+    let mut a = vec!["-q"];
+    a.extend_from_slice(&args);
+    let once = run_stdin(&a, input);
+    assert!(once.status.success(), "{}", stderr(&once));
+    let twice = run_stdin(&a, &once.stdout);
+    assert!(twice.status.success(), "{}", stderr(&twice));
+    assert_eq!(stdout(&twice), stdout(&once));
+}

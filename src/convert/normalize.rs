@@ -1154,11 +1154,12 @@ impl Normalizer {
 
     /// Step 0's IDNA (README "normalize": "a line `to-uri` refuses is the same error", at
     /// every level): the validator encodes hosts (`--host percent`, no IDNA), so a host of
-    /// non-ASCII characters that `to-uri` maps by IDNA (RFC 3987 §3.1 step 2, 3987bis §3.4:
-    /// UTS #46 for the DNS schemes, or the `--host idna2003` of the options) goes through
+    /// non-ASCII characters of a DNS scheme, which `to-uri` maps by IDNA (RFC 3987 §3.1
+    /// step 2, 3987bis §3.4; the IDNA version of `--host`, UTS #46 by default) goes through
     /// ToASCII here, through the host cache the IDN rung shares: its error is `idna` at the
-    /// host, and an ACE form that browsers read as IPv4 (`127。1`) is `ambiguous-ipv4`
-    /// (WHATWG URL §3.5), as `to-uri`'s Guard reports it. Found by a QA sweep: `--level
+    /// host, and for a special scheme an ACE form that browsers read as IPv4 (`127。1`) is
+    /// `ambiguous-ipv4` (WHATWG URL §3.5), as `to-uri`'s Guard reports it, after any other
+    /// error of step 0. Found by a QA sweep: `--level
     /// string`/`syntax` wrote `http://üb--c.de/` and `http://ü..de/` unchanged.
     ///
     /// `r` is step 0's answer: on its error, the host's error comes first when the error is
@@ -1194,8 +1195,13 @@ impl Normalizer {
             }
         }
         let scheme = scheme.map(|s| &line[s]);
-        self.idna_gate(line, hr, scheme)?;
-        r
+        match self.idna_gate(line, hr, scheme) {
+            // `ambiguous-ipv4` is the Guard's, after the conversion: any error of step 0
+            // comes first (`http://①/%zz` is `bad-percent`, as in to-uri).
+            Err(g) if g.kind == ErrorKind::AmbiguousIpv4 && r.is_err() => r,
+            Err(g) => Err(g),
+            Ok(()) => r,
+        }
     }
 
     /// [`Normalizer::host_idna_gate`] of the host at `hr` of `line`, of `scheme`.
@@ -1209,19 +1215,32 @@ impl Normalizer {
         if h.is_ascii() {
             return Ok(());
         }
-        let mode = match self.opts.idna {
-            Idna::Uts46 => HostMode::Auto,
-            Idna::Idna2003(flags) => HostMode::Idna2003(flags),
-        };
-        let (Some(idna), Ok(text)) = (host::idna_for(mode, scheme), std::str::from_utf8(h)) else {
+        // The DNS schemes, as the IDN rung (`--host` picks only the IDNA version in
+        // normalize; found by a QA sweep: IDNA2003 on every scheme refused on a second pass
+        // what the first wrote).
+        let dns = host::idna_for(HostMode::Auto, scheme).is_some();
+        let (true, Ok(text)) = (dns, std::str::from_utf8(h)) else {
             return Ok(());
         };
+        let idna = self.opts.idna;
+        // A host the UTS #46 fast path accepts without writing its Punycode (issue 11:
+        // Punycode was a third of this check) is valid, and cannot be `ambiguous-ipv4`: its
+        // labels are split at `.` alone and hold `[a-z0-9-]` or non-ASCII characters that
+        // map to themselves, so its ACE form ends in a number exactly when the host does
+        // (an `xn--` label is no number). The test `every_level_refuses_what_to_uri_refuses`
+        // and `host::fast`'s `accepts_implies_to_ascii` hold it to the full check.
+        if idna == Idna::Uts46 && host::fast::accepts(text) {
+            return Ok(());
+        }
         self.ace.clear();
         match self.cache.to_ascii(text, idna, &mut self.ace) {
             // As the Guard: only a host that IDNA made end in a number (`ü.1` is read so by
             // browsers as written, and `to-uri` writes `xn--tda.1`).
+            // Only for a special scheme, whose host browsers parse (the Guard's
+            // `check_output`; `ssh://①/` is `ssh://1/` for to-uri, found by a QA sweep).
             Ok(())
-                if integrity::ends_in_number(&self.ace)
+                if scheme.is_some_and(components::is_special_scheme)
+                    && integrity::ends_in_number(&self.ace)
                     && !components::is_ipv4(&self.ace)
                     && !integrity::ends_in_number(h) =>
             {
