@@ -419,6 +419,14 @@ mod tests {
                 "{line}"
             );
         }
+        // A label dot written in `%HH`: the host is read decoded (3987bis §3.4.2).
+        for dot in ["%2E", "%E3%80%82", "%EF%BC%8E"] {
+            let line = format!("http://xn--bcher-kva{dot}de/");
+            assert!(check(&line).is_ok(), "{line}");
+            let line = format!("http://xn--zz{dot}de/");
+            assert!(check(&line).is_err(), "{line}");
+        }
+        assert_eq!(check("http://xn--zz%2Ede/").unwrap_err().code(), "bad-ace");
         let w = check("http://a\u{3002}xn--80ak6aa92e\u{3002}com/").unwrap();
         let w = w.first_warning.unwrap();
         assert_eq!((w.code(), w.offset), ("display-unsafe", 11));

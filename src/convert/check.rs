@@ -327,9 +327,17 @@ impl Checker {
                 }
                 let scheme = c.scheme.clone().map(|r| &line[r]);
                 self.check_host(s, a.host.clone(), scheme, facts.pct, dns)?;
+                // A host written in `%HH` is read decoded (3987bis §3.4.2; a browser decodes
+                // it too): its `xn--` labels are checked below, once decoded, and not here as
+                // written (`xn--bcher-kva%2Ede` is `xn--bcher-kva.de`, found by a QA sweep).
+                let decoded = if facts.pct {
+                    crate::host::decode_host_percent(&s[a.host.clone()])
+                } else {
+                    None
+                };
                 // Only a host holding `xn--` can have an `xn--` label (one byte pass instead
                 // of a split at every `.`); the naive twin splits every host.
-                if self.naive || facts.ace {
+                if (self.naive || facts.ace) && decoded.is_none() {
                     // The host's UTS #46 ToUnicode by the fast path, once for `bad-ace` and
                     // for `display-unsafe` (`host_warnings`); the naive twin uses the crate.
                     if !self.naive {
@@ -340,14 +348,11 @@ impl Checker {
                 // A host written in `%HH` is read decoded (3987bis §3.4.2; a browser decodes
                 // it too): an `xn--` label that only decoding spells (`%78n--kkg.com`) is
                 // checked like one written as it is, the error at the host's first byte.
-                if facts.pct {
-                    let decoded = crate::host::decode_host_percent(&s[a.host.clone()]);
-                    if decoded.is_some_and(|d| {
-                        crate::host::contains_ace_prefix(d.as_bytes())
-                            && crate::host::ace::first_bad_ace_naive(&d).is_some()
-                    }) {
-                        return Err(LineError::new(ErrorKind::BadAce, a.host.start));
-                    }
+                if decoded.is_some_and(|d| {
+                    crate::host::contains_ace_prefix(d.as_bytes())
+                        && crate::host::ace::first_bad_ace_naive(&d).is_some()
+                }) {
+                    return Err(LineError::new(ErrorKind::BadAce, a.host.start));
                 }
                 host = Some(a.host);
             }
