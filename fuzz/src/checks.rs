@@ -306,7 +306,8 @@ pub fn idna_kinds() -> Vec<Idna> {
 /// combination. Never panics; ToASCII output is ASCII, at most 253 octets plus a root dot,
 /// labels at most 63 octets, letters-digits-hyphens only under STD3 rules, and ToASCII of it
 /// gives it back (idempotence); ToUnicode output is bounded by the input's size. First,
-/// `bad-ace`'s fast path (`host::ace::first_bad_ace`) against its twin.
+/// `bad-ace`'s fast path (`host::ace::first_bad_ace`) against its twin, and
+/// `host::fast::accepts` against `host::fast::to_ascii`.
 pub fn idna_host(data: &[u8]) {
     let s = String::from_utf8_lossy(data);
     // `bad-ace`'s fast path (a host the UTS #46 fast path decodes has no bad A-label) against
@@ -316,6 +317,12 @@ pub fn idna_host(data: &[u8]) {
         iribulk::host::ace::first_bad_ace_naive(&s),
         "first_bad_ace {s:?}"
     );
+    // normalize's step 0: the fast path's answer without Punycode (`host::fast::accepts`)
+    // implies the fast path's ToASCII, and so the crate's.
+    if iribulk::host::fast::accepts(&s) {
+        let mut out = String::new();
+        assert!(iribulk::host::fast::to_ascii(&s, &mut out), "accepts {s:?}");
+    }
     for idna in idna_kinds() {
         let mut out = String::from("prefix");
         let r = host::to_ascii(&s, idna, &mut out);
