@@ -262,29 +262,10 @@ fn push_name_value(line: &[u8], r: Range<usize>, out: &mut Vec<Range<usize>>) {
     }
 }
 
-/// Host labels: split at the four label dots of RFC 3490 §3.1 (`.`, and in UTF-8 U+3002
-/// `E3 80 82`, U+FF0E `EF BC 8E`, U+FF61 `EF BD A1`), found byte by byte (`E3` and `EF` are
-/// lead bytes: a match starts at a character).
+/// Host labels: split at the four label dots of RFC 3490 §3.1 ([`crate::host::labels`]).
 fn push_labels(s: &str, r: Range<usize>, out: &mut Vec<Range<usize>>) {
-    let h = &s.as_bytes()[r.clone()];
-    let mut start = r.start;
-    let mut k = 0;
-    while k < h.len() {
-        let dot = match h[k] {
-            b'.' => 1,
-            0xE3 if h.get(k + 1..k + 3) == Some(&[0x80, 0x82]) => 3,
-            0xEF if matches!(h.get(k + 1..k + 3), Some([0xBC, 0x8E] | [0xBD, 0xA1])) => 3,
-            _ => 0,
-        };
-        if dot == 0 {
-            k += 1;
-            continue;
-        }
-        out.push(start..r.start + k);
-        k += dot;
-        start = r.start + k;
-    }
-    out.push(start..r.end);
+    let at = r.start;
+    out.extend(crate::host::labels(&s[r]).map(|(k, l)| at + k..at + k + l.len()));
 }
 
 /// RFC 3987 §4.2 over a whole line (`s`, already UTF-8; `c` its components): the first

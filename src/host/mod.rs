@@ -192,26 +192,33 @@ pub fn is_label_dot(c: char) -> bool {
 
 /// The labels of `host` with the byte offset of each in `host`: split at the label dots of
 /// RFC 3490 §3.1 ([`is_label_dot`]), as UTS #46 maps them to `.` (found by a QA sweep:
-/// `check` read `xn--bcher-kva。de` as one A-label and called it `bad-ace`).
+/// `check` read `xn--bcher-kva。de` as one A-label and called it `bad-ace`). The dots are
+/// found byte by byte: `.`, and in UTF-8 U+3002 `E3 80 82`, U+FF0E `EF BC 8E`, U+FF61
+/// `EF BD A1` (`E3` and `EF` are lead bytes, so a match starts at a character).
 pub fn labels(host: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
-    let mut start = 0;
-    let mut done = false;
+    let b = host.as_bytes();
+    let (mut start, mut k, mut done) = (0, 0, false);
     std::iter::from_fn(move || {
         if done {
             return None;
         }
-        let rest = &host[start..];
-        let at = start;
-        match rest.char_indices().find(|&(_, c)| is_label_dot(c)) {
-            Some((k, c)) => {
-                start += k + c.len_utf8();
-                Some((at, &rest[..k]))
+        while k < b.len() {
+            let dot = match b[k] {
+                b'.' => 1,
+                0xE3 if b.get(k + 1..k + 3) == Some(&[0x80, 0x82]) => 3,
+                0xEF if matches!(b.get(k + 1..k + 3), Some([0xBC, 0x8E] | [0xBD, 0xA1])) => 3,
+                _ => 0,
+            };
+            if dot > 0 {
+                let label = (start, &host[start..k]);
+                k += dot;
+                start = k;
+                return Some(label);
             }
-            None => {
-                done = true;
-                Some((at, rest))
-            }
+            k += 1;
         }
+        done = true;
+        Some((start, &host[start..]))
     })
 }
 
