@@ -202,9 +202,9 @@ pub fn check_outputs(list: &[(&str, Option<&Path>)]) -> Result<(), String> {
     Ok(())
 }
 
-/// Refuses a report file (`--errors`, `--stats-file`) that is one of the `inputs` (the same
-/// device and inode): written like `--out`, to a temporary file renamed at the end, it would
-/// replace that input with the report. `--out` may name an input (converted in place: the
+/// Refuses a side file (`--errors`, `--stats-file`, `bench --plot`) that is one of the
+/// `inputs` (the same device and inode): written like `--out`, to a temporary file renamed
+/// at the end (or, for the chart, at once), it would replace that input. `--out` may name an input (converted in place: the
 /// input is read whole before the rename). Each item is (option name, path), as for
 /// [`check_outputs`]; `-` and absent paths are not files. An input `None` or `-` is stdin,
 /// compared by the file its descriptor holds (`--errors in.txt < in.txt` replaced in.txt:
@@ -232,8 +232,8 @@ pub fn check_not_inputs(
         };
         if let Some((_, inp)) = ids.iter().find(|(i, _)| *i == Some(id)) {
             return Err(format!(
-                "{opt} '{}' is the input file {inp}: the report would replace it; give \
-                 another file",
+                "{opt} '{}' is the input file {inp}: what {opt} writes would replace it; \
+                 give another file",
                 p.display(),
             ));
         }

@@ -204,10 +204,7 @@ fn bench(b: &BenchArgs) -> ExitCode {
             iribulk::engine::output::check_not_inputs(&[("--plot", Some(p))], &[input])
         });
         if let Err(msg) = checked {
-            say!(
-                "iribulk: {}",
-                msg.replace("the report would", "the chart would")
-            );
+            say!("iribulk: {msg}");
             return ExitCode::from(2);
         }
     }
