@@ -1172,11 +1172,13 @@ impl Normalizer {
         head: Option<&to_uri::Head>,
         r: Result<T, LineError>,
     ) -> Result<T, LineError> {
-        if line.is_ascii() || matches!(&r, Err(e) if e.kind == ErrorKind::InvalidUtf8) {
+        if matches!(&r, Err(e) if e.kind == ErrorKind::InvalidUtf8) {
             return r;
         }
         let (scheme, host) = match head {
             Some((c, a)) => (c.scheme.clone(), a.as_ref().map(|a| a.host.clone())),
+            // An ASCII line has no host to map: no split.
+            None if line.is_ascii() => return r,
             None => {
                 let c = components::split(line);
                 let a = c
@@ -1232,22 +1234,37 @@ impl Normalizer {
         if idna == Idna::Uts46 && host::fast::accepts(text) {
             return Ok(());
         }
+        // `ambiguous-ipv4` only for a special scheme, whose host browsers parse (the Guard's
+        // `check_output`; `ssh://①/` is `ssh://1/` for to-uri, found by a QA sweep).
+        let special = scheme.is_some_and(components::is_special_scheme);
+        self.ace_check(text, h, hr.start, special)
+    }
+
+    /// ToASCII of the host `text` (written `h` in the line, at `at`) through the host cache,
+    /// as to-uri maps it: `idna` when IDNA refuses it; with `parsed` (browsers parse the
+    /// host), `ambiguous-ipv4` when the ACE form ends in a number and `h` did not (`ü.1` is
+    /// read so by browsers as written, and `to-uri` writes `xn--tda.1`; `127。1` becomes
+    /// `127.1`), as the Guard reports it (WHATWG URL §3.5). Step 0's check and the decoded
+    /// `%HH` host's ([`Normalizer::check_decoded_host`]).
+    fn ace_check(
+        &mut self,
+        text: &str,
+        h: &[u8],
+        at: usize,
+        parsed: bool,
+    ) -> Result<(), LineError> {
         self.ace.clear();
-        match self.cache.to_ascii(text, idna, &mut self.ace) {
-            // As the Guard: only a host that IDNA made end in a number (`ü.1` is read so by
-            // browsers as written, and `to-uri` writes `xn--tda.1`).
-            // Only for a special scheme, whose host browsers parse (the Guard's
-            // `check_output`; `ssh://①/` is `ssh://1/` for to-uri, found by a QA sweep).
+        match self.cache.to_ascii(text, self.opts.idna, &mut self.ace) {
             Ok(())
-                if scheme.is_some_and(components::is_special_scheme)
+                if parsed
                     && integrity::ends_in_number(&self.ace)
                     && !components::is_ipv4(&self.ace)
                     && !integrity::ends_in_number(h) =>
             {
-                Err(LineError::new(ErrorKind::AmbiguousIpv4, hr.start))
+                Err(LineError::new(ErrorKind::AmbiguousIpv4, at))
             }
             Ok(()) => Ok(()),
-            Err(reason) => Err(LineError::new(ErrorKind::Idna(reason), hr.start)),
+            Err(reason) => Err(LineError::new(ErrorKind::Idna(reason), at)),
         }
     }
 
@@ -1303,21 +1320,10 @@ impl Normalizer {
         if !encoded && !presented_encoded {
             return Ok(());
         }
-        self.ace.clear();
-        match self.cache.to_ascii(&decoded, self.opts.idna, &mut self.ace) {
-            // The host to-uri would write (`255com%E3%80%82255` is `255com.255`): one that
-            // browsers read as IPv4 is the Guard's `ambiguous-ipv4` on a second pass
-            // (WHATWG URL §3.5), so it is reported on the first.
-            Ok(())
-                if integrity::ends_in_number(&self.ace)
-                    && !components::is_ipv4(&self.ace)
-                    && !integrity::ends_in_number(h) =>
-            {
-                Err(LineError::new(ErrorKind::AmbiguousIpv4, at))
-            }
-            Ok(()) => Ok(()),
-            Err(reason) => Err(LineError::new(ErrorKind::Idna(reason), at)),
-        }
+        // The host to-uri would write (`255com%E3%80%82255` is `255com.255`): one that
+        // browsers read as IPv4 is the Guard's `ambiguous-ipv4` on a second pass (WHATWG URL
+        // §3.5), so it is reported on the first (every DNS scheme here, as before).
+        self.ace_check(&decoded, h, at, true)
     }
 
     /// Step 4: the host at `hr` of `line`.
