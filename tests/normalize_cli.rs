@@ -333,4 +333,26 @@ fn step_zero_idna_keeps_to_uri_order_and_scope() {
     let twice = run_stdin(&a, &once.stdout);
     assert!(twice.status.success(), "{}", stderr(&twice));
     assert_eq!(stdout(&twice), stdout(&once));
+    // The host spelled in `%HH` is the same host (3987bis §3.4.2): `ambiguous-ipv4` only for
+    // a special scheme there too (`ssh://%E2%91%A0/` was refused, `ssh://①/` was not).
+    let input = "ssh://%E2%91%A0/\ngit://%C2%B20/\nhttp://%E2%91%A0/\n";
+    // to-uri refuses none (it leaves a `%HH` host as it is, which browsers read the same);
+    // normalize's IRI form decodes it, so the special one is reported.
+    assert!(rows(&["--mode", "to-uri"], input.as_bytes()).is_empty());
+    let want = ["3 8 ambiguous-ipv4"];
+    for level in ["string", "syntax", "scheme"] {
+        let a = ["--mode", "normalize", "--level", level];
+        // `string` does not decode `%HH` (no IRI form): nothing to report.
+        let got = rows(&a, input.as_bytes());
+        if level == "string" {
+            assert!(got.is_empty(), "{got:?}");
+        } else {
+            assert_eq!(got, want, "{level}");
+        }
+        let mut q = vec!["-q", "--exit-zero"];
+        q.extend_from_slice(&a);
+        let once = run_stdin(&q, input.as_bytes());
+        let twice = run_stdin(&q, &once.stdout);
+        assert_eq!(stdout(&twice), stdout(&once), "{level}");
+    }
 }

@@ -1322,8 +1322,11 @@ impl Normalizer {
         }
         // The host to-uri would write (`255com%E3%80%82255` is `255com.255`): one that
         // browsers read as IPv4 is the Guard's `ambiguous-ipv4` on a second pass (WHATWG URL
-        // §3.5), so it is reported on the first (every DNS scheme here, as before).
-        self.ace_check(&decoded, h, at, true)
+        // §3.5), so it is reported on the first; only for a special scheme, whose host
+        // browsers parse, as step 0 and the Guard (`ssh://%E2%91%A0/` was refused here and
+        // `ssh://①/` was not, nor by to-uri).
+        let special = scheme.is_some_and(components::is_special_scheme);
+        self.ace_check(&decoded, h, at, special)
     }
 
     /// Step 4: the host at `hr` of `line`.
