@@ -80,6 +80,8 @@ const ALPHABET: &[char] = &[
     'х', 'у', 'ӏ', 'д', 'ж', 'ο', 'α', 'ν', 'ρ', '日', '本', '語', 'ひ', 'ら', 'カ', 'ナ', 'ノ',
     'ー', '한', '국', 'م', 'ث', 'ا', 'ل', '٠', '٢', 'क', 'ि', 'ः', 'ก', 'ข', '\u{E31}', '0', '1',
     '7', '-', '\u{301}', '\u{308}', '\u{B7}', '\u{200D}', '\u{2215}', '\u{30FB}', '\u{FF10}', 'ǃ',
+    '\u{2010}', '\u{2019}', '\u{58A}', 'ա', '\u{5F3}', 'ש', '\u{F0B}', 'ཀ', '\u{2BC}', 'ɑ',
+    '\u{4E00}', '\u{307}', 'i', 'j',
 ];
 
 fn label_strategy() -> impl Strategy<Value = String> {
@@ -125,6 +127,27 @@ fn fast_path_takes_one_script_labels_and_keeps_decisions() {
         ("pаypal", "com", false, false),
         ("goodノevil", "com", false, false),
         ("a\u{2215}b", "com", false, false),
+        // Look-alikes of ASCII labels: a skeleton all ASCII (UTS #39 §4), and the Inclusion
+        // punctuation outside its RFC 5892 Appendix A context.
+        ("l\u{131}nkedin", "com", true, false),
+        ("kap\u{131}", "tr", true, true),
+        ("kap\u{131}", "com", true, false),
+        ("li\u{307}nkedin", "com", false, false),
+        ("i\u{307}srail", "tr", false, true),
+        ("\u{301}abc", "com", false, false),
+        ("www\u{B7}paypal", "com", false, false),
+        ("col\u{B7}legi", "cat", false, true),
+        ("pay\u{2010}pal", "com", false, false),
+        ("www\u{30FB}paypal", "com", false, false),
+        ("日本\u{30FB}東京", "jp", false, true),
+        ("日本\u{30FB}\u{30FB}東京", "jp", false, false),
+        ("ա\u{58A}բ", "am", false, true),
+        ("a\u{58A}b", "com", false, false),
+        ("ש\u{5F3}ב", "il", false, true),
+        ("www\u{4E00}paypal", "com", false, false),
+        ("www\u{30FC}paypal", "com", false, false),
+        ("\u{4E00}\u{3064}", "jp", false, true),
+        ("ノルウェ\u{30FC}", "jp", false, true),
     ] {
         assert_eq!(takes_fast_path(l), fast, "{l}");
         assert_eq!(check_label(l, t).is_ok(), ok, "{l}.{t}");

@@ -541,6 +541,11 @@ fn display_unsafe(line: &[u8], out: &[u8]) -> Option<Violation> {
                         "display-unsafe label: whole-script confusable"
                     }
                     Unsafe::DelimiterLookalike(_) => "display-unsafe label: delimiter look-alike",
+                    Unsafe::SeparatorLookalike(_) => {
+                        "display-unsafe label: dot or hyphen look-alike"
+                    }
+                    Unsafe::AsciiLookalike => "display-unsafe label: ASCII look-alike",
+                    Unsafe::LeadingMark(_) => "display-unsafe label: leading combining mark",
                 },
                 input: format!("decoded label {i}"),
                 output: u.to_string(),

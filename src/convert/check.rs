@@ -554,6 +554,12 @@ impl Checker {
             .filter(|l| !l.is_empty())
             .last()
             .unwrap_or_default();
+        // The TLD as to-iri judges it: in Unicode (`xn--p1ai` is `рф`, a Cyrillic TLD under
+        // which `аррӏе` is shown; `ｔｒ` is `tr`; found by a QA sweep).
+        let tld_unicode = (!tld.is_ascii() || crate::host::ace::has_ace_prefix(tld))
+            .then(|| crate::host::to_unicode(tld, crate::host::Idna::Uts46))
+            .flatten();
+        let tld = tld_unicode.as_deref().unwrap_or(tld);
         let mut shown = unicode.map(|u| u.split('.'));
         for (k, l) in crate::host::labels(host) {
             let at = r.start + k;

@@ -682,14 +682,22 @@ impl Normalizer {
     /// A normalizer with these options.
     pub fn new(opts: NormalizeOptions) -> Self {
         let percent_hosts = ToUriOptions::default().host(HostMode::Percent);
+        // `--idn unicode` is a display form (issue 16): the hosts its IRI form decodes keep
+        // to-iri's label rules there; otherwise the comparison form decodes them as they are.
+        let presenter = ToIri::new(ToIriOptions {
+            host: HostMode::Percent,
+        })
+        .without_bidi_rule();
+        let presenter = if opts.rungs.idn == Some(Idn::Unicode) {
+            presenter
+        } else {
+            presenter.without_host_label_rule()
+        };
         Normalizer {
             opts,
             validator: ToUri::new(percent_hosts),
             finisher: ToUri::new(percent_hosts),
-            presenter: ToIri::new(ToIriOptions {
-                host: HostMode::Percent,
-            })
-            .without_bidi_rule(),
+            presenter,
             cache: HostCache::default(),
             scratch: Vec::new(),
             iri: Vec::new(),

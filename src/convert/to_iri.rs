@@ -291,11 +291,12 @@ const fn displayable_without_nfkc(c: char, in_query: bool) -> bool {
 
 /// White space and characters that render invisibly (Unicode White_Space and
 /// Default_Ignorable_Code_Point, minus the variation selectors, which only modify the character
-/// before them, e.g. in emoji sequences).
+/// before them, e.g. in emoji sequences), and U+2800 BRAILLE PATTERN BLANK, a symbol drawn as
+/// a space (found by a QA sweep).
 const fn is_invisible_or_space(c: char) -> bool {
     matches!(c as u32,
         0x00A0 | 0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x1680 | 0x17B4 | 0x17B5
-        | 0x180E | 0x2000..=0x200F | 0x2028..=0x202F | 0x205F..=0x206F | 0x3000 | 0x3164
+        | 0x180E | 0x2000..=0x200F | 0x2028..=0x202F | 0x205F..=0x206F | 0x2800 | 0x3000 | 0x3164
         | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFF8 | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A
         | 0xE0000..=0xE0FFF)
 }
@@ -420,6 +421,10 @@ pub struct ToIri {
     /// Apply [`ToIri::keep_bidi_encoded`] (to-iri's display rule; off for normalize's
     /// presenter: [`ToIri::without_bidi_rule`]).
     bidi_rule: bool,
+    /// Apply the label rules of display safety to hosts it percent-decodes
+    /// ([`ToIri::decode_host`]; off for normalize's presenter:
+    /// [`ToIri::without_host_label_rule`]).
+    label_rule: bool,
 }
 
 impl ToIri {
@@ -435,6 +440,7 @@ impl ToIri {
             strict: false,
             bidi: Vec::new(),
             bidi_rule: true,
+            label_rule: true,
         }
     }
 
@@ -444,6 +450,14 @@ impl ToIri {
     /// would make two spellings of one IRI compare different).
     pub fn without_bidi_rule(mut self) -> Self {
         self.bidi_rule = false;
+        self
+    }
+
+    /// This converter without the label rules for the hosts it percent-decodes
+    /// ([`ToIri::decode_host`]): for normalize, whose comparison form (RFC 3987 §5.3.2.3)
+    /// decodes a reg-name host whatever it looks like; `--idn unicode` judges DNS hosts.
+    pub fn without_host_label_rule(mut self) -> Self {
+        self.label_rule = false;
         self
     }
 
@@ -704,14 +718,24 @@ impl ToIri {
                             }
                             self.host_to_unicode(host, idna, out, &mut o)
                         }
-                        _ => self.decode(line, h.clone(), Component::Host, out, &mut o)?,
+                        _ => self.decode_host(line, h.clone(), out, &mut o)?,
                     }
                     pos = h.end;
                 }
             }
         }
         out.extend_from_slice(&line[pos..c.path.start]);
-        self.decode(line, c.path.clone(), Component::Path, out, &mut o)?;
+        match blob_inner_host(line, &c).filter(|_| self.label_rule) {
+            // The host of a `blob:` line's inner URL is a host to its reader (W3C File API
+            // §8.3: the blob's origin), though RFC 3986 reads it as path: decoded with the
+            // host's display rules (issue 16), the rest of the path as a path.
+            Some(h) => {
+                self.decode(line, c.path.start..h.start, Component::Path, out, &mut o)?;
+                self.decode_host(line, h.clone(), out, &mut o)?;
+                self.decode(line, h.end..c.path.end, Component::Path, out, &mut o)?;
+            }
+            None => self.decode(line, c.path.clone(), Component::Path, out, &mut o)?,
+        }
         if let Some(q) = c.query.clone() {
             out.push(b'?');
             self.decode(line, q, Component::Query, out, &mut o)?;
@@ -940,6 +964,70 @@ impl ToIri {
         Ok(())
     }
 
+    /// Steps 2–4 on a reg-name host that to-iri percent-decodes (a scheme without DNS hosts,
+    /// `--host percent`, a `file:` host, the inner URL's host of a `blob:` line), label by
+    /// label at the dots written in the input, with the label rules of display safety
+    /// (issue 16; 3987bis §3.4.2: `%D0%B0%D1%80%D1%80%D3%8F%D0%B5.com` is the host
+    /// `xn--80ak6aa92e.com`, which is not shown as `аррӏе.com`): a label whose decoded form
+    /// has a piece (at a decoded `%2E`) that [`host::display::check_label`] keeps in `xn--`
+    /// form is written as it came, its `%HH` in uppercase hex, as the bidi rule writes a
+    /// piece ([`ToIri::keep_bidi_encoded`]; so that a second pass writes the same). The TLD is
+    /// the last non-empty label, decoded. A host without `%` is decoded as before (nothing).
+    fn decode_host(
+        &mut self,
+        line: &[u8],
+        h: std::ops::Range<usize>,
+        out: &mut Vec<u8>,
+        o: &mut Outcome,
+    ) -> Result<(), LineError> {
+        let s = &line[h.clone()];
+        if !self.label_rule || memchr::memchr(b'%', s).is_none() {
+            return self.decode(line, h, Component::Host, out, o);
+        }
+        let last = s
+            .split(|&b| b == b'.')
+            .rfind(|l| !l.is_empty())
+            .unwrap_or_default();
+        let last = host::host_octets(last).unwrap_or_else(|| last.to_vec());
+        let last = String::from_utf8_lossy(&last);
+        let tld = last.rsplit('.').find(|l| !l.is_empty()).unwrap_or_default();
+        let check = if self.naive {
+            host::display::check_label_naive
+        } else {
+            host::display::check_label
+        };
+        let mut start = h.start;
+        loop {
+            let end = memchr::memchr(b'.', &line[start..h.end]).map_or(h.end, |p| start + p);
+            let m = out.len();
+            self.decode(line, start..end, Component::Host, out, o)?;
+            let label = &line[start..end];
+            let unsafe_label = label.contains(&b'%')
+                && std::str::from_utf8(&out[m..])
+                    .is_ok_and(|t| !t.is_ascii() && t.split('.').any(|l| check(l, tld).is_err()));
+            if unsafe_label {
+                out.truncate(m);
+                for (k, &b) in label.iter().enumerate() {
+                    let in_triplet = (1..=2).any(|d| k >= d && label[k - d] == b'%');
+                    let u = if in_triplet {
+                        b.to_ascii_uppercase()
+                    } else {
+                        b
+                    };
+                    if u != b {
+                        o.written = Written::Wrote;
+                    }
+                    out.push(u);
+                }
+            }
+            if end == h.end {
+                return Ok(());
+            }
+            out.push(b'.');
+            start = end + 1;
+        }
+    }
+
     /// Display safety (issue 16, UTS #39 skeletons): a character that percent-decoding
     /// produced in `out[mark..]` and that looks like a delimiter (`∕` U+2215 for `/`) goes
     /// back to its `%HH` form, so the IRI does not read as another host or path. Characters
@@ -1060,6 +1148,25 @@ impl ToIri {
         out.extend_from_slice(&s[run..]);
         Ok(())
     }
+}
+
+/// The reg-name host of the inner URL of a `blob:` line whose components are `c` (no
+/// authority of its own, the scheme `blob` in any case, a path that is `scheme://` and an
+/// authority, RFC 3986 Appendix B), as a range of `line`; `None` otherwise, and for an IP
+/// literal or an empty host. Only a line with a `%` in its path asks (the caller's decode of
+/// the rest is unchanged).
+fn blob_inner_host(line: &[u8], c: &components::Components) -> Option<std::ops::Range<usize>> {
+    let scheme = c.scheme.clone()?;
+    if c.authority.is_some() || !line[scheme].eq_ignore_ascii_case(b"blob") {
+        return None;
+    }
+    let p = &line[c.path.clone()];
+    memchr::memchr(b'%', p)?;
+    let inner = components::split(p);
+    inner.scheme.as_ref()?;
+    let a = components::split_authority(p, inner.authority?).ok()?;
+    let h = a.host;
+    (!h.is_empty() && p[h.start] != b'[').then(|| c.path.start + h.start..c.path.start + h.end)
 }
 
 /// The lines for the tests of the shortcuts that decode `%HH` (to-iri's and normalize's),

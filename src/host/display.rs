@@ -19,6 +19,13 @@
 //!   characters of its own script (Script_Extensions; Han, Hiragana and Katakana count as one)
 //!   that holds a character which is not itself such a look-alike (`古ノルド語`, `٢٠٠٠`,
 //!   `दुःख` are words; `goodノevil`, `a۰b`, `ノノ` are not).
+//! * a label whose skeleton is all ASCII (`lınkedin` → `linkedin`) imitates an ASCII label
+//!   and is not displayed ([`Unsafe::AsciiLookalike`]; a Turkish `ı` under `.tr`/`.az` is);
+//! * the punctuation UTS #39 allows inside words (Identifier_Type Inclusion: `·`, `‐`, `・`
+//!   …) is displayed only in its RFC 5892 Appendix A context (`col·legi`, `日本・東京`), not
+//!   where it reads as a label dot or a hyphen (`www·paypal`: [`Unsafe::SeparatorLookalike`]);
+//! * a host that to-iri percent-decodes gets the same label rules (`to_iri`'s
+//!   `decode_host`).
 //!
 //! The Unicode data (confusables, identifier status, Script_Extensions, general categories)
 //! comes from the `unicode-security`, `unicode-script` and `unicode-properties` crates (Unicode
@@ -55,6 +62,18 @@ pub enum Unsafe {
     /// This character's UTS #39 skeleton holds one of [`DELIMITERS`] and contract item 20
     /// does not exempt it.
     DelimiterLookalike(char),
+    /// A punctuation character the UTS #39 profile allows only for its words (Identifier_Type
+    /// Inclusion: a middle dot, a hyphen, an apostrophe), outside the context RFC 5892
+    /// Appendix A gives it, where it reads as a label dot or an ASCII hyphen
+    /// (`www·paypal.com`, `pay‐pal.com`): see [`separator_context_ok`].
+    SeparatorLookalike(char),
+    /// The label is not ASCII but its UTS #39 skeleton is (`lınkedin` with a dotless i reads
+    /// `linkedin`), or it holds a combining dot above on `i j l ı` (`li̇nkedin`): it imitates
+    /// an ASCII label.
+    AsciiLookalike,
+    /// The label starts with a combining mark (UTS #46 §4.1 criterion 5 refuses such a
+    /// label; a percent-decoded host can hold one): it would sit on the delimiter before it.
+    LeadingMark(char),
 }
 
 impl std::fmt::Display for Unsafe {
@@ -76,6 +95,19 @@ impl std::fmt::Display for Unsafe {
             Unsafe::DelimiterLookalike(c) => write!(
                 f,
                 "U+{:04X} looks like a URI delimiter (UTS #39 skeleton)",
+                c as u32
+            ),
+            Unsafe::SeparatorLookalike(c) => write!(
+                f,
+                "U+{:04X} looks like a label dot or a hyphen where it stands (RFC 5892 Appendix A)",
+                c as u32
+            ),
+            Unsafe::AsciiLookalike => {
+                f.write_str("its UTS #39 skeleton is ASCII: it imitates an ASCII label")
+            }
+            Unsafe::LeadingMark(c) => write!(
+                f,
+                "starts with the combining mark U+{:04X} (UTS #46 §4.1 criterion 5)",
                 c as u32
             ),
         }
@@ -418,6 +450,7 @@ pub fn check_label(label: &str, tld: &str) -> Result<(), Unsafe> {
     if label.is_ascii() {
         return Ok(());
     }
+    leading_mark(label)?;
     match fast_label_script(label) {
         Some(Some(s)) if s != Script::Latin => {
             if label.chars().all(skeleton_is_latin) && !tld_matches(tld, s) {
@@ -425,8 +458,118 @@ pub fn check_label(label: &str, tld: &str) -> Result<(), Unsafe> {
             }
             Ok(())
         }
-        Some(_) => Ok(()),
+        Some(_) => {
+            if (label.chars().all(skeleton_is_latin) || dot_above_on_ijl(label))
+                && !ascii_lookalike_expected(label, tld)
+            {
+                return Err(Unsafe::AsciiLookalike);
+            }
+            Ok(())
+        }
         None => check_label_naive(label, tld),
+    }
+}
+
+/// The punctuation characters of the UTS #39 §3.1 profile (Identifier_Type Inclusion, not
+/// ASCII, not a joiner) that can pass for a label dot `.` or an ASCII hyphen `-` inside a
+/// host label: U+00B7 `·`, U+058A `֊`, U+05F3 `׳`, U+05F4 `״`, U+0F0B `་`, U+2010 `‐`,
+/// U+2019 `’`, U+2027 `‧`, U+30A0 `゠`, U+30FB `・` (UTS #46 keeps them valid; U+00B7,
+/// U+05F3, U+05F4 and U+30FB are CONTEXTO in IDNA2008, RFC 5892 Appendix A.3, A.5–A.7, and
+/// the others are DISALLOWED there). U+06FD and U+06FE (Sindhi signs) are symbols that look
+/// like neither; U+02BB and U+02BC are letters (Hawaiian, Ukrainian) shaped like an
+/// apostrophe, which no ASCII host holds. Also the two CJK characters drawn as a plain
+/// horizontal stroke, U+4E00 `一` and U+30FC `ー` (a hyphen beside Latin letters:
+/// `www一paypal`; Chromium's IDN spoof checker refuses `ー` there too).
+#[inline]
+pub fn is_separator_like(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x00B7
+            | 0x058A
+            | 0x05F3
+            | 0x05F4
+            | 0x0F0B
+            | 0x2010
+            | 0x2019
+            | 0x2027
+            | 0x30A0
+            | 0x30FB
+            | 0x30FC
+            | 0x4E00
+    )
+}
+
+/// Whether the separator-like character `chars[i]` ([`is_separator_like`]) is in the context
+/// where its words use it, so that it is displayed in a host label:
+///
+/// * U+00B7 MIDDLE DOT between two `l` (Catalan `l·l`; RFC 5892 Appendix A.3);
+/// * U+05F3 GERESH and U+05F4 GERSHAYIM after a Hebrew letter (A.5, A.6);
+/// * U+30FB KATAKANA MIDDLE DOT between two Han, Hiragana or Katakana characters (A.7 asks
+///   for one such character in the label; the neighbours are asked here, as Chromium's IDN
+///   spoof checker does, so that `www・paypal` is not shown);
+/// * U+0F0B TIBETAN TSHEG after a Tibetan character, U+058A ARMENIAN HYPHEN between two
+///   Armenian letters (their scripts' own punctuation);
+/// * U+4E00 `一` and U+30FC `ー` when neither neighbour is an ASCII letter or digit (they
+///   are words' characters, `一つ`, `ノルウェー`; beside Latin they read as `-`);
+/// * never U+2010, U+2019, U+2027, U+30A0 (IDNA2008 DISALLOWED).
+pub fn separator_context_ok(chars: &[char], i: usize) -> bool {
+    let prev = i.checked_sub(1).map(|k| chars[k]);
+    let next = chars.get(i + 1).copied();
+    let of = |c: Option<char>, s: &[Script]| {
+        c.is_some_and(|c| {
+            let e = c.script_extension();
+            s.iter().any(|&s| e.contains_script(s)) && !e.is_common() && !e.is_inherited()
+        })
+    };
+    match chars[i] {
+        '\u{B7}' => prev == Some('l') && next == Some('l'),
+        '\u{5F3}' | '\u{5F4}' => of(prev, &[Script::Hebrew]),
+        '\u{30FB}' => {
+            let cjk = [Script::Han, Script::Hiragana, Script::Katakana];
+            of(prev, &cjk) && of(next, &cjk) && prev != Some('\u{30FB}') && next != Some('\u{30FB}')
+        }
+        '\u{F0B}' => of(prev, &[Script::Tibetan]),
+        '\u{58A}' => of(prev, &[Script::Armenian]) && of(next, &[Script::Armenian]),
+        '\u{4E00}' | '\u{30FC}' => {
+            let latin = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+            !latin(prev) && !latin(next)
+        }
+        _ => false,
+    }
+}
+
+/// Whether a label whose skeleton is ASCII ([`Unsafe::AsciiLookalike`]) is expected under
+/// `tld`: a Turkish or Azerbaijani word whose only non-ASCII characters are the dotless `ı`
+/// (U+0131; `kapı`) and the combining dot above of a lower-cased `İ` (`i̇`, U+0069 U+0307)
+/// under `.tr` or `.az`, as a Cyrillic word under `.ru` ([`script_tlds`]). Everywhere else
+/// it is kept in `xn--` form.
+fn ascii_lookalike_expected(label: &str, tld: &str) -> bool {
+    (tld.eq_ignore_ascii_case("tr") || tld.eq_ignore_ascii_case("az"))
+        && label
+            .chars()
+            .all(|c| c.is_ascii() || c == '\u{131}' || c == '\u{307}')
+}
+
+/// True when U+0307 COMBINING DOT ABOVE follows `i`, `j`, `l` or `ı` in `label`: `i̇` and
+/// `ı̇` look like `i` (Chromium's IDN spoof checker refuses the same sequences), and the
+/// mark keeps the UTS #39 skeleton from being ASCII (`li̇nkedin`).
+fn dot_above_on_ijl(label: &str) -> bool {
+    let b = label.as_bytes();
+    // U+0307 is CC 87 in UTF-8; ı is C4 B1.
+    (1..b.len().saturating_sub(1)).any(|k| {
+        b[k] == 0xCC
+            && b[k + 1] == 0x87
+            && (matches!(b[k - 1], b'i' | b'j' | b'l') || (k >= 2 && b[k - 2..k] == [0xC4, 0xB1]))
+    })
+}
+
+/// [`Unsafe::LeadingMark`] when `label` starts with a combining mark (general category M).
+fn leading_mark(label: &str) -> Result<(), Unsafe> {
+    match label.chars().next() {
+        Some(c) if !c.is_ascii() && c.general_category_group() == GeneralCategoryGroup::Mark => {
+            Err(Unsafe::LeadingMark(c))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -452,7 +595,7 @@ fn fast_label_script(label: &str) -> Option<Option<Script>> {
             }
             Script::Latin
         } else {
-            if !identifier_allowed(c) || skeleton_has_delimiter(c) {
+            if !identifier_allowed(c) || skeleton_has_delimiter(c) || is_separator_like(c) {
                 return None;
             }
             match script_fact(c) {
@@ -685,6 +828,7 @@ pub fn check_label_naive(label: &str, tld: &str) -> Result<(), Unsafe> {
     if label.is_ascii() {
         return Ok(());
     }
+    leading_mark(label)?;
     if let Some(c) = label
         .chars()
         .find(|&c| !c.is_ascii() && !c.identifier_allowed())
@@ -694,9 +838,18 @@ pub fn check_label_naive(label: &str, tld: &str) -> Result<(), Unsafe> {
     if let Some(&(_, c)) = delimiter_lookalikes(label).first() {
         return Err(Unsafe::DelimiterLookalike(c));
     }
+    let chars: Vec<char> = label.chars().collect();
+    if let Some(i) =
+        (0..chars.len()).find(|&i| is_separator_like(chars[i]) && !separator_context_ok(&chars, i))
+    {
+        return Err(Unsafe::SeparatorLookalike(chars[i]));
+    }
     // UTS #39 §5.2 works on identifiers: ASCII digits and '-' are Common and allowed.
     if label.detect_restriction_level() > RestrictionLevel::ModeratelyRestrictive {
         return Err(Unsafe::MixedScript);
+    }
+    if dot_above_on_ijl(label) && !ascii_lookalike_expected(label, tld) {
+        return Err(Unsafe::AsciiLookalike);
     }
     if let Some(s) = single_script(label) {
         let skeleton_latin =
@@ -704,6 +857,10 @@ pub fn check_label_naive(label: &str, tld: &str) -> Result<(), Unsafe> {
         if skeleton_latin && !tld_matches(tld, s) {
             return Err(Unsafe::WholeScriptConfusable(s));
         }
+    } else if unicode_security::skeleton(label).all(|c| c.is_ascii_alphanumeric() || c == '-')
+        && !ascii_lookalike_expected(label, tld)
+    {
+        return Err(Unsafe::AsciiLookalike);
     }
     Ok(())
 }
