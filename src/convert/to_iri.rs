@@ -718,7 +718,9 @@ impl ToIri {
                             }
                             self.host_to_unicode(host, idna, out, &mut o)
                         }
-                        _ => self.decode_host(line, h.clone(), out, &mut o)?,
+                        _ => {
+                            self.decode_host(line, h.clone(), out, &mut o)?;
+                        }
                     }
                     pos = h.end;
                 }
@@ -729,10 +731,22 @@ impl ToIri {
             // The host of a `blob:` line's inner URL is a host to its reader (W3C File API
             // §8.3: the blob's origin), though RFC 3986 reads it as path: decoded with the
             // host's display rules (issue 16), the rest of the path as a path.
-            Some(h) => {
+            // When a label of it is kept as it came, so is the whole path segment that holds
+            // the inner authority (raw characters encoded, as the bidi rule writes a path
+            // segment), so that a second pass writes the same (found by a QA sweep:
+            // `blob:https://üser@kapı%2Eمصر/x`, its bidi rule and its label rule took
+            // pieces of different sizes).
+            Some((a, h)) => {
+                let m = out.len();
                 self.decode(line, c.path.start..h.start, Component::Path, out, &mut o)?;
-                self.decode_host(line, h.clone(), out, &mut o)?;
-                self.decode(line, h.end..c.path.end, Component::Path, out, &mut o)?;
+                if self.decode_host(line, h.clone(), out, &mut o)? {
+                    out.truncate(m);
+                    self.decode(line, c.path.start..a.start, Component::Path, out, &mut o)?;
+                    push_as_it_came(&line[a.clone()], true, out, &mut o);
+                    self.decode(line, a.end..c.path.end, Component::Path, out, &mut o)?;
+                } else {
+                    self.decode(line, h.end..c.path.end, Component::Path, out, &mut o)?;
+                }
             }
             None => self.decode(line, c.path.clone(), Component::Path, out, &mut o)?,
         }
@@ -973,17 +987,20 @@ impl ToIri {
     /// form is written as it came, its `%HH` in uppercase hex, as the bidi rule writes a
     /// piece ([`ToIri::keep_bidi_encoded`]; so that a second pass writes the same). The TLD is
     /// the last non-empty label, decoded. A host without `%` is decoded as before (nothing).
+    /// Returns whether a label was written as it came.
     fn decode_host(
         &mut self,
         line: &[u8],
         h: std::ops::Range<usize>,
         out: &mut Vec<u8>,
         o: &mut Outcome,
-    ) -> Result<(), LineError> {
+    ) -> Result<bool, LineError> {
         let s = &line[h.clone()];
         if !self.label_rule || memchr::memchr(b'%', s).is_none() {
-            return self.decode(line, h, Component::Host, out, o);
+            self.decode(line, h, Component::Host, out, o)?;
+            return Ok(false);
         }
+        let mut kept = false;
         let last = s
             .split(|&b| b == b'.')
             .rfind(|l| !l.is_empty())
@@ -1007,21 +1024,11 @@ impl ToIri {
                     .is_ok_and(|t| !t.is_ascii() && t.split('.').any(|l| check(l, tld).is_err()));
             if unsafe_label {
                 out.truncate(m);
-                for (k, &b) in label.iter().enumerate() {
-                    let in_triplet = (1..=2).any(|d| k >= d && label[k - d] == b'%');
-                    let u = if in_triplet {
-                        b.to_ascii_uppercase()
-                    } else {
-                        b
-                    };
-                    if u != b {
-                        o.written = Written::Wrote;
-                    }
-                    out.push(u);
-                }
+                push_as_it_came(label, false, out, o);
+                kept = true;
             }
             if end == h.end {
-                return Ok(());
+                return Ok(kept);
             }
             out.push(b'.');
             start = end + 1;
@@ -1155,7 +1162,10 @@ impl ToIri {
 /// authority, RFC 3986 Appendix B), as a range of `line`; `None` otherwise, and for an IP
 /// literal or an empty host. Only a line with a `%` in its path asks (the caller's decode of
 /// the rest is unchanged).
-fn blob_inner_host(line: &[u8], c: &components::Components) -> Option<std::ops::Range<usize>> {
+fn blob_inner_host(
+    line: &[u8],
+    c: &components::Components,
+) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
     let scheme = c.scheme.clone()?;
     if c.authority.is_some() || !line[scheme].eq_ignore_ascii_case(b"blob") {
         return None;
@@ -1164,9 +1174,33 @@ fn blob_inner_host(line: &[u8], c: &components::Components) -> Option<std::ops::
     memchr::memchr(b'%', p)?;
     let inner = components::split(p);
     inner.scheme.as_ref()?;
-    let a = components::split_authority(p, inner.authority?).ok()?;
-    let h = a.host;
-    (!h.is_empty() && p[h.start] != b'[').then(|| c.path.start + h.start..c.path.start + h.end)
+    let ar = inner.authority?;
+    let h = components::split_authority(p, ar.clone()).ok()?.host;
+    let at = |r: std::ops::Range<usize>| c.path.start + r.start..c.path.start + r.end;
+    (!h.is_empty() && p[h.start] != b'[').then(|| (at(ar), at(h)))
+}
+
+/// Writes `piece` of the line as it came, its `%HH` in uppercase hex (as to-iri writes what
+/// stays encoded) and, with `encode_raw`, its raw non-ASCII bytes percent-encoded (RFC 3987
+/// §3.1 step 2; a host label keeps them raw, as [`ToIri::keep_bidi_encoded`] does).
+fn push_as_it_came(piece: &[u8], encode_raw: bool, out: &mut Vec<u8>, o: &mut Outcome) {
+    for (k, &b) in piece.iter().enumerate() {
+        if b >= 0x80 && encode_raw {
+            crate::grammar::pct::push_pct(out, b);
+            o.written = Written::Wrote;
+            continue;
+        }
+        let in_triplet = (1..=2).any(|d| k >= d && piece[k - d] == b'%');
+        let u = if in_triplet {
+            b.to_ascii_uppercase()
+        } else {
+            b
+        };
+        if u != b {
+            o.written = Written::Wrote;
+        }
+        out.push(u);
+    }
 }
 
 /// The lines for the tests of the shortcuts that decode `%HH` (to-iri's and normalize's),

@@ -502,7 +502,7 @@ pub fn is_separator_like(c: char) -> bool {
 /// Whether the separator-like character `chars[i]` ([`is_separator_like`]) is in the context
 /// where its words use it, so that it is displayed in a host label:
 ///
-/// * U+00B7 MIDDLE DOT between two `l` (Catalan `l·l`; RFC 5892 Appendix A.3);
+/// * U+00B7 MIDDLE DOT between two `l` (either case; Catalan `l·l`; RFC 5892 Appendix A.3);
 /// * U+05F3 GERESH and U+05F4 GERSHAYIM after a Hebrew letter (A.5, A.6);
 /// * U+30FB KATAKANA MIDDLE DOT between two Han, Hiragana or Katakana characters (A.7 asks
 ///   for one such character in the label; the neighbours are asked here, as Chromium's IDN
@@ -522,7 +522,8 @@ pub fn separator_context_ok(chars: &[char], i: usize) -> bool {
         })
     };
     match chars[i] {
-        '\u{B7}' => prev == Some('l') && next == Some('l'),
+        // Either case: a percent-decoded host is not lower-cased (`COL·LEGI`).
+        '\u{B7}' => matches!(prev, Some('l' | 'L')) && matches!(next, Some('l' | 'L')),
         '\u{5F3}' | '\u{5F4}' => of(prev, &[Script::Hebrew]),
         '\u{30FB}' => {
             let cjk = [Script::Han, Script::Hiragana, Script::Katakana];
@@ -544,22 +545,36 @@ pub fn separator_context_ok(chars: &[char], i: usize) -> bool {
 /// under `.tr` or `.az`, as a Cyrillic word under `.ru` ([`script_tlds`]). Everywhere else
 /// it is kept in `xn--` form.
 fn ascii_lookalike_expected(label: &str, tld: &str) -> bool {
-    (tld.eq_ignore_ascii_case("tr") || tld.eq_ignore_ascii_case("az"))
-        && label
-            .chars()
-            .all(|c| c.is_ascii() || c == '\u{131}' || c == '\u{307}')
+    if !(tld.eq_ignore_ascii_case("tr") || tld.eq_ignore_ascii_case("az")) {
+        return false;
+    }
+    // Each U+0307 right after an `i` or `I` (one dot, the lower-cased `İ`): `lı̇nkedin`,
+    // `l̇inkedin`, `i̇̇srail` are not Turkish words (found by a QA sweep).
+    let mut prev = '\0';
+    label.chars().all(|c| {
+        let ok = c.is_ascii()
+            || matches!(c, '\u{131}' | '\u{130}')
+            || (c == '\u{307}' && matches!(prev, 'i' | 'I'));
+        prev = c;
+        ok
+    })
 }
 
-/// True when U+0307 COMBINING DOT ABOVE follows `i`, `j`, `l` or `ı` in `label`: `i̇` and
-/// `ı̇` look like `i` (Chromium's IDN spoof checker refuses the same sequences), and the
-/// mark keeps the UTS #39 skeleton from being ASCII (`li̇nkedin`).
+/// True when U+0307 COMBINING DOT ABOVE follows `i`, `j`, `l` or `ı` (either case) in
+/// `label`, or it holds U+0130 `İ` (whose NFD is `I` U+0307): `i̇`, `ı̇` and `İ` look like
+/// `i`/`I` (Chromium's IDN spoof checker refuses the same sequences), and the mark keeps the
+/// UTS #39 skeleton from being ASCII (`li̇nkedin`, `GİTHUB` from IDNA2003's ToUnicode or a
+/// decoded `%C4%B0`; found by a QA sweep).
 fn dot_above_on_ijl(label: &str) -> bool {
     let b = label.as_bytes();
-    // U+0307 is CC 87 in UTF-8; ı is C4 B1.
-    (1..b.len().saturating_sub(1)).any(|k| {
-        b[k] == 0xCC
-            && b[k + 1] == 0x87
-            && (matches!(b[k - 1], b'i' | b'j' | b'l') || (k >= 2 && b[k - 2..k] == [0xC4, 0xB1]))
+    // U+0307 is CC 87 in UTF-8; ı is C4 B1; İ is C4 B0.
+    (0..b.len().saturating_sub(1)).any(|k| {
+        (b[k] == 0xC4 && b[k + 1] == 0xB0)
+            || (k >= 1
+                && b[k] == 0xCC
+                && b[k + 1] == 0x87
+                && (matches!(b[k - 1], b'i' | b'j' | b'l' | b'I' | b'J' | b'L')
+                    || (k >= 2 && b[k - 2..k] == [0xC4, 0xB1])))
     })
 }
 
