@@ -727,7 +727,13 @@ impl ToIri {
             }
         }
         out.extend_from_slice(&line[pos..c.path.start]);
-        match blob_inner_host(line, &c).filter(|_| self.label_rule) {
+        // (normalize's presenter, without the label rule, never asks)
+        let blob = if self.label_rule {
+            blob_inner_host(line, &c)
+        } else {
+            None
+        };
+        match blob {
             // The host of a `blob:` line's inner URL is a host to its reader (W3C File API
             // §8.3: the blob's origin), though RFC 3986 reads it as path: decoded with the
             // host's display rules (issue 16), the rest of the path as a path.
@@ -742,7 +748,9 @@ impl ToIri {
                 if self.decode_host(line, h.clone(), out, &mut o)? {
                     out.truncate(m);
                     self.decode(line, c.path.start..a.start, Component::Path, out, &mut o)?;
-                    push_as_it_came(&line[a.clone()], true, out, &mut o);
+                    if push_as_it_came(&line[a.clone()], true, out) {
+                        o.written = Written::Wrote;
+                    }
                     self.decode(line, a.end..c.path.end, Component::Path, out, &mut o)?;
                 } else {
                     self.decode(line, h.end..c.path.end, Component::Path, out, &mut o)?;
@@ -830,19 +838,7 @@ impl ToIri {
                 // by a QA sweep) or beside a left-to-right one (`אb`) would break §4.2 as
                 // written. A host label keeps its raw characters (a host is not
                 // percent-encoded for display; README "to-iri").
-                let piece = &line[l];
-                for (k, &b) in piece.iter().enumerate() {
-                    let in_triplet = (1..=2).any(|d| k >= d && piece[k - d] == b'%');
-                    if b >= 0x80 && part != UNIT_HOST {
-                        crate::grammar::pct::push_pct(&mut fixed, b);
-                    } else {
-                        fixed.push(if in_triplet {
-                            b.to_ascii_uppercase()
-                        } else {
-                            b
-                        });
-                    }
-                }
+                push_as_it_came(&line[l], part != UNIT_HOST, &mut fixed);
                 prev = w.end;
             }
         }
@@ -1024,7 +1020,9 @@ impl ToIri {
                     .is_ok_and(|t| !t.is_ascii() && t.split('.').any(|l| check(l, tld).is_err()));
             if unsafe_label {
                 out.truncate(m);
-                push_as_it_came(label, false, out, o);
+                if push_as_it_came(label, false, out) {
+                    o.written = Written::Wrote;
+                }
                 kept = true;
             }
             if end == h.end {
@@ -1182,12 +1180,15 @@ fn blob_inner_host(
 
 /// Writes `piece` of the line as it came, its `%HH` in uppercase hex (as to-iri writes what
 /// stays encoded) and, with `encode_raw`, its raw non-ASCII bytes percent-encoded (RFC 3987
-/// §3.1 step 2; a host label keeps them raw, as [`ToIri::keep_bidi_encoded`] does).
-fn push_as_it_came(piece: &[u8], encode_raw: bool, out: &mut Vec<u8>, o: &mut Outcome) {
+/// §3.1 step 2; a host label keeps them raw). The one writer of a piece kept encoded, for
+/// [`ToIri::keep_bidi_encoded`] and [`ToIri::decode_host`]. Returns whether what it wrote
+/// differs from `piece`.
+fn push_as_it_came(piece: &[u8], encode_raw: bool, out: &mut Vec<u8>) -> bool {
+    let mut changed = false;
     for (k, &b) in piece.iter().enumerate() {
         if b >= 0x80 && encode_raw {
             crate::grammar::pct::push_pct(out, b);
-            o.written = Written::Wrote;
+            changed = true;
             continue;
         }
         let in_triplet = (1..=2).any(|d| k >= d && piece[k - d] == b'%');
@@ -1196,11 +1197,10 @@ fn push_as_it_came(piece: &[u8], encode_raw: bool, out: &mut Vec<u8>, o: &mut Ou
         } else {
             b
         };
-        if u != b {
-            o.written = Written::Wrote;
-        }
+        changed |= u != b;
         out.push(u);
     }
+    changed
 }
 
 /// The lines for the tests of the shortcuts that decode `%HH` (to-iri's and normalize's),
