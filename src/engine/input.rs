@@ -442,6 +442,15 @@ impl StreamChunker {
         Ok(())
     }
 
+    /// The lines read but not handed out yet (what the chunker holds after the last chunk, a
+    /// last one without LF counted): after a `--on-error fail` stop they are read, not
+    /// reached. (A long line's pieces hold nothing back: its line was counted with its first.)
+    pub fn held_lines(&self) -> u64 {
+        let c = &self.carry;
+        memchr::memchr_iter(b'\n', c).count() as u64
+            + u64::from(c.last().is_some_and(|&b| b != b'\n'))
+    }
+
     /// Fills `buf` with the next chunk. `Ok(None)` at the end. A UTF-8 BOM at the very start
     /// is dropped.
     pub fn next_chunk(&mut self, buf: &mut Vec<u8>) -> io::Result<Option<StreamChunk>> {
