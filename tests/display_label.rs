@@ -8,7 +8,9 @@
 
 mod common;
 
-use iribulk::host::display::{check_label, check_label_naive, script_tlds, takes_fast_path};
+use iribulk::host::display::{
+    check_label, check_label_naive, script_tlds, takes_fast_path, tld_of, Unsafe,
+};
 use iribulk::host::{self, Idna};
 use proptest::prelude::*;
 use unicode_script::Script;
@@ -153,9 +155,44 @@ fn fast_path_takes_one_script_labels_and_keeps_decisions() {
         ("www\u{30FC}paypal", "com", false, false),
         ("\u{4E00}\u{3064}", "jp", false, true),
         ("ノルウェ\u{30FC}", "jp", false, true),
+        // A combining mark of another script on a letter (UTS #39 §5.4; a QA sweep found
+        // ~300 such marks shown inside `paypal`); a script's own marks stay shown.
+        ("paypa\u{E47}l", "com", false, false),
+        ("googl\u{93C}e", "com", false, false),
+        ("a\u{94D}b", "com", false, false),
+        ("ที่", "th", true, true),
+        ("हिन्दी", "in", true, true),
+        ("shopไทย", "com", false, true),
+        // A host of one label has no TLD ([`tld_of`]): `аррӏе` alone reads as `apple`.
+        ("аррӏе", "", true, false),
+        ("kap\u{131}", "", true, false),
+        ("пример", "", true, true),
     ] {
         assert_eq!(takes_fast_path(l), fast, "{l}");
         assert_eq!(check_label(l, t).is_ok(), ok, "{l}.{t}");
         assert_eq!(check_label(l, t), check_label_naive(l, t), "{l}.{t}");
     }
+}
+
+#[test]
+fn marks_of_another_script_and_one_label_hosts_are_named() {
+    assert_eq!(
+        check_label("paypa\u{E47}l", "com"),
+        Err(Unsafe::MarkOnOtherScript('\u{E47}'))
+    );
+    // The base is the last character that is not a mark: a second mark of the same script
+    // on it is judged against the letter, not against the first mark.
+    assert_eq!(
+        check_label("ab\u{301}\u{E4D}c", "com"),
+        Err(Unsafe::MarkOnOtherScript('\u{E4D}'))
+    );
+    assert_eq!(tld_of("a.b.com"), "com");
+    assert_eq!(tld_of("a.b.com."), "com");
+    assert_eq!(tld_of("xn--80ak6aa92e"), "");
+    assert_eq!(tld_of("аррӏе."), "");
+    assert_eq!(
+        iribulk::host::display::check_host("аррӏе"),
+        Err((0, Unsafe::WholeScriptConfusable(Script::Cyrillic)))
+    );
+    assert_eq!(iribulk::host::display::check_host("аррӏе.рф"), Ok(()));
 }

@@ -521,11 +521,7 @@ fn display_unsafe(line: &[u8], out: &[u8]) -> Option<Violation> {
             .collect()
     });
     if let (Some(host), false) = (host, decoded.is_empty()) {
-        let tld = host
-            .trim_end_matches('.')
-            .rsplit('.')
-            .next()
-            .unwrap_or_default();
+        let tld = iribulk::host::display::tld_of(host);
         let verdict = decoded.iter().enumerate().find_map(|(i, l)| {
             iribulk::host::display::check_label(l, tld)
                 .err()
@@ -546,6 +542,9 @@ fn display_unsafe(line: &[u8], out: &[u8]) -> Option<Violation> {
                     }
                     Unsafe::AsciiLookalike => "display-unsafe label: ASCII look-alike",
                     Unsafe::LeadingMark(_) => "display-unsafe label: leading combining mark",
+                    Unsafe::MarkOnOtherScript(_) => {
+                        "display-unsafe label: combining mark of another script"
+                    }
                 },
                 input: format!("decoded label {i}"),
                 output: u.to_string(),

@@ -549,11 +549,12 @@ impl Checker {
         }
         // Labels at the four label dots of RFC 3490 §3.1 (`xn--80ak6aa92e。com` has the
         // A-label `xn--80ak6aa92e`); the TLD is the last non-empty one.
-        let tld = crate::host::labels(host)
+        // None for a host of one label ([`crate::host::display::tld_of`]).
+        let mut named = crate::host::labels(host)
             .map(|(_, l)| l)
-            .filter(|l| !l.is_empty())
-            .last()
-            .unwrap_or_default();
+            .filter(|l| !l.is_empty());
+        named.next();
+        let tld = named.last().unwrap_or_default();
         // The TLD as to-iri judges it: in Unicode (`xn--p1ai` is `рф`, a Cyrillic TLD under
         // which `аррӏе` is shown; `ｔｒ` is `tr`; found by a QA sweep).
         let tld_unicode = (!tld.is_ascii() || crate::host::ace::has_ace_prefix(tld))

@@ -432,10 +432,12 @@ pub fn blob_inner_stripped(line: &[u8]) -> Option<usize> {
 /// as the origin of its inner URL (W3C File API §8.3: the inner URL's scheme, host and port):
 /// the inner URL's start in `input`, or `None` (also for a line that is not `blob:`). Compared:
 /// the part of each inner URL before its path ([`before_path_end`], as a browser delimits
-/// it), ASCII-lower-cased, TAB/CR/LF removed, and after its scheme percent-decoded, as a
-/// browser's host parser decodes a host (so `%C3%BC` for `ü`, what to-uri writes, is the same
-/// host); the scheme is not decoded, as a browser does not (`%68ttps:` is no scheme: to-iri
-/// and normalize decoding it made a host appear; found by a QA sweep).
+/// it), ASCII-lower-cased, TAB/CR/LF removed, the userinfo and a reg-name host
+/// percent-decoded, as a browser's host parser decodes a host (so `%C3%BC` for `ü`, what
+/// to-uri writes, is the same host); the scheme is not decoded, as a browser does not
+/// (`%68ttps:` is no scheme: to-iri and normalize decoding it made a host appear; found by a
+/// QA sweep), nor an IP literal or the port (`:%38` is no port; `:8` is), which is compared
+/// as the number a browser reads, or as none.
 pub fn blob_origin_changed(input: &[u8], written: &[u8]) -> Option<usize> {
     let inner = blob_inner(input)?;
     let key = |line: &[u8]| -> Option<Vec<u8>> {
@@ -451,9 +453,53 @@ pub fn blob_origin_changed(input: &[u8], written: &[u8]) -> Option<usize> {
             _ => 0,
         };
         let mut k = head[..scheme].to_ascii_lowercase();
-        k.extend(
-            crate::host::host_octets(&head[scheme..]).unwrap_or_else(|| head[scheme..].to_vec()),
-        );
+        let decoded = |k: &mut Vec<u8>, part: &[u8]| {
+            k.extend(crate::host::host_octets(part).unwrap_or_else(|| part.to_vec()))
+        };
+        // After the slashes: the userinfo up to the last `@` and a reg-name host are decoded;
+        // an IP literal and the port are not, as a browser's IPv6 and port parsers do not
+        // decode (a decoded `:%38` or `[::%31]` made a parseable origin of one no browser
+        // parses; found by a QA sweep).
+        let rest = &head[scheme..];
+        let slashes = rest
+            .iter()
+            .take_while(|&&b| b == b'/' || b == b'\\')
+            .count();
+        if slashes == 0 {
+            decoded(&mut k, rest);
+        } else {
+            k.extend_from_slice(&rest[..slashes]);
+            let auth = &rest[slashes..];
+            let host_at = auth.iter().rposition(|&b| b == b'@').map_or(0, |p| p + 1);
+            decoded(&mut k, &auth[..host_at]);
+            let hp = &auth[host_at..];
+            let port_at = if hp.first() == Some(&b'[') {
+                memchr::memchr(b']', hp).map_or(hp.len(), |p| p + 1)
+            } else {
+                memchr::memchr(b':', hp).unwrap_or(hp.len())
+            };
+            if hp.first() == Some(&b'[') {
+                k.extend_from_slice(&hp[..port_at]);
+            } else {
+                decoded(&mut k, &hp[..port_at]);
+            }
+            // The port as a browser's port state reads it: its number, or none at all when
+            // it holds anything but ASCII digits (then no origin; `８` that to-uri writes
+            // `%EF%BC%98` is no port either way).
+            let port = &hp[port_at..];
+            if let Some(digits) = port.strip_prefix(b":") {
+                if digits.iter().all(u8::is_ascii_digit) {
+                    let n = digits
+                        .iter()
+                        .position(|&b| b != b'0')
+                        .unwrap_or(digits.len());
+                    k.push(b':');
+                    k.extend_from_slice(&digits[n..]);
+                } else {
+                    k.extend_from_slice(b":?");
+                }
+            }
+        }
         k.make_ascii_lowercase();
         // A TAB, CR or LF decoded (`%0D` that LEIRI wrote for a raw CR) is left to
         // `browser-stripped`, which reports the raw one.
@@ -2100,6 +2146,39 @@ mod tests {
             None
         );
         assert_eq!(moved(b"http://a.com/%68", b"http://b.com/h"), None);
+        // The port and an IP literal as a browser reads them: not decoded (found by a QA
+        // sweep); a port is its number, or none when it holds anything but digits.
+        assert_eq!(
+            moved(b"blob:http://e.com:%38/", b"blob:http://e.com:8/"),
+            Some(5)
+        );
+        assert_eq!(
+            moved(b"blob:http://[::%31]/x", b"blob:http://[::1]/x"),
+            Some(5)
+        );
+        assert_eq!(
+            moved(b"blob:http://e.com:08/", b"blob:http://e.com:8/"),
+            None
+        );
+        assert_eq!(
+            moved(
+                "blob:http://e.com:８/".as_bytes(),
+                b"blob:http://e.com:%EF%BC%98/"
+            ),
+            None
+        );
+        assert_eq!(
+            moved(b"blob:http://e.com:8/", b"blob:http://e.com:9/"),
+            Some(5)
+        );
+        assert_eq!(
+            moved(b"blob:http://%75@e.com/", b"blob:http://u@e.com/"),
+            None
+        );
+        assert_eq!(
+            moved(b"blob:http://[::1]@e.com/", b"blob:http://[::1]@f.com/"),
+            Some(5)
+        );
         // What --trim removes: anywhere in a special line, nothing in another.
         assert!(browser_trims(b"http://a/b\tc", false));
         assert!(browser_trims(b"/b\tc", true));

@@ -1004,6 +1004,11 @@ impl ToIri {
         let last = host::host_octets(last).unwrap_or_else(|| last.to_vec());
         let last = String::from_utf8_lossy(&last);
         let tld = last.rsplit('.').find(|l| !l.is_empty()).unwrap_or_default();
+        // A host of one label (at the input's dots and the decoded ones) has no TLD to
+        // judge it under ([`host::display::tld_of`]).
+        let one_label = s.split(|&b| b == b'.').filter(|l| !l.is_empty()).count() == 1
+            && last.split('.').filter(|l| !l.is_empty()).count() == 1;
+        let tld = if one_label { "" } else { tld };
         let check = if self.naive {
             host::display::check_label_naive
         } else {
@@ -1173,7 +1178,20 @@ fn blob_inner_host(
     let inner = components::split(p);
     inner.scheme.as_ref()?;
     let ar = inner.authority?;
-    let h = components::split_authority(p, ar.clone()).ok()?.host;
+    let h = match components::split_authority(p, ar.clone()) {
+        Ok(a) => a.host,
+        // An authority RFC 3986 refuses (a port `:x` or `:%38`, brackets in the userinfo)
+        // still shows a host to its reader: after the last `@`, up to the next `:` (where a
+        // browser's host state ends, WHATWG URL §4.4). Its labels get the rules too (found by
+        // a QA sweep: `blob:http://%D0%B0%D1%80%D1%80%D3%8F%D0%B5.com:x/` was shown
+        // `blob:http://аррӏе.com:x/`).
+        Err(_) => {
+            let a = &p[ar.clone()];
+            let start = ar.start + a.iter().rposition(|&b| b == b'@').map_or(0, |k| k + 1);
+            let end = memchr::memchr(b':', &p[start..ar.end]).map_or(ar.end, |k| start + k);
+            start..end
+        }
+    };
     let at = |r: std::ops::Range<usize>| c.path.start + r.start..c.path.start + r.end;
     (!h.is_empty() && p[h.start] != b'[').then(|| (at(ar), at(h)))
 }
