@@ -182,11 +182,13 @@ fn cached_and_uncached_give_the_same_bytes_on_every_dataset_line() {
     assert!(seen.lines > 1_000_000, "{seen:?}");
     eprintln!("{seen:?}");
     assert!(seen.cache_hits > 100_000, "the cache answered: {seen:?}");
-    // intl_cldr alone has 16,845 lines with a non-ASCII host: check's host warnings find
-    // the answer of the strict conversion in the cache.
+    // intl_cldr alone has 16,845 lines with a non-ASCII host. check's strict conversion
+    // accepts most of them by the UTS #46 fast path without Punycode, and its host warnings
+    // take that answer (`ToUri::host_accepted`, issue 11); a host the fast path declines
+    // (841 lines of the data sets) is mapped once and found in the cache by the warnings.
     assert!(seen.check_lines > 500_000, "{seen:?}");
     assert!(
-        seen.check_hits > 16_000,
+        seen.check_hits > 500,
         "check's IDNA runs hit the cache: {seen:?}"
     );
 }

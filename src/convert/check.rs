@@ -519,7 +519,13 @@ impl Checker {
         // The UTS #46 run goes through the host cache ([`Checker::host_to_ascii`]).
         let mut mapped = std::mem::take(&mut self.mapped);
         mapped.clear();
-        let m: &[u8] = if pct || !facts.ascii {
+        // A host the UTS #46 fast path accepted in the strict conversion a moment ago
+        // ([`ToUri::host_accepted`]: no Punycode written) ends in a number exactly when its
+        // ACE form does (its labels are split at `.` alone, their characters map to
+        // themselves, an `xn--` label is no number: the argument of normalize's `idna_gate`),
+        // so it is tested as written (issue 11).
+        let accepted = !pct && !facts.ascii && !self.naive && self.conv.host_accepted(&r);
+        let m: &[u8] = if (pct || !facts.ascii) && !accepted {
             let decoded = if pct {
                 std::borrow::Cow::Owned(
                     crate::host::decode_host_percent(host).unwrap_or_else(|| host.to_string()),

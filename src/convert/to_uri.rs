@@ -62,6 +62,9 @@ pub struct ToUri {
     /// Inside [`ToUri::validate`]: the head split of step 2 (scheme, authority, the path's
     /// start) and the authority's split, of a line that passed.
     head: Option<Head>,
+    /// Inside [`ToUri::validate`]: the range of the last line's host that the UTS #46 fast
+    /// path accepted without its ACE form ([`ToUri::host_accepted`]).
+    host_accepted: Option<std::ops::Range<usize>>,
     /// `--repair` ([`crate::convert::repair`]).
     repairer: Repairer,
 }
@@ -78,6 +81,7 @@ impl ToUri {
             scan_only: false,
             known_utf8: false,
             head: None,
+            host_accepted: None,
             repairer: Repairer::default(),
         }
     }
@@ -189,6 +193,14 @@ impl ToUri {
             .map(|(_, head)| head)
     }
 
+    /// Whether the last [`ToUri::validate`] accepted the reg-name host at `r` of its line by
+    /// the UTS #46 fast path without writing its ACE form ([`crate::host::fast::accepts`]):
+    /// the host as written passed UTS #46 ToASCII (the test `accepts_implies_to_ascii`).
+    /// `check`'s `ambiguous-ipv4` test reads it.
+    pub(crate) fn host_accepted(&self, r: &std::ops::Range<usize>) -> bool {
+        self.host_accepted.as_ref() == Some(r)
+    }
+
     /// [`ToUri::validate`] with the counts of the conversion: the repairs, host fallbacks
     /// and warnings of [`ToUri::convert_into`] (the same steps count them; only the block
     /// kernel's writing is left out, so [`Outcome::written`] means nothing here). For
@@ -201,6 +213,7 @@ impl ToUri {
     ) -> Result<(Outcome, Option<Head>), LineError> {
         scratch.clear();
         self.scan_only = !self.naive;
+        self.host_accepted = None;
         self.head = None;
         let r = match line_head {
             Some(h) => self.convert_with_head(line, h, scratch),
@@ -624,6 +637,16 @@ impl ToUri {
         out: &mut Vec<u8>,
         o: &mut Outcome,
     ) -> Result<(), LineError> {
+        // [`ToUri::validate`] discards the ACE form: a host the UTS #46 fast path accepts
+        // without writing its Punycode ([`crate::host::fast::accepts`]) passes, as in
+        // normalize's step 0 (issue 11: Punycode and the cache's hashing were ~6 % of check's
+        // instructions on `intl_cldr`). `accepts` true implies ToASCII succeeds (its test
+        // `accepts_implies_to_ascii`); false asks the cache as before.
+        if self.scan_only && idna == crate::host::Idna::Uts46 && crate::host::fast::accepts(s) {
+            o.written = Written::Wrote;
+            self.host_accepted = Some(r);
+            return Ok(());
+        }
         match self.cache.to_ascii(s, idna, out) {
             Ok(()) => {
                 o.written = Written::Wrote;
