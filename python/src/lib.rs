@@ -354,6 +354,11 @@ fn scalar(py: Python<'_>, s: &Bound<'_, PyAny>, opts: &Options) -> PyResult<Py<P
 /// surrogate starts in the str encoded with `surrogatepass` (found by a QA sweep: Python's
 /// `UnicodeEncodeError` escaped instead of `IriError`).
 fn surrogate_error(py: Python<'_>, ps: &Bound<'_, PyString>, opts: &Options) -> PyErr {
+    surrogate_error_in(py, ps, opts.to_uri.host)
+}
+
+/// [`surrogate_error`] for a host mode.
+fn surrogate_error_in(py: Python<'_>, ps: &Bound<'_, PyString>, host: lib_api::HostMode) -> PyErr {
     let encoded = match ps.call_method1("encode", ("utf-8", "surrogatepass")) {
         Ok(b) => b,
         Err(e) => return e,
@@ -361,7 +366,7 @@ fn surrogate_error(py: Python<'_>, ps: &Bound<'_, PyString>, opts: &Options) -> 
     let v = encoded.cast::<PyBytes>().map_or(&[][..], |b| b.as_bytes());
     let at = std::str::from_utf8(v).err().map_or(0, |e| e.valid_up_to());
     let e = LineError::new(lib_api::ErrorKind::InvalidUtf8, at);
-    iri_error(py, &e, lib_api::message(&e, v, opts.to_uri.host), None)
+    iri_error(py, &e, lib_api::message(&e, v, host), None)
 }
 
 fn scalar_bytes(
@@ -712,7 +717,20 @@ fn leiri_to_iri(
 /// 'http://a/b/g'
 #[pyfunction]
 #[pyo3(signature = (base, r#ref))]
-fn resolve(py: Python<'_>, base: &str, r#ref: &str) -> PyResult<String> {
+fn resolve(
+    py: Python<'_>,
+    base: &Bound<'_, PyString>,
+    r#ref: &Bound<'_, PyString>,
+) -> PyResult<String> {
+    // A lone surrogate in either is `invalid-utf8`, as in the other scalar functions (found
+    // by a QA sweep: Python's `UnicodeEncodeError` escaped instead of `IriError`).
+    let base = base
+        .to_cow()
+        .map_err(|_| surrogate_error_in(py, base, lib_api::HostMode::Auto))?;
+    let r#ref = r#ref
+        .to_cow()
+        .map_err(|_| surrogate_error_in(py, r#ref, lib_api::HostMode::Auto))?;
+    let (base, r#ref) = (base.as_ref(), r#ref.as_ref());
     // The library's helper runs the Guard, as the CLI's --base does (found by a QA sweep:
     // the grammar's resolver alone let `/\\evil.com/` through).
     match iribulk::resolve(base, r#ref) {

@@ -161,6 +161,13 @@ def test_lone_surrogate_is_an_iri_error():
             with pytest.raises(iribulk.IriError) as ei:
                 iribulk.to_uri(s, **kw)
             assert (ei.value.code, ei.value.column) == ("invalid-utf8", col)
+        # resolve's two arguments too (found by a QA sweep: UnicodeEncodeError escaped).
+        with pytest.raises(iribulk.IriError) as ei:
+            iribulk.resolve("http://a/", s)
+        assert (ei.value.code, ei.value.column) == ("invalid-utf8", col)
+        with pytest.raises(iribulk.IriError) as ei:
+            iribulk.resolve(s, "x")
+        assert (ei.value.code, ei.value.column) == ("invalid-utf8", col)
 
 
 def test_normalize_host_needs_idn_or_level_scheme_as_on_the_cli():
