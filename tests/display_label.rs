@@ -163,6 +163,13 @@ fn fast_path_takes_one_script_labels_and_keeps_decisions() {
         ("ที่", "th", true, true),
         ("हिन्दी", "in", true, true),
         ("shopไทย", "com", false, true),
+        // Any mark on an ASCII digit or `-` (a QA sweep: `1\u{E47}password`), also in a
+        // label of one script, which the fast path would take.
+        ("1\u{E47}password", "com", false, false),
+        ("pay-\u{E47}pal", "com", false, false),
+        ("ไทย1\u{E47}", "th", false, false),
+        ("1\u{301}a", "com", false, false),
+        ("ไทย1ไทย", "th", true, true),
         // A host of one label has no TLD ([`tld_of`]): `аррӏе` alone reads as `apple`.
         ("аррӏе", "", true, false),
         ("kap\u{131}", "", true, false),

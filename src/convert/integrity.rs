@@ -436,8 +436,9 @@ pub fn blob_inner_stripped(line: &[u8]) -> Option<usize> {
 /// percent-decoded, as a browser's host parser decodes a host (so `%C3%BC` for `ü`, what
 /// to-uri writes, is the same host); the scheme is not decoded, as a browser does not
 /// (`%68ttps:` is no scheme: to-iri and normalize decoding it made a host appear; found by a
-/// QA sweep), nor an IP literal or the port (`:%38` is no port; `:8` is), which is compared
-/// as the number a browser reads, or as none.
+/// QA sweep), nor an IP literal or the port (`:%38` is no port; `:8` is): an IP literal is
+/// compared as its IPv6 address, a port as its number, and an inner URL where either is
+/// not one has no origin, the same before and after.
 pub fn blob_origin_changed(input: &[u8], written: &[u8]) -> Option<usize> {
     let inner = blob_inner(input)?;
     let key = |line: &[u8]| -> Option<Vec<u8>> {
@@ -473,30 +474,44 @@ pub fn blob_origin_changed(input: &[u8], written: &[u8]) -> Option<usize> {
             let host_at = auth.iter().rposition(|&b| b == b'@').map_or(0, |p| p + 1);
             decoded(&mut k, &auth[..host_at]);
             let hp = &auth[host_at..];
+            // No origin at all (the inner URL does not parse): an IP literal that is no
+            // IPv6 address, anything but a port after it, or a port that holds anything but
+            // ASCII digits (`８`, which to-uri writes `%EF%BC%98`, is none either way). Two
+            // inner URLs without an origin compare equal (found by a QA sweep:
+            // `blob:http://[::%31]x/` to `[::1]x` was reported, and neither parses).
+            const NO_ORIGIN: &[u8] = b"\0no origin";
             let port_at = if hp.first() == Some(&b'[') {
-                memchr::memchr(b']', hp).map_or(hp.len(), |p| p + 1)
+                // WHATWG URL §3.5 IPv6 parser (the standard library's parser reads the same
+                // text forms); compared as the address, not as written.
+                let Some(close) = memchr::memchr(b']', hp) else {
+                    return Some(NO_ORIGIN.to_vec());
+                };
+                let Some(addr) = std::str::from_utf8(&hp[1..close])
+                    .ok()
+                    .and_then(|t| t.parse::<std::net::Ipv6Addr>().ok())
+                else {
+                    return Some(NO_ORIGIN.to_vec());
+                };
+                k.extend_from_slice(format!("[{addr}]").as_bytes());
+                close + 1
             } else {
-                memchr::memchr(b':', hp).unwrap_or(hp.len())
+                let p = memchr::memchr(b':', hp).unwrap_or(hp.len());
+                decoded(&mut k, &hp[..p]);
+                p
             };
-            if hp.first() == Some(&b'[') {
-                k.extend_from_slice(&hp[..port_at]);
-            } else {
-                decoded(&mut k, &hp[..port_at]);
-            }
-            // The port as a browser's port state reads it: its number, or none at all when
-            // it holds anything but ASCII digits (then no origin; `８` that to-uri writes
-            // `%EF%BC%98` is no port either way).
+            // The port as a browser's port state reads it: its number.
             let port = &hp[port_at..];
-            if let Some(digits) = port.strip_prefix(b":") {
-                if digits.iter().all(u8::is_ascii_digit) {
-                    let n = digits
-                        .iter()
-                        .position(|&b| b != b'0')
-                        .unwrap_or(digits.len());
-                    k.push(b':');
-                    k.extend_from_slice(&digits[n..]);
-                } else {
-                    k.extend_from_slice(b":?");
+            if !port.is_empty() {
+                match port.strip_prefix(b":") {
+                    Some(digits) if digits.iter().all(u8::is_ascii_digit) => {
+                        let n = digits
+                            .iter()
+                            .position(|&b| b != b'0')
+                            .unwrap_or(digits.len());
+                        k.push(b':');
+                        k.extend_from_slice(&digits[n..]);
+                    }
+                    _ => return Some(NO_ORIGIN.to_vec()),
                 }
             }
         }
@@ -2179,6 +2194,17 @@ mod tests {
             moved(b"blob:http://[::1]@e.com/", b"blob:http://[::1]@f.com/"),
             Some(5)
         );
+        // No origin before or after: the same (a QA sweep); an address as its value.
+        assert_eq!(
+            moved(b"blob:http://[::%31]x/", b"blob:http://[::1]x/"),
+            None
+        );
+        assert_eq!(moved(b"blob:http://[::1]/", b"blob:http://[0:0::1]/"), None);
+        assert_eq!(
+            moved(b"blob:http://a.com:x/", b"blob:http://b.com:x/"),
+            None
+        );
+        assert_eq!(moved(b"blob:http://[::1/", b"blob:http://[::2/"), None);
         // What --trim removes: anywhere in a special line, nothing in another.
         assert!(browser_trims(b"http://a/b\tc", false));
         assert!(browser_trims(b"/b\tc", true));

@@ -1161,10 +1161,22 @@ impl ToIri {
 }
 
 /// The reg-name host of the inner URL of a `blob:` line whose components are `c` (no
-/// authority of its own, the scheme `blob` in any case, a path that is `scheme://` and an
-/// authority, RFC 3986 Appendix B), as a range of `line`; `None` otherwise, and for an IP
-/// literal or an empty host. Only a line with a `%` in its path asks (the caller's decode of
-/// the rest is unchanged).
+/// authority of its own, the scheme `blob` in any case), as a browser reads it, as a range of
+/// `line` with the range of the inner authority; `None` otherwise, and for an IP literal or
+/// an empty host. Only a line with a `%` in its path asks (the caller's decode of the rest is
+/// unchanged).
+///
+/// * A special inner scheme other than `file` (WHATWG URL §4.4, special authority slashes
+///   and ignore slashes states): the authority starts after any run of `/` and `\` (none
+///   too: `blob:http:%D0%B0…` has the host `%D0%B0…` to a browser; found by a QA sweep:
+///   `blob:http:///%D0%B0%D1%80%D1%80%D3%8F%D0%B5.com/` was shown `аррӏе.com`) and ends at
+///   `/ \ ? #`.
+/// * Any other inner scheme: the authority of RFC 3986 Appendix B (`scheme://`).
+///
+/// In the authority the host follows the last `@` and ends at the next `:` (the browser's
+/// host state), also where RFC 3986 refuses the authority (a port `:x` or `:%38`, an `@` in
+/// the userinfo): its labels get the rules too (found by a QA sweep:
+/// `blob:http://%D0%B0%D1%80%D1%80%D3%8F%D0%B5.com:x/` was shown `blob:http://аррӏе.com:x/`).
 fn blob_inner_host(
     line: &[u8],
     c: &components::Components,
@@ -1176,24 +1188,28 @@ fn blob_inner_host(
     let p = &line[c.path.clone()];
     memchr::memchr(b'%', p)?;
     let inner = components::split(p);
-    inner.scheme.as_ref()?;
-    let ar = inner.authority?;
-    let h = match components::split_authority(p, ar.clone()) {
-        Ok(a) => a.host,
-        // An authority RFC 3986 refuses (a port `:x` or `:%38`, brackets in the userinfo)
-        // still shows a host to its reader: after the last `@`, up to the next `:` (where a
-        // browser's host state ends, WHATWG URL §4.4). Its labels get the rules too (found by
-        // a QA sweep: `blob:http://%D0%B0%D1%80%D1%80%D3%8F%D0%B5.com:x/` was shown
-        // `blob:http://аррӏе.com:x/`).
-        Err(_) => {
-            let a = &p[ar.clone()];
-            let start = ar.start + a.iter().rposition(|&b| b == b'@').map_or(0, |k| k + 1);
-            let end = memchr::memchr(b':', &p[start..ar.end]).map_or(ar.end, |k| start + k);
-            start..end
+    let sr = inner.scheme.clone()?;
+    let inner_scheme = &p[sr.clone()];
+    let ar = if components::is_special_scheme(inner_scheme)
+        && !inner_scheme.eq_ignore_ascii_case(b"file")
+    {
+        let mut k = sr.end + 1;
+        while k < p.len() && matches!(p[k], b'/' | b'\\') {
+            k += 1;
         }
+        let end = p[k..]
+            .iter()
+            .position(|&b| matches!(b, b'/' | b'\\' | b'?' | b'#'))
+            .map_or(p.len(), |e| k + e);
+        k..end
+    } else {
+        inner.authority?
     };
+    let a = &p[ar.clone()];
+    let start = ar.start + a.iter().rposition(|&b| b == b'@').map_or(0, |k| k + 1);
+    let end = memchr::memchr(b':', &p[start..ar.end]).map_or(ar.end, |k| start + k);
     let at = |r: std::ops::Range<usize>| c.path.start + r.start..c.path.start + r.end;
-    (!h.is_empty() && p[h.start] != b'[').then(|| (at(ar), at(h)))
+    (start < end && p[start] != b'[').then(|| (at(ar), at(start..end)))
 }
 
 /// Writes `piece` of the line as it came, its `%HH` in uppercase hex (as to-iri writes what
