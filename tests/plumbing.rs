@@ -1058,3 +1058,112 @@ fn the_report_goes_to_stderr_when_out_is_dev_stdout() {
         "{err}"
     );
 }
+
+/// stdout (or stderr with the report) appended to an input is refused, as `cat f >> f` is:
+/// the output would be read back as input (found by a QA sweep: 180,000 lines became 423,504,
+/// and a whole file grew until the disk was full). `--out` naming the input is allowed.
+#[test]
+fn stdout_appended_to_an_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for script in [
+        r#""$IRIBULK" -q < in.txt >> in.txt"#,
+        r#""$IRIBULK" -q --in in.txt >> in.txt"#,
+        r#""$IRIBULK" -q --in in.txt --out /dev/stdout >> in.txt"#,
+        r#""$IRIBULK" -q --in in.txt --out - >> in.txt"#,
+        r#""$IRIBULK" -q other.txt in.txt >> in.txt"#,
+        r#""$IRIBULK" -q --in in.txt --errors - 2>> in.txt > /dev/null"#,
+    ] {
+        std::fs::write(d.join("in.txt"), TWO_LINES).unwrap();
+        std::fs::write(d.join("other.txt"), TWO_LINES).unwrap();
+        let o = sh_in(d, script);
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{script}: {e}");
+        let left = std::fs::read_to_string(d.join("in.txt")).unwrap();
+        // The refusal itself goes to stderr, which the last script sends into the file.
+        assert!(left.starts_with(TWO_LINES), "{script}: {left}");
+        assert!(
+            e.contains("is the input file") || left.contains("is the input file"),
+            "{script}: {e}"
+        );
+    }
+    // Another file, and --out over the input, still work.
+    std::fs::write(d.join("in.txt"), TWO_LINES).unwrap();
+    let o = sh_in(d, r#""$IRIBULK" -q --in in.txt >> out.txt"#);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    let o = sh_in(d, r#""$IRIBULK" -q --in in.txt --out in.txt"#);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    assert_eq!(
+        std::fs::read_to_string(d.join("in.txt")).unwrap(),
+        "http://a/%C3%BC\nhttp://b/%zz\n"
+    );
+}
+
+/// Data in a compression iribulk does not read is an error, not lines of binary (found by a
+/// QA sweep: an `.xz` file gave exit 0 under `--on-error skip`); a text line that starts like
+/// a bzip2 header is text.
+#[test]
+fn unsupported_compressions_are_refused_by_their_magic() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let cases: [(&str, &[u8]); 5] = [
+        ("xz", &[0xfd, b'7', b'z', b'X', b'Z', 0, 0, 4, 0xe6, 0xd6]),
+        ("bzip2", b"BZh91AY&SY\x00\x01"),
+        ("LZ4", &[0x04, 0x22, 0x4d, 0x18, 0x64, 0x40, 0xa7]),
+        ("7z", &[b'7', b'z', 0xbc, 0xaf, 0x27, 0x1c, 0, 4]),
+        ("zip", b"PK\x03\x04\x14\x00\x00\x00"),
+    ];
+    for (name, bytes) in cases {
+        std::fs::write(d.join("data.bin"), bytes).unwrap();
+        for script in [
+            r#""$IRIBULK" -q --in data.bin --out o.txt"#,
+            r#""$IRIBULK" -q --no-mmap --in data.bin --out o.txt"#,
+            r#""$IRIBULK" -q --out o.txt < data.bin"#,
+        ] {
+            let o = sh_in(d, script);
+            let e = text(&o.stderr);
+            assert_eq!(o.status.code(), Some(1), "{name} {script}: {e}");
+            assert!(e.contains(&format!("{name}-compressed data")), "{e}");
+            assert!(!d.join("o.txt").exists(), "{name} {script}");
+        }
+    }
+    std::fs::write(d.join("t.txt"), "BZh1 is text\nPK\n").unwrap();
+    let o = sh_in(d, r#""$IRIBULK" -q --in t.txt"#);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), "BZh1%20is%20text\nPK\n");
+}
+
+/// A closed output pipe (`| head`) ends the run quietly with status 0, and still finishes
+/// the report and the summary file, which count the lines not written as not reached (found
+/// by a QA sweep: the last run's `--errors` and `--stats-file` were left in place).
+#[test]
+fn a_closed_output_pipe_still_finishes_the_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let block = "http://a/ü\nhttp://b/%zz\nhttp://c/x\n".repeat(100_000);
+    std::fs::write(d.join("in.txt"), &block).unwrap();
+    for script in [
+        r#""$IRIBULK" --in in.txt --errors e.tsv --stats json --stats-file s.json | head -1"#,
+        r#"cat in.txt | "$IRIBULK" --errors e.tsv --stats json --stats-file s.json | head -1"#,
+    ] {
+        std::fs::write(d.join("e.tsv"), "OLD\n").unwrap();
+        std::fs::write(d.join("s.json"), "OLD\n").unwrap();
+        let o = sh_in(d, &format!("{script}; exit ${{PIPESTATUS[-2]}}"));
+        assert_eq!(o.status.code(), Some(0), "{script}: {}", text(&o.stderr));
+        let rep = std::fs::read_to_string(d.join("e.tsv")).unwrap();
+        assert!(rep.starts_with("file\tline"), "{script}: {rep:.80}");
+        let s: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.join("s.json")).unwrap()).unwrap();
+        let n = |k: &str| s[k].as_u64().unwrap();
+        assert_eq!(s["output_closed"], true, "{s}");
+        assert_eq!(s["stopped_at_error"], false, "{s}");
+        assert!(n("not_reached") > 0, "{s}");
+        assert_eq!(
+            n("lines"),
+            n("written") + n("skipped") + n("not_reached"),
+            "{s}"
+        );
+        // Each report row is of a line counted as written or skipped.
+        assert!((rep.lines().count() as u64 - 1) <= n("written") + n("skipped"));
+    }
+}

@@ -241,6 +241,70 @@ pub fn check_not_inputs(
     Ok(())
 }
 
+/// Refuses to write the output through this process's stdout (absent or `-` `--out`, or a
+/// path such as `/dev/stdout` that names the file stdout holds) when stdout is a regular file
+/// that is also an input (`iribulk < f >> f`, `iribulk --in f >> f`): the output appended to
+/// the file being read would be read back and converted again (found by a QA sweep: 180,000
+/// lines became 423,504, and a whole file grew until the disk was full), as `cat f >> f`
+/// refuses ("input file is output file"). The same for stderr when the report goes there
+/// (`report_on_stderr`). `--out f` naming the input is another matter: it is written to a
+/// temporary file and renamed over the input after it was read. Returns a usage message.
+pub fn check_stdout_not_input(
+    out: Option<&Path>,
+    report_on_stderr: bool,
+    inputs: &[Option<&Path>],
+) -> Result<(), String> {
+    let to_stdout = is_std(out) || ident(out) == Ident::Stdout;
+    let streams = [
+        (to_stdout, std_file_id(1), "stdout"),
+        (
+            report_on_stderr,
+            std_file_id(2),
+            "stderr (the error report)",
+        ),
+    ];
+    for (used, id, name) in streams {
+        let Some(id) = id.filter(|_| used) else {
+            continue;
+        };
+        for i in inputs {
+            let (iid, shown) = match i.filter(|i| i.as_os_str() != "-") {
+                Some(p) => (
+                    fs::metadata(p).ok().and_then(|m| file_id(&m)),
+                    format!("'{}'", p.display()),
+                ),
+                None => (stdin_id(), "stdin".to_string()),
+            };
+            if iid == Some(id) {
+                return Err(format!(
+                    "{name} is the input file {shown}: what iribulk writes there would be \
+                     read back as input (as `cat f >> f` refuses); write to another file, \
+                     or use --out with the input's name to convert it in place"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// (device, inode) of the regular file that descriptor `fd` (1 or 2) holds, if it holds one.
+#[cfg(unix)]
+fn std_file_id(fd: i32) -> Option<(u64, u64)> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let owned = match fd {
+        1 => io::stdout().as_fd().try_clone_to_owned().ok()?,
+        _ => io::stderr().as_fd().try_clone_to_owned().ok()?,
+    };
+    let m = File::from(owned).metadata().ok()?;
+    m.is_file().then(|| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn std_file_id(_fd: i32) -> Option<(u64, u64)> {
+    None
+}
+
 /// (device, inode) of a file that a report could replace: anything but a character device
 /// (`/dev/null` may be both read and written).
 #[cfg(unix)]

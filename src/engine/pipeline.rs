@@ -264,8 +264,10 @@ pub fn run_with_progress(
             return Err(e);
         }
     };
-    if summary.stopped_at_error {
-        // A run stopped by --on-error fail leaves no complete-looking output file.
+    if summary.stopped_at_error || summary.output_closed {
+        // A run stopped by --on-error fail leaves no complete-looking output file; a closed
+        // output pipe takes nothing more (the report is still finished: the rows of the
+        // lines before the stop, not the last run's report; found by a QA sweep).
         output.abort();
     } else if let Err(e) = output.finish() {
         if let Some(r) = report {
@@ -388,7 +390,8 @@ fn convert_all(
         total.stats.add(&s.stats);
         total.threads = s.threads;
         total.stopped_at_error = s.stopped_at_error;
-        if s.stopped_at_error {
+        total.output_closed = s.output_closed;
+        if s.stopped_at_error || s.output_closed {
             break;
         }
     }
@@ -572,6 +575,7 @@ pub fn convert_source(
             scratch: String::new(),
             file: report_file_name(input),
             stopped: false,
+            closed: false,
         },
         progress,
         waiting: (0..slots).map(|_| None).collect(),
@@ -595,7 +599,8 @@ pub fn convert_source(
         stats: st.stats,
         elapsed: start.elapsed(),
         threads,
-        stopped_at_error: st.stopped,
+        stopped_at_error: st.stopped && !st.closed,
+        output_closed: st.closed,
     })
 }
 
@@ -851,9 +856,16 @@ impl Ordered<'_> {
         Ok(())
     }
 
-    /// Flushes the output; the counts.
-    fn finish(self) -> Result<State, Fatal> {
-        self.out.flush().map_err(|e| out_err(self.out_name, e))?;
+    /// Flushes the output; the counts. A reader gone by then (`| head`) closes the run
+    /// ([`State::closed`]) with the counts as they are.
+    fn finish(mut self) -> Result<State, Fatal> {
+        match self.out.flush() {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.st.closed = true;
+                self.st.stopped = true;
+            }
+            r => r.map_err(|e| out_err(self.out_name, e))?,
+        }
         Ok(self.st)
     }
 }
@@ -865,9 +877,34 @@ struct State {
     /// The input's name in report rows.
     file: String,
     stopped: bool,
+    /// The reader of the output went away (a closed pipe): the run stops as for
+    /// `--on-error fail` (`stopped` too), the chunk whose write failed and the ones after it
+    /// read and not reached, and the report is still finished (found by a QA sweep:
+    /// `| head -1` left the last run's `--errors` and `--stats-file` in place).
+    closed: bool,
+}
+
+/// `e` on writing the output: a closed pipe ends the run ([`State::close`]), anything else
+/// is fatal.
+fn closed_or_fatal(e: io::Error, out_name: &str) -> Result<bool, Fatal> {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        Ok(true)
+    } else {
+        Err(out_err(out_name, e))
+    }
 }
 
 impl State {
+    /// The output's reader went away while `lines` lines were being written: they count as
+    /// read and not reached, and the run stops.
+    fn close(&mut self, lines: u64) {
+        self.stats.lines += lines;
+        self.stats.not_reached += lines;
+        self.line_base += lines;
+        self.stopped = true;
+        self.closed = true;
+    }
+
     fn emit(
         &mut self,
         data: &[u8],
@@ -880,9 +917,12 @@ impl State {
         let rep_err = |e| Fatal::Report(report_name(opts), e);
         match s.kind {
             StreamChunk::Lines => {
-                s.res
-                    .write_to(data, out)
-                    .map_err(|e| out_err(out_name, e))?;
+                if let Err(e) = s.res.write_to(data, out) {
+                    if closed_or_fatal(e, out_name)? {
+                        self.close(s.res.stats.lines);
+                        return Ok(());
+                    }
+                }
                 if let Some(w) = report.as_mut() {
                     for is in &s.res.issues {
                         let line = &data[is.start..is.start + is.len];
@@ -947,7 +987,12 @@ impl State {
                 }
                 let _ = last;
                 if opts.engine.error_policy() == OnError::Keep {
-                    out.write_all(data).map_err(|e| out_err(out_name, e))?;
+                    if let Err(e) = out.write_all(data) {
+                        if closed_or_fatal(e, out_name)? {
+                            // The line is counted (as written, its report row given).
+                            self.close(0);
+                        }
+                    }
                 }
             }
         }

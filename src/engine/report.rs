@@ -239,6 +239,9 @@ pub struct Summary {
     pub threads: usize,
     /// True if `--on-error fail` stopped the run.
     pub stopped_at_error: bool,
+    /// True if the reader of the output went away (`| head`): the run stopped there, the
+    /// lines of the chunk whose write failed and every line after it count as not reached.
+    pub output_closed: bool,
 }
 
 impl Summary {
@@ -279,7 +282,7 @@ impl Summary {
             st.warning_lines,
             st.error_lines
         );
-        let not_reached = if self.stopped_at_error {
+        let not_reached = if self.stopped_at_error || self.output_closed {
             format!(" + not reached {}", st.not_reached)
         } else {
             String::new()
@@ -312,6 +315,9 @@ impl Summary {
             .collect();
         if !codes.is_empty() {
             let _ = writeln!(s, "  by code: {}", codes.join(", "));
+        }
+        if self.output_closed {
+            let _ = writeln!(s, "  stopped: the output was closed by its reader (a pipe such as `| head`); the lines not written count as not reached, and the error report holds the rows of the lines before them");
         }
         if self.stopped_at_error {
             let _ = writeln!(s, "  stopped at the first error (--on-error fail: that line counts as skipped, the lines read after it as not reached; an --out FILE is left as it was, so the lines counted as written are not in it)");
@@ -349,6 +355,7 @@ impl Summary {
             "lines_per_s": st.lines as f64 / secs.max(1e-9),
             "threads": self.threads,
             "stopped_at_error": self.stopped_at_error,
+            "output_closed": self.output_closed,
         })
         .to_string();
         s.push('\n');

@@ -61,12 +61,18 @@ fn main() -> ExitCode {
     }
     match pipeline::run_with_progress(&opts, bar.as_ref().map(|b| b as &dyn pipeline::Progress)) {
         Ok(summary) => {
-            // An explicit --stats or --stats-file asks for the summary even with --quiet.
-            if !cli.quiet || given("stats") || cli.stats_file.is_some() {
+            // An explicit --stats or --stats-file asks for the summary even with --quiet. A
+            // closed output pipe (`| head`) ends quietly, with status 0 (README "Shell
+            // habits"): the summary only where it is asked for (the report was finished).
+            let quiet = cli.quiet || summary.output_closed;
+            if !quiet || given("stats") || cli.stats_file.is_some() {
                 if let Err(e) = write_stats(&cli, &summary) {
                     say!("iribulk: {e}");
                     return ExitCode::from(1);
                 }
+            }
+            if summary.output_closed {
+                return ExitCode::SUCCESS;
             }
             ExitCode::from(cli::exit_status(&summary, &opts.engine, cli.exit_zero))
         }
@@ -110,7 +116,12 @@ fn check_files(cli: &Cli, opts: &pipeline::RunOptions) -> Result<(), String> {
     } else {
         opts.inputs.iter().map(|p| Some(p.as_path())).collect()
     };
-    check_not_inputs(&[("--stats-file", stats)], &inputs)
+    check_not_inputs(&[("--stats-file", stats)], &inputs)?;
+    iribulk::engine::output::check_stdout_not_input(
+        opts.output.as_deref(),
+        opts.errors_to_stderr(),
+        &inputs,
+    )
 }
 
 /// True when fd 1 looks like a stdout that was closed when the program started: the Rust
