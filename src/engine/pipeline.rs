@@ -264,19 +264,22 @@ pub fn run_with_progress(
             return Err(e);
         }
     };
+    // The report first: a report that cannot be finished (a full disk) ends the run before
+    // the output is renamed into place, so an existing --out stays as it was (found by a QA
+    // sweep: the output was replaced, then the report failed with status 1).
+    if let Some(r) = report {
+        if let Err(e) = r.finish() {
+            output.abort();
+            return Err(Fatal::Report(rep_name, e));
+        }
+    }
     if summary.stopped_at_error || summary.output_closed {
         // A run stopped by --on-error fail leaves no complete-looking output file; a closed
         // output pipe takes nothing more (the report is still finished: the rows of the
         // lines before the stop, not the last run's report; found by a QA sweep).
         output.abort();
     } else if let Err(e) = output.finish() {
-        if let Some(r) = report {
-            r.abort();
-        }
         return Err(out_err(&out_name, e));
-    }
-    if let Some(r) = report {
-        r.finish().map_err(|e| Fatal::Report(rep_name, e))?;
     }
     Ok(summary)
 }

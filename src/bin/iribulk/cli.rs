@@ -807,10 +807,12 @@ impl Cli {
         // A run that --on-error fail stops leaves its --out as it was; --exit-zero would
         // report it as a success (found by a QA sweep: yesterday's output stayed, status 0).
         if self.exit_zero && matches!(self.on_error, OnErrorArg::Fail) {
-            return Err("--exit-zero with --on-error fail would report a run stopped at its \
+            return Err(
+                "--exit-zero with --on-error fail would report a run stopped at its \
                         first error, its output left as it was, as a success; use --on-error \
                         keep or skip with --exit-zero"
-                .into());
+                    .into(),
+            );
         }
         let to_uri = ToUriOptions::default()
             .host(match self.host {
