@@ -1167,3 +1167,50 @@ fn a_closed_output_pipe_still_finishes_the_reports() {
         assert!((rep.lines().count() as u64 - 1) <= n("written") + n("skipped"));
     }
 }
+
+/// Without `--charset`, a UTF-16 byte order mark picks UTF-16 (WHATWG Encoding §6 decode, BOM
+/// sniffing), as `--charset utf-16le` does (found by a QA sweep: a file PowerShell wrote gave
+/// `invalid-utf8` on every line), for a mapped file, `--no-mmap`, stdin, and a `.gz`.
+#[test]
+fn a_utf16_byte_order_mark_is_read_as_utf16() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let utf8 = "http://a/ü\nhttp://b/%zz\nhttp://c/x\n";
+    let le: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(utf8.encode_utf16().flat_map(|u| u.to_le_bytes()))
+        .collect();
+    let be: Vec<u8> = [0xFE, 0xFF]
+        .into_iter()
+        .chain(utf8.encode_utf16().flat_map(|u| u.to_be_bytes()))
+        .collect();
+    std::fs::write(d.join("u8.txt"), utf8).unwrap();
+    std::fs::write(d.join("le.txt"), &le).unwrap();
+    std::fs::write(d.join("be.txt"), &be).unwrap();
+    std::fs::write(d.join("le.txt.gz"), gz(&le)).unwrap();
+    let want = sh_in(d, r#""$IRIBULK" -q --in u8.txt"#);
+    assert_eq!(want.status.code(), Some(3), "{}", text(&want.stderr));
+    assert_eq!(
+        text(&want.stdout),
+        "http://a/%C3%BC\nhttp://b/%zz\nhttp://c/x\n"
+    );
+    for script in [
+        r#""$IRIBULK" -q --in le.txt"#,
+        r#""$IRIBULK" -q --in be.txt"#,
+        r#""$IRIBULK" -q --no-mmap --in le.txt"#,
+        r#""$IRIBULK" -q < be.txt"#,
+        r#""$IRIBULK" -q --in le.txt.gz"#,
+        r#""$IRIBULK" -q --charset utf-16le --in be.txt"#,
+    ] {
+        let o = sh_in(d, script);
+        assert_eq!(o.status.code(), Some(3), "{script}: {}", text(&o.stderr));
+        same(&o.stdout, &want.stdout, script);
+    }
+    // The report names the same line and column as for the UTF-8 file.
+    let o = sh_in(d, r#""$IRIBULK" -q --in le.txt --errors -"#);
+    assert!(
+        text(&o.stderr).contains("le.txt\t2\t10\tbad-percent"),
+        "{}",
+        text(&o.stderr)
+    );
+}

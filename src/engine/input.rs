@@ -598,6 +598,47 @@ pub fn sniff_utf8_bom(src: Source) -> io::Result<(Source, bool)> {
     }
 }
 
+/// Whether `src` starts with a UTF-16 byte order mark (`FF FE` or `FE FF`), and the source to
+/// read it from: for WHATWG Encoding §6 "decode" (BOM sniffing), which reads such an input as
+/// UTF-16 whatever the fallback encoding is; the run then reads it as with `--charset utf-16`
+/// (found by a QA sweep: a file PowerShell wrote gave `invalid-utf8` on every line). A mapped
+/// file with the mark becomes a stream over its map (the transcoder reads a stream); a stream
+/// gets its first bytes back in front.
+pub fn sniff_utf16_bom(src: Source) -> io::Result<(Source, bool)> {
+    let is_bom = |h: &[u8]| h.starts_with(&[0xFF, 0xFE]) || h.starts_with(&[0xFE, 0xFF]);
+    match src {
+        Source::Mapped(m) => {
+            if !is_bom(m.bytes()) {
+                return Ok((Source::Mapped(m), false));
+            }
+            Ok((Source::Stream(Box::new(MapReader { map: m, pos: 0 })), true))
+        }
+        Source::Stream(mut r) => {
+            let mut head = [0u8; 2];
+            let n = read_up_to(&mut r, &mut head)?;
+            let bom = is_bom(&head[..n]);
+            let joined = io::Cursor::new(head[..n].to_vec()).chain(r);
+            Ok((Source::Stream(Box::new(joined)), bom))
+        }
+    }
+}
+
+/// A mapped file read as a stream ([`sniff_utf16_bom`]).
+struct MapReader {
+    map: MappedFile,
+    pos: usize,
+}
+
+impl Read for MapReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let rest = &self.map.bytes()[self.pos..];
+        let n = rest.len().min(buf.len());
+        buf[..n].copy_from_slice(&rest[..n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
 /// Wraps an opened input in a [`crate::charset::Utf16Reader`] when the run's charset is UTF-16
 /// (`cs`; RFC 3987 §3.1 step 1c: a Unicode-based encoding is read as such); a source of another
 /// kind is returned as it is (the caller opens UTF-16 input as a stream, never mapped).

@@ -337,6 +337,26 @@ fn convert_all(
         let utf16 = opts.engine.charset.and_then(|c| c.stream_charset());
         let (source, size) = input::open_counted(inp, opts.no_mmap || utf16.is_some(), &read)
             .map_err(|e| Fatal::Input(input_msg_name(inp), e))?;
+        // Without --charset, a UTF-16 byte order mark picks UTF-16 (WHATWG Encoding §6
+        // decode: BOM sniffing): the input is read as with `--charset utf-16`.
+        let (source, bom16) = if opts.engine.charset.is_none() {
+            input::sniff_utf16_bom(source).map_err(|e| Fatal::Input(input_msg_name(inp), e))?
+        } else {
+            (source, false)
+        };
+        let utf16_opts;
+        let (opts, utf16) = if bom16 {
+            let cs = crate::charset::Charset::for_label(b"utf-16le").expect("a WHATWG label");
+            let mut o = opts.clone();
+            o.engine.charset = Some(crate::charset::LegacyInput {
+                source: crate::charset::CharsetSource::Fixed(cs),
+                query_charset: Default::default(),
+            });
+            utf16_opts = o;
+            (&utf16_opts, Some(cs))
+        } else {
+            (opts, utf16)
+        };
         let source = input::wrap_utf16(source, utf16);
         // A UTF-8 BOM wins over a fixed legacy `--charset` (WHATWG Encoding §6 decode): this
         // input is read as UTF-8 (it was decoded as windows-1252, `Ã©` for `é`, without a
