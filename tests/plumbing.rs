@@ -1073,6 +1073,13 @@ fn stdout_appended_to_an_input_is_refused() {
         r#""$IRIBULK" -q --in in.txt --out - >> in.txt"#,
         r#""$IRIBULK" -q other.txt in.txt >> in.txt"#,
         r#""$IRIBULK" -q --in in.txt --errors - 2>> in.txt > /dev/null"#,
+        // Through a descriptor, the report or the summary on stdout, bench's table (a
+        // re-check sweep found these).
+        r#""$IRIBULK" -q --out o.txt --errors - < in.txt >> in.txt"#,
+        r#""$IRIBULK" -q --out /dev/fd/5 5>> in.txt < in.txt"#,
+        r#""$IRIBULK" -q --in in.txt --out /proc/self/fd/5 5>> in.txt"#,
+        r#""$IRIBULK" -q --in in.txt --out o.txt --stats-file - >> in.txt"#,
+        r#""$IRIBULK" bench --in in.txt >> in.txt"#,
     ] {
         std::fs::write(d.join("in.txt"), TWO_LINES).unwrap();
         std::fs::write(d.join("other.txt"), TWO_LINES).unwrap();
@@ -1087,6 +1094,10 @@ fn stdout_appended_to_an_input_is_refused() {
             "{script}: {e}"
         );
     }
+    // An empty input (the shell emptied it first) is not refused, as cat does not refuse it.
+    std::fs::write(d.join("in.txt"), "").unwrap();
+    let o = sh_in(d, r#""$IRIBULK" -q --in in.txt >> in.txt"#);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     // Another file, and --out over the input, still work.
     std::fs::write(d.join("in.txt"), TWO_LINES).unwrap();
     let o = sh_in(d, r#""$IRIBULK" -q --in in.txt >> out.txt"#);
@@ -1106,10 +1117,11 @@ fn stdout_appended_to_an_input_is_refused() {
 fn unsupported_compressions_are_refused_by_their_magic() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let cases: [(&str, &[u8]); 5] = [
+    let cases: [(&str, &[u8]); 6] = [
         ("xz", &[0xfd, b'7', b'z', b'X', b'Z', 0, 0, 4, 0xe6, 0xd6]),
         ("bzip2", b"BZh91AY&SY\x00\x01"),
         ("LZ4", &[0x04, 0x22, 0x4d, 0x18, 0x64, 0x40, 0xa7]),
+        ("LZ4", &[0x02, 0x21, 0x4c, 0x18, 0x10, 0, 0, 0]),
         ("7z", &[b'7', b'z', 0xbc, 0xaf, 0x27, 0x1c, 0, 4]),
         ("zip", b"PK\x03\x04\x14\x00\x00\x00"),
     ];
@@ -1127,6 +1139,12 @@ fn unsupported_compressions_are_refused_by_their_magic() {
             assert!(!d.join("o.txt").exists(), "{name} {script}");
         }
     }
+    // A second input in xz is refused before the first one's output is written.
+    std::fs::write(d.join("first.txt"), TWO_LINES).unwrap();
+    std::fs::write(d.join("second.xz"), cases[0].1).unwrap();
+    let o = sh_in(d, r#""$IRIBULK" -q first.txt second.xz"#);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert!(o.stdout.is_empty(), "{}", text(&o.stdout));
     std::fs::write(d.join("t.txt"), "BZh1 is text\nPK\n").unwrap();
     let o = sh_in(d, r#""$IRIBULK" -q --in t.txt"#);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));

@@ -60,7 +60,7 @@ impl Compression {
 /// exit 0 with `--on-error skip`). `head` is the first [`HEAD`] bytes or fewer. The magics:
 /// xz `fd 37 7a 58 5a 00` (xz file format §2.1.1.1), bzip2 `BZh1`–`BZh9` followed by the block
 /// magic `31 41 59 26 53 59` (so that a text line starting `BZh1` is still text), LZ4 frame
-/// `04 22 4d 18` (LZ4 frame format §Frame Descriptor), 7z `37 7a bc af 27 1c`, zip `50 4b 03
+/// `04 22 4d 18` (LZ4 frame format §Frame Descriptor) and legacy frame `02 21 4c 18`, 7z `37 7a bc af 27 1c`, zip `50 4b 03
 /// 04`.
 pub fn unsupported_compression(head: &[u8]) -> Option<(&'static str, &'static str)> {
     if head.starts_with(&[0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) {
@@ -71,7 +71,9 @@ pub fn unsupported_compression(head: &[u8]) -> Option<(&'static str, &'static st
         && head[4..10] == [0x31, 0x41, 0x59, 0x26, 0x53, 0x59]
     {
         Some(("bzip2", "bzip2 -dc"))
-    } else if head.starts_with(&[0x04, 0x22, 0x4d, 0x18]) {
+    } else if head.starts_with(&[0x04, 0x22, 0x4d, 0x18])
+        || head.starts_with(&[0x02, 0x21, 0x4c, 0x18])
+    {
         Some(("LZ4", "lz4 -dc"))
     } else if head.starts_with(&[0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]) {
         Some(("7z", "7z x -so"))
@@ -80,6 +82,19 @@ pub fn unsupported_compression(head: &[u8]) -> Option<(&'static str, &'static st
     } else {
         None
     }
+}
+
+/// Refuses a regular file whose first bytes are a compression iribulk does not read
+/// ([`unsupported_compression`]), before any input is converted: a second input in xz was
+/// found only after the first one's output had been written to stdout (found by a QA sweep).
+/// Other files (pipes, devices) are not read here: their bytes would be lost.
+pub fn check_compression(path: &Path) -> io::Result<()> {
+    if inherited_fd(path).is_some() || !std::fs::metadata(path)?.is_file() {
+        return Ok(());
+    }
+    let mut head = [0u8; HEAD];
+    let n = read_up_to(&mut File::open(path)?, &mut head)?;
+    refuse_compression(&head[..n])
 }
 
 /// How many first bytes are read to recognise a compression ([`Compression::from_magic`],

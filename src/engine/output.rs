@@ -241,50 +241,91 @@ pub fn check_not_inputs(
     Ok(())
 }
 
-/// Refuses to write the output through this process's stdout (absent or `-` `--out`, or a
-/// path such as `/dev/stdout` that names the file stdout holds) when stdout is a regular file
-/// that is also an input (`iribulk < f >> f`, `iribulk --in f >> f`): the output appended to
-/// the file being read would be read back and converted again (found by a QA sweep: 180,000
-/// lines became 423,504, and a whole file grew until the disk was full), as `cat f >> f`
-/// refuses ("input file is output file"). The same for stderr when the report goes there
-/// (`report_on_stderr`). `--out f` naming the input is another matter: it is written to a
-/// temporary file and renamed over the input after it was read. Returns a usage message.
+/// Refuses an output that is written through a descriptor (not a temporary file renamed into
+/// place) when that descriptor holds a regular file that is also an input with bytes left to
+/// read, as `cat f >> f` refuses ("input file is output file"): what iribulk writes there
+/// would be read back as input (found by QA sweeps: `iribulk < f >> f` turned 180,000 lines
+/// into 423,504, and a whole file grew until the disk was full). Such outputs: an absent or
+/// `-` path (stdout), a path naming a descriptor (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
+/// `/proc/self/fd/N`), and stderr when the report goes there (`report_on_stderr`). `outs` are
+/// (option name, path) as for [`check_outputs`], `None` or `-` meaning stdout. A path that is
+/// not a descriptor is written to a temporary file and renamed: `--out f` over the input
+/// converts it in place, and a side file naming an input is [`check_not_inputs`]'s. An empty
+/// input (`iribulk --in f > f`, which the shell emptied first) is not refused, as `cat` does
+/// not. Returns a usage message.
 pub fn check_stdout_not_input(
-    out: Option<&Path>,
+    outs: &[(&str, Option<&Path>)],
     report_on_stderr: bool,
     inputs: &[Option<&Path>],
 ) -> Result<(), String> {
-    let to_stdout = is_std(out) || ident(out) == Ident::Stdout;
-    let streams = [
-        (to_stdout, std_file_id(1), "stdout"),
-        (
-            report_on_stderr,
-            std_file_id(2),
-            "stderr (the error report)",
-        ),
-    ];
-    for (used, id, name) in streams {
-        let Some(id) = id.filter(|_| used) else {
-            continue;
-        };
-        for i in inputs {
-            let (iid, shown) = match i.filter(|i| i.as_os_str() != "-") {
-                Some(p) => (
-                    fs::metadata(p).ok().and_then(|m| file_id(&m)),
-                    format!("'{}'", p.display()),
-                ),
-                None => (stdin_id(), "stdin".to_string()),
-            };
-            if iid == Some(id) {
-                return Err(format!(
-                    "{name} is the input file {shown}: what iribulk writes there would be \
-                     read back as input (as `cat f >> f` refuses); write to another file, \
-                     or use --out with the input's name to convert it in place"
-                ));
+    let mut through: Vec<(String, (u64, u64))> = Vec::new();
+    for (opt, p) in outs {
+        let id = if is_std(*p) {
+            std_file_id(1)
+        } else {
+            let p = p.expect("not stdout");
+            if crate::engine::input::fd_number(p).is_some() || ident(Some(p)) == Ident::Stdout {
+                fs::metadata(p)
+                    .ok()
+                    .filter(|m| m.is_file())
+                    .and_then(|m| file_id(&m))
+            } else {
+                None
             }
+        };
+        if let Some(id) = id {
+            let shown = match p.filter(|p| p.as_os_str() != "-") {
+                Some(p) => format!("{opt} '{}'", p.display()),
+                None => format!("{opt} (stdout)"),
+            };
+            through.push((shown, id));
+        }
+    }
+    if report_on_stderr {
+        if let Some(id) = std_file_id(2) {
+            through.push(("--errors - (stderr)".to_string(), id));
+        }
+    }
+    if through.is_empty() {
+        return Ok(());
+    }
+    for i in inputs {
+        let (iid, shown) = match i.filter(|i| i.as_os_str() != "-") {
+            Some(p) => (
+                fs::metadata(p)
+                    .ok()
+                    .filter(|m| m.len() > 0)
+                    .and_then(|m| file_id(&m)),
+                format!("'{}'", p.display()),
+            ),
+            None => (stdin_id_with_bytes_left(), "stdin".to_string()),
+        };
+        if let Some((name, _)) = through.iter().find(|(_, id)| Some(*id) == iid) {
+            return Err(format!(
+                "{name} is the input file {shown}: what iribulk writes there would be read \
+                 back as input (as `cat f >> f` refuses); write to another file, or use \
+                 --out with the input's name to convert it in place"
+            ));
         }
     }
     Ok(())
+}
+
+/// [`stdin_id`] when stdin is a regular file with bytes after its current position.
+#[cfg(unix)]
+fn stdin_id_with_bytes_left() -> Option<(u64, u64)> {
+    use std::io::Seek;
+    use std::os::fd::AsFd;
+    let mut f = File::from(io::stdin().as_fd().try_clone_to_owned().ok()?);
+    let m = f.metadata().ok()?;
+    let at = f.stream_position().ok()?;
+    (m.is_file() && m.len() > at).then_some(())?;
+    file_id(&m)
+}
+
+#[cfg(not(unix))]
+fn stdin_id_with_bytes_left() -> Option<(u64, u64)> {
+    None
 }
 
 /// (device, inode) of the regular file that descriptor `fd` (1 or 2) holds, if it holds one.

@@ -193,6 +193,19 @@ pub fn run_with_progress(
     opts: &RunOptions,
     progress: Option<&dyn Progress>,
 ) -> Result<Summary, Fatal> {
+    run_with_hook(opts, progress, &mut |_| Ok(()))
+}
+
+/// [`run_with_progress`], calling `before_commit` with the run's summary after the error
+/// report is finished and before the output is renamed into place: the command writes its
+/// `--stats-file` there, so that a summary that cannot be written (a full disk) leaves an
+/// existing `--out` as it was, as a report that cannot be written does (found by a QA
+/// sweep). Its error ends the run with [`Fatal::Other`], the output not renamed.
+pub fn run_with_hook(
+    opts: &RunOptions,
+    progress: Option<&dyn Progress>,
+    before_commit: &mut dyn FnMut(&Summary) -> Result<(), String>,
+) -> Result<Summary, Fatal> {
     let start = Instant::now();
     let out_name = name(&opts.output, "stdout");
     output::check_outputs(&opts.output_options()).map_err(Fatal::Usage)?;
@@ -215,6 +228,7 @@ pub fn run_with_progress(
             Ok(_) => {}
             Err(e) => return Err(Fatal::Input(input_msg_name(Some(p)), e)),
         }
+        input::check_compression(p).map_err(|e| Fatal::Input(input_msg_name(Some(p)), e))?;
     }
     output::check_not_inputs(&[("--errors", opts.errors.as_deref())], &inputs)
         .map_err(Fatal::Usage)?;
@@ -272,6 +286,10 @@ pub fn run_with_progress(
             output.abort();
             return Err(Fatal::Report(rep_name, e));
         }
+    }
+    if let Err(msg) = before_commit(&summary) {
+        output.abort();
+        return Err(Fatal::Other(msg));
     }
     if summary.stopped_at_error || summary.output_closed {
         // A run stopped by --on-error fail leaves no complete-looking output file; a closed

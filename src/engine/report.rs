@@ -317,7 +317,7 @@ impl Summary {
             let _ = writeln!(s, "  by code: {}", codes.join(", "));
         }
         if self.output_closed {
-            let _ = writeln!(s, "  stopped: the output was closed by its reader (a pipe such as `| head`); the lines not written count as not reached, and the error report holds the rows of the lines before them");
+            let _ = writeln!(s, "  stopped: the output was closed by its reader (a pipe such as `| head`); the chunk being written then and the lines after it count as not reached, and the error report holds the rows of the chunks before it");
         }
         if self.stopped_at_error {
             let _ = writeln!(s, "  stopped at the first error (--on-error fail: that line counts as skipped, the lines read after it as not reached; an --out FILE is left as it was, so the lines counted as written are not in it)");

@@ -59,18 +59,21 @@ fn main() -> ExitCode {
         say!("iribulk: cannot watch for signals: {e}");
         return ExitCode::from(1);
     }
-    match pipeline::run_with_progress(&opts, bar.as_ref().map(|b| b as &dyn pipeline::Progress)) {
+    // An explicit --stats or --stats-file asks for the summary even with --quiet. A closed
+    // output pipe (`| head`) ends quietly, with status 0 (README "Shell habits"): the summary
+    // only where it is asked for (the report was finished). Written before the output is
+    // renamed into place (`run_with_hook`): a summary that cannot be written leaves an
+    // existing --out as it was.
+    let mut write_summary = |summary: &Summary| {
+        let quiet = cli.quiet || summary.output_closed;
+        if !quiet || given("stats") || cli.stats_file.is_some() {
+            write_stats(&cli, summary)?;
+        }
+        Ok(())
+    };
+    let progress = bar.as_ref().map(|b| b as &dyn pipeline::Progress);
+    match pipeline::run_with_hook(&opts, progress, &mut write_summary) {
         Ok(summary) => {
-            // An explicit --stats or --stats-file asks for the summary even with --quiet. A
-            // closed output pipe (`| head`) ends quietly, with status 0 (README "Shell
-            // habits"): the summary only where it is asked for (the report was finished).
-            let quiet = cli.quiet || summary.output_closed;
-            if !quiet || given("stats") || cli.stats_file.is_some() {
-                if let Err(e) = write_stats(&cli, &summary) {
-                    say!("iribulk: {e}");
-                    return ExitCode::from(1);
-                }
-            }
             if summary.output_closed {
                 return ExitCode::SUCCESS;
             }
@@ -117,11 +120,17 @@ fn check_files(cli: &Cli, opts: &pipeline::RunOptions) -> Result<(), String> {
         opts.inputs.iter().map(|p| Some(p.as_path())).collect()
     };
     check_not_inputs(&[("--stats-file", stats)], &inputs)?;
-    iribulk::engine::output::check_stdout_not_input(
-        opts.output.as_deref(),
-        opts.errors_to_stderr(),
-        &inputs,
-    )
+    // What goes through a descriptor: the output, a report on stdout, a summary on stdout.
+    let mut through = vec![("--out", opts.output.as_deref())];
+    if opts.errors_to_stdout() {
+        through.push(("--errors -", None));
+    } else if let Some(e) = opts.errors.as_deref().filter(|e| e.as_os_str() != "-") {
+        through.push(("--errors", Some(e)));
+    }
+    if let Some(s) = stats {
+        through.push(("--stats-file", (s.as_os_str() != "-").then_some(s)));
+    }
+    iribulk::engine::output::check_stdout_not_input(&through, opts.errors_to_stderr(), &inputs)
 }
 
 /// True when fd 1 looks like a stdout that was closed when the program started: the Rust
@@ -218,6 +227,16 @@ fn bench(b: &BenchArgs) -> ExitCode {
             say!("iribulk: {msg}");
             return ExitCode::from(2);
         }
+    }
+    // The table (or `--plot -`'s chart) on stdout appended to the input would change it
+    // (found by a QA sweep: `bench --in f >> f`).
+    if let Err(msg) = iribulk::engine::output::check_stdout_not_input(
+        &[("bench's table", None)],
+        false,
+        &[Some(b.input.as_path())],
+    ) {
+        say!("iribulk: {msg}");
+        return ExitCode::from(2);
     }
     // `--plot -`: the chart is stdout (`- is stdout for every file option`), so the table
     // goes to stderr instead of mixing with it.
