@@ -89,7 +89,7 @@ pub fn unsupported_compression(head: &[u8]) -> Option<(&'static str, &'static st
 /// found only after the first one's output had been written to stdout (found by a QA sweep).
 /// Other files (pipes, devices) are not read here: their bytes would be lost.
 pub fn check_compression(path: &Path) -> io::Result<()> {
-    if inherited_fd(path).is_some() || !std::fs::metadata(path)?.is_file() {
+    if fd_number(path).is_some() || !std::fs::metadata(path)?.is_file() {
         return Ok(());
     }
     let mut head = [0u8; HEAD];
@@ -306,15 +306,13 @@ pub(crate) fn inherited_fd(_path: &Path) -> Option<io::Result<File>> {
 /// A stream of `r`: its first bytes are read (until [`HEAD`] or the end) to recognise gzip or
 /// zstd (or a compression iribulk does not read: an error), then put back in front of the rest, so nothing is lost and nothing is read twice.
 /// `by_name` is the compression that the file name says, used when the magic says none.
-fn stream(mut r: Box<dyn Read + Send>, by_name: Compression) -> io::Result<Source> {
-    let mut head = [0u8; HEAD];
-    let n = read_up_to(&mut r, &mut head)?;
-    refuse_compression(&head[..n])?;
-    let mut comp = Compression::from_magic(&head[..n]);
+fn stream(r: Box<dyn Read + Send>, by_name: Compression) -> io::Result<Source> {
+    let (head, joined) = peek::<HEAD>(r)?;
+    refuse_compression(&head)?;
+    let mut comp = Compression::from_magic(&head);
     if comp == Compression::None {
         comp = by_name;
     }
-    let joined = io::Cursor::new(head[..n].to_vec()).chain(r);
     let br = BufReader::with_capacity(1 << 20, joined);
     Ok(Source::Stream(decompress(Box::new(br), comp)?))
 }
@@ -593,22 +591,9 @@ pub fn sniff_utf8_bom(src: Source) -> io::Result<(Source, bool)> {
             let bom = m.bytes().starts_with(BOM);
             Ok((Source::Mapped(m), bom))
         }
-        Source::Stream(mut r) => {
-            let mut head = Vec::with_capacity(3);
-            while head.len() < 3 {
-                let mut b = [0u8; 3];
-                match r.read(&mut b[..3 - head.len()]) {
-                    Ok(0) => break,
-                    Ok(n) => head.extend_from_slice(&b[..n]),
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(e),
-                }
-            }
-            let bom = head == BOM;
-            Ok((
-                Source::Stream(Box::new(io::Cursor::new(head).chain(r))),
-                bom,
-            ))
+        Source::Stream(r) => {
+            let (head, r) = peek::<3>(r)?;
+            Ok((Source::Stream(r), head == BOM))
         }
     }
 }
@@ -628,14 +613,23 @@ pub fn sniff_utf16_bom(src: Source) -> io::Result<(Source, bool)> {
             }
             Ok((Source::Stream(Box::new(MapReader { map: m, pos: 0 })), true))
         }
-        Source::Stream(mut r) => {
-            let mut head = [0u8; 2];
-            let n = read_up_to(&mut r, &mut head)?;
-            let bom = is_bom(&head[..n]);
-            let joined = io::Cursor::new(head[..n].to_vec()).chain(r);
-            Ok((Source::Stream(Box::new(joined)), bom))
+        Source::Stream(r) => {
+            let (head, r) = peek::<2>(r)?;
+            Ok((Source::Stream(r), is_bom(&head)))
         }
     }
+}
+
+/// The first `N` bytes of `r` (fewer at its end), and a stream that gives them back in front
+/// of the rest: nothing is lost and nothing is read twice ([`sniff_utf8_bom`],
+/// [`sniff_utf16_bom`]).
+fn peek<const N: usize>(
+    mut r: Box<dyn Read + Send>,
+) -> io::Result<(Vec<u8>, Box<dyn Read + Send>)> {
+    let mut head = [0u8; N];
+    let n = read_up_to(&mut r, &mut head)?;
+    let head = head[..n].to_vec();
+    Ok((head.clone(), Box::new(io::Cursor::new(head).chain(r))))
 }
 
 /// A mapped file read as a stream ([`sniff_utf16_bom`]).

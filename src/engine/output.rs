@@ -147,11 +147,25 @@ fn ident(p: Option<&Path>) -> Ident {
 /// device (two outputs may share a terminal).
 #[cfg(unix)]
 fn stdout_inode() -> Option<(u64, u64)> {
+    file_id(&std_file(1)?.metadata().ok()?)
+}
+
+/// A duplicate of this process's descriptor `fd` (0 stdin, 1 stdout, 2 stderr), for fstat
+/// and the position; `None` where it cannot be had (and off Unix).
+#[cfg(unix)]
+fn std_file(fd: u8) -> Option<File> {
     use std::os::fd::AsFd;
-    use std::os::unix::fs::{FileTypeExt, MetadataExt};
-    let f = File::from(io::stdout().as_fd().try_clone_to_owned().ok()?);
-    let m = f.metadata().ok()?;
-    (!m.file_type().is_char_device()).then(|| (m.dev(), m.ino()))
+    let owned = match fd {
+        0 => io::stdin().as_fd().try_clone_to_owned(),
+        1 => io::stdout().as_fd().try_clone_to_owned(),
+        _ => io::stderr().as_fd().try_clone_to_owned(),
+    };
+    owned.ok().map(File::from)
+}
+
+#[cfg(not(unix))]
+fn std_file(_fd: u8) -> Option<File> {
+    None
 }
 
 /// Checks the output options before any input is read: no output name with a compression
@@ -312,38 +326,20 @@ pub fn check_stdout_not_input(
 }
 
 /// [`stdin_id`] when stdin is a regular file with bytes after its current position.
-#[cfg(unix)]
 fn stdin_id_with_bytes_left() -> Option<(u64, u64)> {
     use std::io::Seek;
-    use std::os::fd::AsFd;
-    let mut f = File::from(io::stdin().as_fd().try_clone_to_owned().ok()?);
+    let mut f = std_file(0)?;
     let m = f.metadata().ok()?;
     let at = f.stream_position().ok()?;
     (m.is_file() && m.len() > at).then_some(())?;
     file_id(&m)
 }
 
-#[cfg(not(unix))]
-fn stdin_id_with_bytes_left() -> Option<(u64, u64)> {
-    None
-}
-
 /// (device, inode) of the regular file that descriptor `fd` (1 or 2) holds, if it holds one.
-#[cfg(unix)]
-fn std_file_id(fd: i32) -> Option<(u64, u64)> {
-    use std::os::fd::AsFd;
-    use std::os::unix::fs::MetadataExt;
-    let owned = match fd {
-        1 => io::stdout().as_fd().try_clone_to_owned().ok()?,
-        _ => io::stderr().as_fd().try_clone_to_owned().ok()?,
-    };
-    let m = File::from(owned).metadata().ok()?;
-    m.is_file().then(|| (m.dev(), m.ino()))
-}
-
-#[cfg(not(unix))]
-fn std_file_id(_fd: i32) -> Option<(u64, u64)> {
-    None
+fn std_file_id(fd: u8) -> Option<(u64, u64)> {
+    let m = std_file(fd)?.metadata().ok()?;
+    m.is_file().then_some(())?;
+    file_id(&m)
 }
 
 /// (device, inode) of a file that a report could replace: anything but a character device
@@ -360,16 +356,8 @@ fn file_id(_m: &fs::Metadata) -> Option<(u64, u64)> {
 }
 
 /// [`file_id`] of what this process's stdin holds (fstat of descriptor 0).
-#[cfg(unix)]
 fn stdin_id() -> Option<(u64, u64)> {
-    use std::os::fd::AsFd;
-    let f = File::from(io::stdin().as_fd().try_clone_to_owned().ok()?);
-    file_id(&f.metadata().ok()?)
-}
-
-#[cfg(not(unix))]
-fn stdin_id() -> Option<(u64, u64)> {
-    None
+    file_id(&std_file(0)?.metadata().ok()?)
 }
 
 impl Output {

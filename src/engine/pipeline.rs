@@ -900,12 +900,9 @@ impl Ordered<'_> {
     /// Flushes the output; the counts. A reader gone by then (`| head`) closes the run
     /// ([`State::closed`]) with the counts as they are.
     fn finish(mut self) -> Result<State, Fatal> {
-        match self.out.flush() {
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
-                self.st.closed = true;
-                self.st.stopped = true;
-            }
-            r => r.map_err(|e| out_err(self.out_name, e))?,
+        if let Err(e) = self.out.flush() {
+            closed_or_fatal(e, self.out_name)?;
+            self.st.close(0);
         }
         Ok(self.st)
     }
@@ -925,11 +922,11 @@ struct State {
     closed: bool,
 }
 
-/// `e` on writing the output: a closed pipe ends the run ([`State::close`]), anything else
-/// is fatal.
-fn closed_or_fatal(e: io::Error, out_name: &str) -> Result<bool, Fatal> {
+/// `e` on writing the output: `Ok` for a closed pipe, which ends the run ([`State::close`]),
+/// the fatal error for anything else.
+fn closed_or_fatal(e: io::Error, out_name: &str) -> Result<(), Fatal> {
     if e.kind() == io::ErrorKind::BrokenPipe {
-        Ok(true)
+        Ok(())
     } else {
         Err(out_err(out_name, e))
     }
@@ -959,10 +956,9 @@ impl State {
         match s.kind {
             StreamChunk::Lines => {
                 if let Err(e) = s.res.write_to(data, out) {
-                    if closed_or_fatal(e, out_name)? {
-                        self.close(s.res.stats.lines);
-                        return Ok(());
-                    }
+                    closed_or_fatal(e, out_name)?;
+                    self.close(s.res.stats.lines);
+                    return Ok(());
                 }
                 if let Some(w) = report.as_mut() {
                     for is in &s.res.issues {
@@ -1029,10 +1025,9 @@ impl State {
                 let _ = last;
                 if opts.engine.error_policy() == OnError::Keep {
                     if let Err(e) = out.write_all(data) {
-                        if closed_or_fatal(e, out_name)? {
-                            // The line is counted (as written, its report row given).
-                            self.close(0);
-                        }
+                        closed_or_fatal(e, out_name)?;
+                        // The line is counted (as written, its report row given).
+                        self.close(0);
                     }
                 }
             }

@@ -462,9 +462,6 @@ pub fn check_label(label: &str, tld: &str) -> Result<(), Unsafe> {
         return Ok(());
     }
     leading_mark(label)?;
-    if mark_after_digit_or_hyphen(label) {
-        return check_label_naive(label, tld);
-    }
     match fast_label_script(label) {
         Some(Some(s)) if s != Script::Latin => {
             if label.chars().all(skeleton_is_latin) && !tld_matches(tld, s) {
@@ -614,7 +611,7 @@ fn leading_mark(label: &str) -> Result<(), Unsafe> {
 /// 16 scripts were shown on a `1`). [`check_label`]'s fast path never holds a mark on a
 /// letter of another script (its characters with a script all have one and the same); a
 /// label with a non-ASCII character right after an ASCII digit or `-` goes to the twin
-/// ([`mark_after_digit_or_hyphen`]).
+/// ([`fast_label_script`] declines it).
 fn mark_on_other_script(label: &str) -> Result<(), Unsafe> {
     let mut base: Option<char> = None;
     for c in label.chars() {
@@ -641,20 +638,6 @@ fn mark_on_other_script(label: &str) -> Result<(), Unsafe> {
     Ok(())
 }
 
-/// True when an ASCII digit or `-` of `label` is followed by a combining mark: a byte scan
-/// for a digit or `-` before a non-ASCII byte, then the character's general category.
-fn mark_after_digit_or_hyphen(label: &str) -> bool {
-    let b = label.as_bytes();
-    (1..b.len()).any(|i| {
-        b[i] >= 0x80
-            && (b[i - 1].is_ascii_digit() || b[i - 1] == b'-')
-            && label[i..]
-                .chars()
-                .next()
-                .is_some_and(|c| c.general_category_group() == GeneralCategoryGroup::Mark)
-    })
-}
-
 /// The TLD that [`check_label`] judges a host's labels under: its last non-empty label (at
 /// `.`), or none (`""`) for a host of one label, which is its own TLD and would otherwise
 /// be "a TLD written in its own script" (found by a QA sweep: `http://xn--80ak6aa92e/` was
@@ -670,18 +653,22 @@ pub fn tld_of(host: &str) -> &str {
 /// True when [`check_label`] answers `label` on its fast path, without
 /// [`check_label_naive`] (for the tests that prove the fast path is taken, and measurements).
 pub fn takes_fast_path(label: &str) -> bool {
-    label.is_ascii() || !mark_after_digit_or_hyphen(label) && fast_label_script(label).is_some()
+    label.is_ascii() || fast_label_script(label).is_some()
 }
 
 /// The fast-path precondition of [`check_label`]: `Some(script)` when every character of
 /// `label` is an ASCII letter, digit or `-`, or an allowed non-ASCII character without a
 /// delimiter in its skeleton, and all of them that are not Common or Inherited have the same
-/// single script (`Some(None)`: none has one); `None` otherwise (the twin decides).
+/// single script (`Some(None)`: none has one), and no combining mark follows an ASCII digit
+/// or `-` ([`Unsafe::MarkOnOtherScript`]); `None` otherwise (the twin decides).
 fn fast_label_script(label: &str) -> Option<Option<Script>> {
     let mut one: Option<Script> = None;
+    // The last character was an ASCII digit or `-`.
+    let mut after_digit = false;
     for c in label.chars() {
         let t = if c.is_ascii() {
-            if c.is_ascii_digit() || c == '-' {
+            after_digit = c.is_ascii_digit() || c == '-';
+            if after_digit {
                 continue;
             }
             if !c.is_ascii_alphabetic() {
@@ -690,6 +677,11 @@ fn fast_label_script(label: &str) -> Option<Option<Script>> {
             Script::Latin
         } else {
             if !identifier_allowed(c) || skeleton_has_delimiter(c) || is_separator_like(c) {
+                return None;
+            }
+            if std::mem::take(&mut after_digit)
+                && c.general_category_group() == GeneralCategoryGroup::Mark
+            {
                 return None;
             }
             match script_fact(c) {

@@ -120,17 +120,9 @@ fn check_files(cli: &Cli, opts: &pipeline::RunOptions) -> Result<(), String> {
         opts.inputs.iter().map(|p| Some(p.as_path())).collect()
     };
     check_not_inputs(&[("--stats-file", stats)], &inputs)?;
-    // What goes through a descriptor: the output, a report on stdout, a summary on stdout.
-    let mut through = vec![("--out", opts.output.as_deref())];
-    if opts.errors_to_stdout() {
-        through.push(("--errors -", None));
-    } else if let Some(e) = opts.errors.as_deref().filter(|e| e.as_os_str() != "-") {
-        through.push(("--errors", Some(e)));
-    }
-    if let Some(s) = stats {
-        through.push(("--stats-file", (s.as_os_str() != "-").then_some(s)));
-    }
-    iribulk::engine::output::check_stdout_not_input(&through, opts.errors_to_stderr(), &inputs)
+    // The same outputs: those written through a descriptor (stdout, `/dev/fd/N`) may not
+    // be an input either.
+    iribulk::engine::output::check_stdout_not_input(&outs, opts.errors_to_stderr(), &inputs)
 }
 
 /// True when fd 1 looks like a stdout that was closed when the program started: the Rust
