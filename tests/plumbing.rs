@@ -1232,3 +1232,67 @@ fn a_utf16_byte_order_mark_is_read_as_utf16() {
         text(&o.stderr)
     );
 }
+
+/// A mapped input truncated under the run (another process cuts the file): the first read of
+/// a lost page raises SIGBUS. It was "Bus error", status 135, no word of iribulk's, and the
+/// temporary report left beside `--errors` (found by a QA sweep); now one line names the
+/// input and says `--no-mmap`, the temporary outputs are removed, an existing report is left
+/// as it was, and the status is 1, that of a truncated input (`engine::sigbus`). The output
+/// is a pipe that the test does not read until the file is cut, so the run is held with
+/// most of the file still to read.
+#[test]
+fn a_mapped_input_truncated_under_the_run_is_a_message_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let input = d.join("in.txt");
+    std::fs::write(
+        &input,
+        "http://a/ü\nhttp://b/%zz\nhttp://c/x\n".repeat(200_000),
+    )
+    .unwrap();
+    std::fs::write(d.join("e.tsv"), "OLD\n").unwrap();
+    let mut child = bin()
+        .current_dir(d)
+        .args(["-q", "--threads", "1", "--chunk-size", "64K"])
+        .args(["--in", "in.txt", "--errors", "e.tsv"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut so = child.stdout.take().unwrap();
+    let mut se = child.stderr.take().unwrap();
+    // One byte read: the file is mapped and being converted; then let the pipe fill up.
+    let mut first = [0u8; 1];
+    so.read_exact(&mut first).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&input)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    let te = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = se.read_to_end(&mut v);
+        v
+    });
+    let mut out = Vec::new();
+    let _ = so.read_to_end(&mut out);
+    let status = child.wait().unwrap();
+    let err = text(&te.join().unwrap());
+    assert_eq!(status.code(), Some(1), "{status:?} {err}");
+    assert!(
+        err.contains("cannot read input 'in.txt'")
+            && err.contains("truncated")
+            && err.contains("--no-mmap"),
+        "{err}"
+    );
+    assert!(out.len() < 3_000_000, "{} bytes written", out.len());
+    assert_eq!(std::fs::read_to_string(d.join("e.tsv")).unwrap(), "OLD\n");
+    let left: Vec<_> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".iribulk-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}

@@ -125,6 +125,9 @@ pub enum Source {
 
 /// A memory-mapped file; empty files are not mapped.
 pub struct MappedFile {
+    /// The map's SIGBUS registration ([`super::sigbus`]), for a file mapped from a path;
+    /// dropped before the map.
+    _sigbus: Option<super::sigbus::Registered>,
     map: Option<Mmap>,
 }
 
@@ -140,11 +143,15 @@ impl MappedFile {
     #[doc(hidden)]
     pub fn from_bytes(data: &[u8]) -> io::Result<MappedFile> {
         if data.is_empty() {
-            return Ok(MappedFile { map: None });
+            return Ok(MappedFile {
+                _sigbus: None,
+                map: None,
+            });
         }
         let mut m = memmap2::MmapMut::map_anon(data.len())?;
         m.copy_from_slice(data);
         Ok(MappedFile {
+            _sigbus: None,
             map: Some(m.make_read_only()?),
         })
     }
@@ -157,7 +164,8 @@ impl MappedFile {
 /// **The map's contract is the caller's choice** (as in ripgrep): with `no_mmap == false` a
 /// regular file is memory-mapped, and while the returned [`Source`] lives the file must not
 /// be truncated or rewritten by anyone — a truncation makes a read of the lost pages raise
-/// SIGBUS, a rewrite changes bytes under the converter. Pass `no_mmap = true` (the CLI's
+/// SIGBUS (which the command turns into a message and status 1, [`super::sigbus`]), a rewrite
+/// changes bytes under the converter. Pass `no_mmap = true` (the CLI's
 /// `--no-mmap`) for a file that may change or grow while it is read: it is then streamed.
 ///
 /// The path is opened once and never reopened: the magic bytes are peeked from the same
@@ -215,7 +223,13 @@ pub fn open_counted(
         let comp = Compression::from_magic(&head[..nhead]);
         if at == 0 && comp == Compression::None && by_name == Compression::None {
             if nhead == 0 {
-                return Ok((Source::Mapped(MappedFile { map: None }), size));
+                return Ok((
+                    Source::Mapped(MappedFile {
+                        _sigbus: None,
+                        map: None,
+                    }),
+                    size,
+                ));
             }
             // A file of size 0 that has bytes (procfs, sysfs, some FUSE files) cannot be
             // mapped: it is read until its end like a pipe below (it was read as empty,
@@ -224,14 +238,22 @@ pub fn open_counted(
                 // SAFETY: the map is read-only and private to this process. Its contract is
                 // that the file must not be truncated or changed while mapped; that is
                 // documented for users (README: "do not modify the input while iribulk runs;
-                // use --no-mmap for files that grow"). A concurrent truncation would raise
-                // SIGBUS, never read uninitialized memory.
+                // use --no-mmap for files that grow"). A concurrent truncation raises SIGBUS,
+                // never reads uninitialized memory; the command catches it for this map
+                // (`sigbus::register`: a message, temporary outputs removed, status 1).
                 let map = unsafe { Mmap::map(&f)? };
                 #[cfg(unix)]
                 {
                     let _ = map.advise(memmap2::Advice::Sequential);
                 }
-                return Ok((Source::Mapped(MappedFile { map: Some(map) }), size));
+                let sigbus = Some(super::sigbus::register(&map, path));
+                return Ok((
+                    Source::Mapped(MappedFile {
+                        _sigbus: sigbus,
+                        map: Some(map),
+                    }),
+                    size,
+                ));
             }
         }
         // Streamed from where it stood: the bytes read to look are put back in front.

@@ -30,6 +30,7 @@ pub mod lines;
 pub mod output;
 pub mod pipeline;
 pub mod report;
+pub mod sigbus;
 pub mod worker;
 
 pub use chunk::{write_all_vectored, ChunkOut, LineIssue, Piece, Stats};

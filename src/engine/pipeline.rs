@@ -90,6 +90,12 @@ impl fmt::Display for Fatal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Fatal::Input(n, e) => write!(f, "cannot read input {n}: {e}"),
+            Fatal::Output(n, e) if is_efault(e) => write!(
+                f,
+                "cannot write output {n}: {e}: the lines written straight from a mapped \
+                 input were no longer there, so an input file was most likely truncated while \
+                 iribulk read it; use --no-mmap for a file that another process may change"
+            ),
             Fatal::Output(n, e) => write!(f, "cannot write output {n}: {e}"),
             Fatal::Report(n, e) => write!(f, "cannot write error report {n}: {e}"),
             Fatal::BrokenPipe => write!(f, "output closed early"),
@@ -106,6 +112,13 @@ impl std::error::Error for Fatal {
             Fatal::BrokenPipe | Fatal::Usage(_) | Fatal::Other(_) => None,
         }
     }
+}
+
+/// EFAULT from a write: on Linux, what `write` returns when the bytes it was given lie in
+/// pages that a truncated, mapped input lost (clean lines are written as slices of the map;
+/// a worker that touches such a page gets SIGBUS instead, [`super::sigbus`]).
+fn is_efault(e: &io::Error) -> bool {
+    cfg!(target_os = "linux") && e.raw_os_error() == Some(14)
 }
 
 fn name(p: &Option<PathBuf>, std: &str) -> String {

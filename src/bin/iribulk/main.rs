@@ -55,7 +55,9 @@ fn main() -> ExitCode {
              nowhere. Give --out FILE, or send stdout to /dev/null with '>' to silence this"
         );
     }
-    if let Err(e) = iribulk::engine::output::install_signal_cleanup() {
+    if let Err(e) = iribulk::engine::output::install_signal_cleanup()
+        .and_then(|()| iribulk::engine::sigbus::install())
+    {
         say!("iribulk: cannot watch for signals: {e}");
         return ExitCode::from(1);
     }
