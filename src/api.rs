@@ -153,16 +153,26 @@ pub fn normalize_with(s: &str, opts: NormalizeOptions) -> Result<Cow<'_, str>, L
 /// Why `base` cannot be the base of a run (`--base`, Python's `base=`), as the end of a
 /// sentence that names it; `None` when it can: an absolute IRI (RFC 3986 §5.1: with a
 /// scheme) that to-uri converts without an error (RFC 3987 §3.1: what it repairs by default,
-/// a space, is repaired as in a reference), the host read as a `reg-name` (not asked to be a
-/// DNS name). A base with an error gave each reference that error at column 1, or lost its
-/// bad segment to a `..` (found by a QA sweep).
+/// a space, is repaired as in a reference), its host in the default host mode (UTS #46 for
+/// the special schemes, [`HostMode::Auto`]). A base with an error gave each reference that
+/// error at column 1, or lost its bad segment to a `..` (found by a QA sweep). A run in
+/// another host mode asks [`base_problem_with`].
 ///
 /// ```
 /// assert_eq!(iribulk::base_problem("http://a/b/c/d;p?q"), None);
 /// assert!(iribulk::base_problem("a/b").unwrap().contains("not an absolute IRI"));
 /// assert!(iribulk::base_problem("http://a/%zz/c").unwrap().contains("bad-percent at byte 10"));
+/// // A host that UTS #46 refuses (a ZWJ; found by a QA sweep: every relative line was `idna`).
+/// assert!(iribulk::base_problem("http://pay\u{200D}pal.com/").unwrap().contains("idna"));
 /// ```
 pub fn base_problem(base: &str) -> Option<String> {
+    base_problem_with(base, ToUriOptions::default())
+}
+
+/// [`base_problem`] in the host mode of `opts` (its `host` and `host_fallback_percent`; the
+/// other options are the line's, not the base's): the run's own conversion of the base's
+/// host. `idna2003-differs` is not a problem: the lines of such a run carry it as a warning.
+pub fn base_problem_with(base: &str, opts: ToUriOptions) -> Option<String> {
     if !crate::grammar::components::has_scheme(base.as_bytes()) {
         return Some(
             "is not an absolute IRI (it has no scheme such as http:); a base must be \
@@ -170,8 +180,12 @@ pub fn base_problem(base: &str) -> Option<String> {
                 .to_string(),
         );
     }
-    iri_to_uri_with(base, ToUriOptions::default().host(HostMode::Percent))
+    let o = ToUriOptions::default()
+        .host(opts.host)
+        .host_fallback_percent(opts.host_fallback_percent);
+    iri_to_uri_with(base, o)
         .err()
+        .filter(|e| e.kind != ErrorKind::Idna2003Differs)
         .map(|e| {
             format!(
                 "is not an IRI: {} at byte {} ({})",

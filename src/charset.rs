@@ -74,6 +74,13 @@ impl Charset {
         Encoding::for_label_no_replacement(label).map(Charset)
     }
 
+    /// True for a label of the Encoding Standard's "replacement" encoding (`iso-2022-kr`,
+    /// `hz-gb-2312`, `replacement`...), which [`Charset::for_label`] refuses: a message can say
+    /// why instead of calling it no label (found by a QA sweep).
+    pub fn is_replacement_label(label: &[u8]) -> bool {
+        Encoding::for_label(label) == Some(encoding_rs::REPLACEMENT)
+    }
+
     /// The wrapped `encoding_rs` encoding.
     pub fn encoding(self) -> &'static Encoding {
         self.0
@@ -152,7 +159,7 @@ impl Charset {
             && !surely_nfc(out)
             && is_nfc_quick(out.chars()) != IsNormalized::Yes
         {
-            let n: String = out.nfc().collect();
+            let n = nfc_keeping_delimiters(out);
             info.normalized = n != *out;
             *out = n;
         }
@@ -642,12 +649,44 @@ fn starts_segment(c: char) -> bool {
             && is_nfc_quick(std::iter::once(c)) == IsNormalized::Yes)
 }
 
+/// The ASCII characters that a combining mark composes with into another character: `=`,
+/// `<` and `>` with U+0338 (`≠`, `≮`, `≯`). `=` is a delimiter of the query (`?a=b`).
+fn composes_with_a_mark(c: char) -> bool {
+    matches!(c, '=' | '<' | '>')
+}
+
+/// NFC (RFC 3987 §3.1 step 1b) of `s`, except that a mark after `=`, `<` or `>` is not
+/// composed with it: whole-line NFC made `?a=\u{338}b` (decoded from a legacy charset) the key
+/// `a≠b` without a value, where the same text in UTF-8 keeps its `=` (found by a QA sweep).
+/// README: NFC never across a delimiter, as normalize's NFC rung works per component
+/// (§5.3.2.2). The text is cut after each such character and each piece normalized; no
+/// other composition starts with an ASCII character that is not a letter, and a cut before a
+/// starter changes nothing else (UAX #15: composition and reordering stop at a starter).
+fn nfc_keeping_delimiters(s: &str) -> String {
+    let mut n = String::with_capacity(s.len());
+    let mut from = 0;
+    for (k, c) in s.char_indices() {
+        if composes_with_a_mark(c) {
+            n.extend(s[from..=k].nfc());
+            from = k + 1;
+        }
+    }
+    n.extend(s[from..].nfc());
+    n
+}
+
 /// NFC of `raw` segment by segment, carrying the column map (see
-/// [`Charset::decode_line_mapped`]).
+/// [`Charset::decode_line_mapped`]); a segment also starts after `=`, `<` and `>`
+/// ([`nfc_keeping_delimiters`]).
 fn nfc_mapped(raw: &str, raw_map: &[usize], out: &mut String, map: &mut Vec<usize>) {
+    let mut prev = None;
     let mut starts: Vec<usize> = raw
         .char_indices()
-        .filter(|&(k, c)| k == 0 || starts_segment(c))
+        .filter(|&(k, c)| {
+            let after = prev.is_some_and(composes_with_a_mark);
+            prev = Some(c);
+            k == 0 || after || starts_segment(c)
+        })
         .map(|(k, _)| k)
         .collect();
     starts.push(raw.len());
@@ -1165,8 +1204,20 @@ impl RecordDecoder {
         if let Some(cs) = self.last.filter(|_| self.last_label == label) {
             return Ok(cs);
         }
-        let cs =
-            Charset::for_label(label).ok_or(LineError::new(ErrorKind::UnknownCharset, r.start))?;
+        let Some(cs) = Charset::for_label(label) else {
+            // A delimiter byte right after a non-ASCII byte before the label may be the trail
+            // byte of a double-byte character (`83 7C`, `ポ` in Shift_JIS): it moved the label
+            // to another field, so the error is that delimiter's (README; the label came out
+            // unknown and the record was `unknown-charset`, found by a QA sweep).
+            let d = self.delim;
+            let moved = record[..r.start]
+                .windows(2)
+                .position(|w| w[0] >= 0x80 && w[1] == d);
+            return Err(match moved {
+                Some(p) => LineError::new(ErrorKind::FieldDelimiter, p + 1),
+                None => LineError::new(ErrorKind::UnknownCharset, r.start),
+            });
+        };
         self.last_label.clear();
         self.last_label.extend_from_slice(label);
         self.last = Some(cs);
@@ -1345,7 +1396,7 @@ impl RecordDecoder {
         if surely_nfc(record) || is_nfc_quick(record.chars()) == IsNormalized::Yes {
             self.text.push_str(record);
         } else {
-            self.text.extend(record.nfc());
+            self.text = nfc_keeping_delimiters(record);
         }
         out.clear();
         self.assemble(cs, &self.text, out, None);
@@ -1364,7 +1415,7 @@ impl RecordDecoder {
             return Ok(false);
         }
         self.repairs = 0;
-        self.text = record.nfc().collect();
+        self.text = nfc_keeping_delimiters(record);
         out.clear();
         self.assemble(cs, &self.text, out, None);
         Ok(true)
@@ -1516,12 +1567,47 @@ mod tests {
         assert_eq!(cs("gb2312").name(), "GBK");
         assert_eq!(cs("utf-16").name(), "UTF-16LE");
         assert!(Charset::for_label(b"iso-2022-kr").is_none());
+        assert!(Charset::is_replacement_label(b" HZ-GB-2312"));
+        assert!(
+            !Charset::is_replacement_label(b"klingon") && !Charset::is_replacement_label(b"sjis")
+        );
         assert!(Charset::for_label(b"klingon").is_none());
         assert!(cs("koi8-r").is_ascii_compatible());
         assert!(!cs("iso-2022-jp").is_ascii_compatible());
         assert!(!cs("utf-16be").is_ascii_compatible());
         assert!(cs("utf-16be").is_ucs_based() && cs("utf8").is_ucs_based());
         assert!(!cs("gb18030").is_ucs_based());
+    }
+
+    /// NFC never composes a mark with `=`, `<` or `>` (found by a QA sweep: `?a=\u{338}b` in
+    /// gb18030 became the key `a≠b`), in the fast path and its mapped twin; other marks
+    /// still compose (`e` + U+0301 is `é`, step 1b).
+    #[test]
+    fn nfc_keeps_an_equals_sign_before_a_mark() {
+        let g = cs("gb18030");
+        for text in [
+            "http://h/?a=\u{338}b&c=d",
+            "http://h/e\u{301}?x=\u{338}\u{301}<\u{338}",
+        ] {
+            let (bytes, _, _) = g.0.encode(text);
+            let mut fast = String::new();
+            g.decode_line(&bytes, InvalidUtf8::Error, &mut fast)
+                .unwrap();
+            let (mut slow, mut map) = (String::new(), Vec::new());
+            g.decode_line_mapped(&bytes, InvalidUtf8::Error, &mut slow, &mut map)
+                .unwrap();
+            assert_eq!(fast, slow, "{text}");
+            assert_eq!(fast, nfc_keeping_delimiters(text), "{text}");
+            assert!(
+                !fast.contains('\u{2260}') && !fast.contains('\u{226E}'),
+                "{fast}"
+            );
+        }
+        assert_eq!(nfc_keeping_delimiters("e\u{301}=\u{338}"), "\u{e9}=\u{338}");
+        assert_eq!(
+            nfc_keeping_delimiters("a\u{338}"),
+            "a\u{338}".nfc().collect::<String>()
+        );
     }
 
     #[test]

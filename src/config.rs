@@ -123,8 +123,8 @@ pub struct ToUriOptions {
     /// [`Repairs::NONE`].
     pub repair: Repairs,
     /// `--trim`: remove what browsers strip before parsing (C0 controls and spaces at either
-    /// end of the line, TAB/CR/LF anywhere; WHATWG URL §4.4) from special-scheme references
-    /// instead of failing them with `browser-stripped`; counted as a repair. Default `false`.
+    /// end of the line, TAB/CR/LF anywhere; WHATWG URL §4.4) from special-scheme references and
+    /// references of any scheme with an authority (`//`) instead of failing them with `browser-stripped`; counted as a repair. Default `false`.
     pub trim: bool,
 }
 

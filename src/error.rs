@@ -510,7 +510,8 @@ error_kinds! {
         "special scheme with no authority or an empty host (RFC 9110 §4.2.1: must be \
          rejected; a browser would read the path as the host)", "RFC 9110 §4.2.1, RFC 6455 §3";
     /// `browser-stripped`: TAB, CR or LF before the path, or a C0 control or space at either
-    /// end of the line, in a special-scheme reference: browsers remove them (WHATWG URL
+    /// end of the line, in a special-scheme reference or one of any scheme with an authority
+    /// (`//`, as a browser reads it): browsers remove them (WHATWG URL
     /// §4.4 basic URL parser, first steps), so percent-encoding them would change the host a
     /// browser reads. `--trim` removes them instead (a repair). Also a C0 control or space
     /// that starts a `blob:` URL's inner URL, which `--trim` cannot remove (the blob URL

@@ -128,8 +128,8 @@ pub mod simd;
 mod api;
 
 pub use api::{
-    base_problem, check, check_with, iri_to_uri, iri_to_uri_with, leiri_to_iri, normalize,
-    normalize_with, resolve, to_iri, to_iri_with, Checked,
+    base_problem, base_problem_with, check, check_with, iri_to_uri, iri_to_uri_with, leiri_to_iri,
+    normalize, normalize_with, resolve, to_iri, to_iri_with, Checked,
 };
 pub use config::{HostMode, Idna2003Flags, InvalidUtf8, ToUriOptions};
 pub use convert::check::{CheckOptions, Checker};

@@ -845,6 +845,13 @@ fn a_delimiter_that_decoding_moves_is_field_delimiter() {
             &["--field", "3", "--charset-field", "2", "--delimiter", "|"],
             Ok(b"1|shift_jis|http://y/%E6%97%A5"),
         ),
+        // README's own example with the label after it: the moved label came out empty and
+        // the record was `unknown-charset` (found by a QA sweep); now the delimiter's error.
+        (
+            b"u|http://c/\x83\x7c|shift_jis",
+            &["--field", "2", "--charset-field", "3", "--delimiter", "|"],
+            Err(13),
+        ),
         (
             b"1|http://y/\x83\x7c",
             &["--field", "2", "--charset", "shift_jis", "--delimiter", "|"],
@@ -930,4 +937,49 @@ fn a_utf8_bom_wins_over_a_legacy_charset() {
         String::from_utf8_lossy(&o.stdout),
         "http://a/\u{E9}?q=\u{E9}\n"
     );
+}
+
+/// `--max-line-bytes` limits the line as read, not its decoding (found by a QA sweep: a
+/// 6 MB Shift_JIS line, 9 MB decoded, was `line-too-long` under the 8 MiB default, and a
+/// document-charset query, three bytes an octet once encoded, at a column of no meaning):
+/// 60 bytes of kanji under a limit of 80 convert (90 bytes decoded, 180 in the query),
+/// 100 bytes are refused at the limit's column.
+#[test]
+fn the_line_limit_is_on_the_bytes_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("in.sjis");
+    let kanji = |n: usize| b"\x93\xfa".repeat(n);
+    let mut data = Vec::new();
+    for (head, n) in [
+        (&b"http://h/"[..], 30),
+        (b"http://h/?q=", 30),
+        (b"http://h/", 50),
+    ] {
+        data.extend_from_slice(head);
+        data.extend_from_slice(&kanji(n));
+        data.push(b'\n');
+    }
+    std::fs::write(&file, &data).unwrap();
+    let out = dir.path().join("out.txt");
+    let o = run(
+        &[
+            "-q",
+            "--charset",
+            "shift_jis",
+            "--max-line-bytes",
+            "80",
+            "--errors",
+            "-",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &file,
+    );
+    assert_eq!(report(&o), [(3, 81, "line-too-long".to_string())]);
+    // The refused line is kept in its Shift_JIS bytes.
+    let text = String::from_utf8_lossy(&std::fs::read(&out).unwrap()).into_owned();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0], format!("http://h/{}", "%E6%97%A5".repeat(30)));
+    assert_eq!(lines[1], format!("http://h/?q={}", "%93%FA".repeat(30)));
 }

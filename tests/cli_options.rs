@@ -208,6 +208,12 @@ fn flags_are_refused_without_what_they_need() {
             &["--charset", "klingon"],
             "--charset 'klingon' is not a label of the WHATWG Encoding Standard",
         ),
+        // A label of the "replacement" encoding is one, refused for what it is (found by a
+        // QA sweep: the message called it no label).
+        (
+            &["--charset", "hz-gb-2312"],
+            "--charset 'hz-gb-2312' names the Encoding Standard's \"replacement\" encoding",
+        ),
         (
             &["--field", "2", "--charset-field", "2"],
             "--charset-field 2 is the field --field converts",
@@ -303,6 +309,39 @@ fn a_base_without_a_scheme_is_a_usage_error_before_any_line() {
     refused("http://a/%zz/c", "is not an IRI: bad-percent at byte 10");
     refused("http://[::1/", "is not an IRI: bad-ip-literal at byte 8");
     refused("http://a/\u{85}x", "is not an IRI: control-char");
+    // A host the run's host mode refuses (found by a QA sweep: each relative line was `idna`
+    // or `ambiguous-ipv4` at column 1): refused in the default mode, a base in `--host
+    // percent`; `idna2003-differs` stays the lines' warning.
+    refused(
+        "http://pay\u{200D}pal.com/",
+        "is not an IRI: idna at byte 8",
+    );
+    refused(
+        "http://127\u{3002}1/",
+        "is not an IRI: ambiguous-ipv4 at byte 8",
+    );
+    let o = run(
+        &strs(&[
+            "--base",
+            "http://pay\u{200D}pal.com/",
+            "--host",
+            "percent",
+            "-q",
+        ]),
+        b"x\n",
+    );
+    assert_eq!(
+        o.stdout,
+        b"http://pay%E2%80%8Dpal.com/x\n",
+        "{}",
+        stderr(&o)
+    );
+    let o = run(
+        &strs(&["--base", "http://fa\u{DF}.de/", "--host", "idna2003", "-q"]),
+        b"x\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(o.stdout, b"http://fass.de/x\n", "{}", stderr(&o));
     // A host that is no DNS name is still a base (not asked of IDNA), and what to-uri
     // repairs by default is repaired in a base as in a reference.
     let o = run(&strs(&["--base", "http://a_b.example/", "-q"]), b"x\n");

@@ -1219,6 +1219,10 @@ fn a_utf16_byte_order_mark_is_read_as_utf16() {
         r#""$IRIBULK" -q < be.txt"#,
         r#""$IRIBULK" -q --in le.txt.gz"#,
         r#""$IRIBULK" -q --charset utf-16le --in be.txt"#,
+        // The mark wins over a fixed legacy charset too (found by a QA sweep: the lines were
+        // split at the 0x0A bytes of UTF-16 code units).
+        r#""$IRIBULK" -q --charset shift_jis --in le.txt"#,
+        r#""$IRIBULK" -q --charset windows-1252 < be.txt"#,
     ] {
         let o = sh_in(d, script);
         assert_eq!(o.status.code(), Some(3), "{script}: {}", text(&o.stderr));

@@ -190,11 +190,12 @@ fn repairs_of(repair: Option<&Bound<'_, PyAny>>, strict: bool) -> PyResult<Repai
 /// `base=`: an absolute IRI (RFC 3986 §5.1: it has a scheme), as the CLI's `--base`
 /// requires before any line is read; a base without one is the caller's mistake, not each
 /// row's (found by a QA sweep: every row came back unconverted with `bad-scheme`).
-fn base_of(base: Option<&str>) -> PyResult<Option<Arc<[u8]>>> {
+fn base_of(base: Option<&str>, to_uri: ToUriOptions) -> PyResult<Option<Arc<[u8]>>> {
     match base {
         None => Ok(None),
-        // And an IRI (RFC 3987 §2.2), as the CLI asks (`iribulk::base_problem`).
-        Some(b) => match iribulk::base_problem(b) {
+        // And an IRI (RFC 3987 §2.2) whose host the call's host mode converts, as the CLI
+        // asks (`iribulk::base_problem_with`).
+        Some(b) => match iribulk::base_problem_with(b, to_uri) {
             Some(why) => Err(PyValueError::new_err(format!("base={b:?} {why}"))),
             None => Ok(Some(Arc::from(b.as_bytes()))),
         },
@@ -497,7 +498,7 @@ fn to_uri(
     max_line_bytes: usize,
 ) -> PyResult<Py<PyAny>> {
     let (charset, query_charset) = charset_of(charset, query_charset)?;
-    let opts = Options {
+    let mut opts = Options {
         mode: Mode::ToUri,
         to_uri: to_uri_options(
             host,
@@ -511,10 +512,11 @@ fn to_uri(
             trim,
         )?,
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base)?,
+        base: None,
         charset,
         query_charset,
     };
+    opts.base = base_of(base, opts.to_uri)?;
     scalar(py, s, &opts)
 }
 
@@ -546,16 +548,17 @@ fn to_iri(
     base: Option<&str>,
     max_line_bytes: usize,
 ) -> PyResult<Py<PyAny>> {
-    let opts = Options {
+    let mut opts = Options {
         mode: Mode::ToIri,
         to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?
             .trim(trim)
             .strict(strict),
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base)?,
+        base: None,
         charset: None,
         query_charset: QueryCharset::Document,
     };
+    opts.base = base_of(base, opts.to_uri)?;
     scalar(py, s, &opts)
 }
 
@@ -588,14 +591,15 @@ fn check(
     max_line_bytes: usize,
 ) -> PyResult<Py<PyAny>> {
     let (charset, query_charset) = charset_of(charset, None)?;
-    let opts = Options {
+    let mut opts = Options {
         mode: Mode::Check { uri },
         to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base)?,
+        base: None,
         charset,
         query_charset,
     };
+    opts.base = base_of(base, opts.to_uri)?;
     scalar(py, s, &opts)
 }
 
@@ -647,7 +651,7 @@ fn normalize(
     max_line_bytes: usize,
 ) -> PyResult<Py<PyAny>> {
     let (charset, query_charset) = charset_of(charset, None)?;
-    let opts = Options {
+    let mut opts = Options {
         mode: normalize_mode(
             level,
             case,
@@ -663,10 +667,11 @@ fn normalize(
             .repair(repairs_of(repair, false)?)
             .trim(trim),
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base)?,
+        base: None,
         charset,
         query_charset,
     };
+    opts.base = base_of(base, opts.to_uri)?;
     scalar(py, s, &opts)
 }
 
@@ -692,16 +697,17 @@ fn leiri_to_iri(
     max_line_bytes: usize,
 ) -> PyResult<Py<PyAny>> {
     let (charset, query_charset) = charset_of(charset, None)?;
-    let opts = Options {
+    let mut opts = Options {
         mode: Mode::LeiriToIri,
         to_uri: ToUriOptions::default()
             .repair(repairs_of(repair, false)?)
             .trim(trim),
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base)?,
+        base: None,
         charset,
         query_charset,
     };
+    opts.base = base_of(base, opts.to_uri)?;
     scalar(py, s, &opts)
 }
 
@@ -982,7 +988,7 @@ fn to_uri_batch(
     threads: usize,
 ) -> PyResult<Py<PyAny>> {
     let (charset, query_charset) = charset_of(charset, query_charset)?;
-    let opts = Options {
+    let mut opts = Options {
         mode: Mode::ToUri,
         to_uri: to_uri_options(
             host,
@@ -996,10 +1002,11 @@ fn to_uri_batch(
             trim,
         )?,
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base)?,
+        base: None,
         charset,
         query_charset,
     };
+    opts.base = base_of(base, opts.to_uri)?;
     run_batch(py, array, opts, errors, on_error, threads)
 }
 
@@ -1028,16 +1035,17 @@ fn to_iri_batch(
     on_error: &str,
     threads: usize,
 ) -> PyResult<Py<PyAny>> {
-    let opts = Options {
+    let mut opts = Options {
         mode: Mode::ToIri,
         to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?
             .trim(trim)
             .strict(strict),
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base)?,
+        base: None,
         charset: None,
         query_charset: QueryCharset::Document,
     };
+    opts.base = base_of(base, opts.to_uri)?;
     run_batch(py, array, opts, errors, on_error, threads)
 }
 
@@ -1069,14 +1077,15 @@ fn check_batch(
     threads: usize,
 ) -> PyResult<Py<PyAny>> {
     let (charset, query_charset) = charset_of(charset, None)?;
-    let opts = Options {
+    let mut opts = Options {
         mode: Mode::Check { uri },
         to_uri: host_options(host, idna2003_no_unassigned, idna2003_no_std3)?,
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base)?,
+        base: None,
         charset,
         query_charset,
     };
+    opts.base = base_of(base, opts.to_uri)?;
     run_batch(py, array, opts, errors, on_error, threads)
 }
 
@@ -1117,7 +1126,7 @@ fn normalize_batch(
     threads: usize,
 ) -> PyResult<Py<PyAny>> {
     let (charset, query_charset) = charset_of(charset, None)?;
-    let opts = Options {
+    let mut opts = Options {
         mode: normalize_mode(
             level,
             case,
@@ -1133,10 +1142,11 @@ fn normalize_batch(
             .repair(repairs_of(repair, false)?)
             .trim(trim),
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base)?,
+        base: None,
         charset,
         query_charset,
     };
+    opts.base = base_of(base, opts.to_uri)?;
     run_batch(py, array, opts, errors, on_error, threads)
 }
 
@@ -1163,16 +1173,17 @@ fn leiri_to_iri_batch(
     threads: usize,
 ) -> PyResult<Py<PyAny>> {
     let (charset, query_charset) = charset_of(charset, None)?;
-    let opts = Options {
+    let mut opts = Options {
         mode: Mode::LeiriToIri,
         to_uri: ToUriOptions::default()
             .repair(repairs_of(repair, false)?)
             .trim(trim),
         max_line_bytes: max_line(max_line_bytes)?,
-        base: base_of(base)?,
+        base: None,
         charset,
         query_charset,
     };
+    opts.base = base_of(base, opts.to_uri)?;
     run_batch(py, array, opts, errors, on_error, threads)
 }
 

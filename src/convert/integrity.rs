@@ -365,8 +365,9 @@ fn browser_scheme_special(line: &[u8]) -> Option<bool> {
 
 /// Where `line` holds what browsers strip before parsing (WHATWG URL §4.4, basic URL parser
 /// steps 1–3): a C0 control or space at either end, or TAB, CR or LF before the path. Only
-/// for a special scheme, or a reference without a scheme when `base_special` (it resolves
-/// against a special base). Percent-encoding these characters (what RFC 3987 §3.1 step 2 or
+/// for a special scheme, a reference without a scheme when `base_special` (it resolves
+/// against a special base), or a line in which a browser reads an authority
+/// ([`browser_special`]). Percent-encoding these characters (what RFC 3987 §3.1 step 2 or
 /// LEIRI §6.2 would do) gives a URI whose host differs from the browser's reading, so they
 /// are an error (`browser-stripped`) unless `--trim` removes them ([`trim_into`]).
 pub fn browser_stripped(line: &[u8], base_special: bool) -> Option<usize> {
@@ -549,12 +550,44 @@ fn holds_strippable(line: &[u8]) -> bool {
 }
 
 /// A browser reads `line` with a special scheme (or `blob`, [`browser_scheme_special`]), or it
-/// is a reference without a scheme against a special base (`base_special`).
+/// is a reference without a scheme against a special base (`base_special`), or a browser
+/// reads an authority in it ([`browser_authority`]) whatever its scheme: WHATWG URL §4.4
+/// strips for every URL, so `foo://example.com ` is the host `example.com` to a browser,
+/// which percent-encoding the space made `example.com%20`, and ` //evil.com` against
+/// `foo://host/a` the host `evil.com`, which RFC 3986 resolution made a path under `host`
+/// (found by a QA sweep). A line of another scheme without an authority (`mailto:a@b.c `)
+/// has no host for the space to move and keeps RFC 3987's percent-encoding.
 fn browser_special(line: &[u8], base_special: bool) -> bool {
     match browser_scheme_special(line) {
-        Some(s) => s,
-        None => base_special && scheme_of(line).is_none(),
+        Some(true) => true,
+        Some(false) => browser_authority(line),
+        None => base_special && scheme_of(line).is_none() || browser_authority(line),
     }
+}
+
+/// A browser reads an authority in `line`: after any leading C0 controls and spaces and the
+/// scheme, if any, come two slashes (TAB, CR and LF between them ignored, as WHATWG URL §4.4
+/// removes them first).
+fn browser_authority(line: &[u8]) -> bool {
+    let mut bytes = line
+        .iter()
+        .copied()
+        .skip_while(|&b| is_c0_or_space(b))
+        .filter(|&b| !is_tab_or_newline(b));
+    let mut rest = bytes.clone();
+    // A scheme: an ASCII letter, then letters, digits, `+`, `-`, `.`, then `:`.
+    if bytes.next().is_some_and(|b| b.is_ascii_alphabetic()) {
+        for b in bytes.by_ref() {
+            if b == b':' {
+                rest = bytes;
+                break;
+            }
+            if !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')) {
+                break;
+            }
+        }
+    }
+    rest.next() == Some(b'/') && rest.next() == Some(b'/')
 }
 
 /// The inner URL of a `blob:` line (after `blob:` and any TAB/CR/LF), as a browser reads it.
@@ -816,6 +849,57 @@ pub fn drive_removed(base: &[u8], reference: &[u8], resolved: &[u8]) -> bool {
 pub fn has_drive_segment(path: &[u8]) -> bool {
     path.split(|&b| b == b'/' || b == b'\\')
         .any(is_drive_letter)
+}
+
+/// True when removing the dot segments of the `file` path `path` (RFC 3986 §5.2.4, with the
+/// `%2E` forms counted as dots, as normalize decodes them and browsers read them) removes a
+/// Windows drive letter that browsers keep: a `..` that meets the path made of the drive
+/// letter alone (WHATWG URL §4.4 "shorten a path" never pops it; `/C:/../x` is `/C:/x` to a
+/// browser and `/x` to RFC 3986). Segments are split on `/` and `\`. `file:///C:/x/./z` and
+/// `file:///C:/x/y/../z` keep their drive letter both ways (they were refused whole, found by
+/// a QA sweep).
+pub fn dots_remove_drive(path: &[u8]) -> bool {
+    let path = match path.first() {
+        Some(b'/' | b'\\') => &path[1..],
+        _ => path,
+    };
+    // The segments kept so far, and whether the first of them is a drive letter.
+    let mut depth = 0usize;
+    let mut drive_first = false;
+    for seg in path.split(|&b| b == b'/' || b == b'\\') {
+        match dot_segment(seg) {
+            Some(1) => {}
+            Some(_) => {
+                if depth == 1 && drive_first {
+                    return true;
+                }
+                depth = depth.saturating_sub(1);
+            }
+            None => {
+                if depth == 0 {
+                    drive_first = is_drive_letter(seg);
+                }
+                depth += 1;
+            }
+        }
+    }
+    false
+}
+
+/// `Some(1)` for a `.` segment, `Some(2)` for `..` (`%2E` forms included), else `None`.
+fn dot_segment(seg: &[u8]) -> Option<u8> {
+    match seg.len() {
+        1 | 3 if seg == b"." || seg.eq_ignore_ascii_case(b"%2e") => Some(1),
+        2 | 4 | 6
+            if seg == b".."
+                || seg.eq_ignore_ascii_case(b"%2e%2e")
+                || seg.eq_ignore_ascii_case(b".%2e")
+                || seg.eq_ignore_ascii_case(b"%2e.") =>
+        {
+            Some(2)
+        }
+        _ => None,
+    }
 }
 
 /// True when `path` has a `.` or `..` segment (RFC 3986 §5.2.4; `%2E` forms included, as
@@ -1142,11 +1226,15 @@ impl<C: Converter> Guard<C> {
         let mut trimmed = std::mem::take(&mut self.trimmed);
         trimmed.clear();
         let mut head = LineHead::find(reference);
-        let stripped = browser_stripped_at(reference, base_special, &head);
+        // A reference without a scheme resolves into a line with the base's authority: the
+        // strip rule treats a base with an authority (`foo://host/`) as a special one, so that
+        // resolving first (`iribulk::resolve`) and converting after gives the same answer.
+        let strip_base = base_special || base.is_some_and(browser_authority);
+        let stripped = browser_stripped_at(reference, strip_base, &head);
         // `--trim` removes what browsers strip anywhere in a special line, except what starts
         // a `blob:` inner URL, which stays `browser-stripped` ([`blob_inner_stripped`]).
         let trim = self.opts.trim
-            && (stripped.is_some() || browser_trims(reference, base_special))
+            && (stripped.is_some() || browser_trims(reference, strip_base))
             && blob_inner_stripped(reference).is_none();
         let input: &[u8] = if trim {
             trim_into(reference, &mut trimmed);
@@ -1232,9 +1320,7 @@ impl<C: Converter> Guard<C> {
         if file_ref {
             let rc = components::split(reference);
             let rpath = &reference[rc.path.clone()];
-            if has_drive_segment(rpath) && (base.is_some() || has_dot_segment(rpath))
-                || bar_drive(rpath)
-            {
+            if dots_remove_drive(rpath) || bar_drive(rpath) {
                 return Err(LineError::new(
                     ErrorKind::DriveLetterReference,
                     rc.path.start,
@@ -1276,7 +1362,7 @@ impl<C: Converter> Guard<C> {
         // them as `..` now; the reference alone is refused so (found by a QA sweep).
         let drive_and_encoded_dots = || {
             let p = &resolved[components::split(&resolved).path];
-            has_drive_segment(p) && has_dot_segment(p)
+            dots_remove_drive(p)
         };
         let r = if file_drive_with_host(&resolved)
             || rhead.class == SchemeClass::File
@@ -1677,7 +1763,7 @@ pub fn quick_ok(line: &[u8]) -> bool {
 }
 
 /// True when `rest` (what follows `file:`) may hold a drive-letter segment and a dot segment
-/// (`file:///C:/a/../b`: `drive-letter-reference`, RFC 8089 Appendix E.2 with RFC 3986
+/// (`file:///C:/a/../../b`: `drive-letter-reference`, RFC 8089 Appendix E.2 with RFC 3986
 /// §5.2.4; [`Guard`] checks the path): a superset, over the whole rest, of the Guard's test on
 /// the path. Asked by [`quick_ok`] only for lines holding a `:` or `|` after the scheme (a
 /// drive segment needs one; the others were answered by its `memchr2`).
@@ -2116,7 +2202,12 @@ mod tests {
         assert_eq!(browser_stripped(b"file:\t//good.com/x", false), Some(5));
         // In the path: a browser removes it too, but the host is the same.
         assert_eq!(browser_stripped(b"http://a/b\tc", false), None);
-        assert_eq!(browser_stripped(b"foo://a b ", false), None);
+        // Every scheme with an authority (found by a QA sweep); none without one.
+        assert_eq!(browser_stripped(b"foo://a b ", false), Some(9));
+        assert_eq!(browser_stripped(b"foo:/\t/a/", false), Some(5));
+        assert_eq!(browser_stripped(b" //evil.com", false), Some(0));
+        assert_eq!(browser_stripped(b"mailto:a@b.c ", false), None);
+        assert_eq!(browser_stripped(b"foo:a b ", false), None);
         assert_eq!(browser_stripped(b" x", true), Some(0));
         assert_eq!(browser_stripped(b" x", false), None);
         assert_eq!(browser_stripped(b"\\\\x\t/", true), Some(3));
@@ -2205,11 +2296,13 @@ mod tests {
             None
         );
         assert_eq!(moved(b"blob:http://[::1/", b"blob:http://[::2/"), None);
-        // What --trim removes: anywhere in a special line, nothing in another.
+        // What --trim removes: anywhere in a special line or one with an authority, nothing
+        // in another.
         assert!(browser_trims(b"http://a/b\tc", false));
         assert!(browser_trims(b"/b\tc", true));
         assert!(!browser_trims(b"/b\tc", false));
-        assert!(!browser_trims(b"foo://a/b\tc", false));
+        assert!(browser_trims(b"foo://a/b\tc", false));
+        assert!(!browser_trims(b"foo:a/b\tc", false));
         assert!(!browser_trims(b"http://a/b c", false));
         assert_eq!(
             browser_stripped(b"blob:https:/\tgood.com/uuid", false),
@@ -2329,6 +2422,33 @@ mod tests {
         );
         assert_eq!(removed_char("a\u{AD}b", true), Some((1, '\u{AD}')));
         assert_eq!(removed_char("bücher.de", false), None);
+    }
+
+    #[test]
+    fn dots_remove_a_drive_only_where_browsers_keep_it() {
+        for p in [
+            "/C:/..",
+            "/C:/x/../..",
+            "/c:/%2e%2e/x",
+            "C:/..",
+            "/./C:/../x",
+            "\\C:\\..\\x",
+        ] {
+            assert!(dots_remove_drive(p.as_bytes()), "{p}");
+        }
+        for p in [
+            "/C:/x/./z",
+            "/C:/x/y/../z",
+            "/C:/x/..",
+            "/x/C:/../y",
+            "/../C:/x",
+            "/C:",
+            "/Cx/..",
+            "/C:x/..",
+            "",
+        ] {
+            assert!(!dots_remove_drive(p.as_bytes()), "{p}");
+        }
     }
 
     #[test]

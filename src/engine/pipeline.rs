@@ -368,9 +368,12 @@ fn convert_all(
         let utf16 = opts.engine.charset.and_then(|c| c.stream_charset());
         let (source, size) = input::open_counted(inp, opts.no_mmap || utf16.is_some(), &read)
             .map_err(|e| Fatal::Input(input_msg_name(inp), e))?;
-        // Without --charset, a UTF-16 byte order mark picks UTF-16 (WHATWG Encoding §6
-        // decode: BOM sniffing): the input is read as with `--charset utf-16`.
-        let (source, bom16) = if opts.engine.charset.is_none() {
+        // Without --charset, or with a fixed legacy one, a UTF-16 byte order mark picks
+        // UTF-16 (WHATWG Encoding §6 decode: BOM sniffing, which wins over the given
+        // encoding): the input is read as with `--charset utf-16` (under `--charset
+        // shift_jis` it was split at the 0x0A bytes of UTF-16 code units; found by a QA
+        // sweep). A UTF-8 mark is sniffed below.
+        let (source, bom16) = if opts.engine.charset.is_none_or(|c| c.bom_decides()) {
             input::sniff_utf16_bom(source).map_err(|e| Fatal::Input(input_msg_name(inp), e))?
         } else {
             (source, false)

@@ -181,9 +181,10 @@ pub struct Worker {
     ///
     /// [`RecordDecoder::rewrite_base`]: crate::charset::RecordDecoder::rewrite_base
     base_buf: Vec<u8>,
-    /// `--base-field`: each record's base goes through to-uri first (hosts as `reg-name`),
-    /// whose error is the record's `bad-base` ([`crate::base_problem`]'s rule for `--base`).
-    base_check: Option<Box<(crate::convert::to_uri::ToUri, Vec<u8>)>>,
+    /// `--base-field`: each record's base goes through to-uri first (in the run's host mode,
+    /// with the host checks), whose error is the record's `bad-base`
+    /// ([`crate::base_problem_with`]'s rule for `--base`).
+    base_check: Option<Box<(Guard<ToUri>, Vec<u8>)>>,
     /// The lines of the current stretch that the walk sends to [`Worker::end_line`]
     /// ([`Worker::flush`]).
     deferred: Vec<Deferred>,
@@ -322,10 +323,24 @@ impl Worker {
                     // And one that to-uri converts without an error, as `--base` must be
                     // (`http://a/%zz/c` gave the reference's column, or lost the segment to
                     // `..`; found by a QA sweep): `bad-base` at the base's bad byte.
+                    // In the run's host mode and with the host checks around it, as
+                    // `iribulk::base_problem_with` does for `--base` (`http://127。1/` and a
+                    // ZWJ in the host were the reference's error; found by a QA sweep).
+                    let host = (
+                        self.opts.to_uri.host,
+                        self.opts.to_uri.host_fallback_percent,
+                    );
                     let (conv, sink) = &mut **self.base_check.get_or_insert_with(|| {
                         let o = crate::config::ToUriOptions::default()
-                            .host(crate::config::HostMode::Percent);
-                        Box::new((crate::convert::to_uri::ToUri::new(o), Vec::new()))
+                            .host(host.0)
+                            .host_fallback_percent(host.1);
+                        let g = GuardOptions {
+                            trim: false,
+                            strict: false,
+                            maps_hosts: Some(host.0),
+                            warnings_unseen: false,
+                        };
+                        Box::new((Guard::new(ToUri::new(o), g), Vec::new()))
                     });
                     sink.clear();
                     if let Err(e) = conv.convert_into(base, sink) {
@@ -820,7 +835,11 @@ impl Worker {
             Err(e)
         } else if let Some(p) = bad_utf16 {
             Err(LineError::new(ErrorKind::InvalidUtf8, p))
-        } else if content.len() > self.opts.max_line_bytes {
+        } else if orig.len() > self.opts.max_line_bytes {
+            // The limit is on the line as read (README, `--max-line-bytes`): a legacy line
+            // under it whose decoding is longer (Shift_JIS kanji are 2 bytes, 3 in UTF-8; a
+            // document-charset query 3 bytes an octet) is converted; it was refused, at
+            // a column of no meaning (found by a QA sweep).
             Err(LineError::new(
                 ErrorKind::LineTooLong,
                 self.opts.max_line_bytes,

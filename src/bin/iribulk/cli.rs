@@ -117,7 +117,8 @@ pub struct Cli {
     #[arg(long, value_name = "LIST", value_parser = Repairs::parse, conflicts_with = "strict")]
     pub repair: Option<Repairs>,
     /// Remove what browsers strip (C0 controls and spaces at either end, TAB/CR/LF) from
-    /// special-scheme lines instead of failing them with browser-stripped (a repair).
+    /// special-scheme lines and lines with an authority (//) instead of failing them with
+    /// browser-stripped (a repair).
     #[arg(long)]
     pub trim: bool,
     /// Bytes that are not UTF-8: error (default) or percent (encode each such byte).
@@ -764,8 +765,9 @@ impl Cli {
             return Err(refused.join("; "));
         }
         if let Some(b) = &self.base {
-            // An absolute IRI (RFC 3986 §5.1, RFC 3987 §2.2), before any line is read.
-            if let Some(why) = iribulk::base_problem(b) {
+            // An absolute IRI (RFC 3986 §5.1, RFC 3987 §2.2) whose host the run converts,
+            // before any line is read.
+            if let Some(why) = iribulk::base_problem_with(b, self.host_options()) {
                 return Err(format!("--base '{b}' {why}"));
             }
         }
@@ -802,6 +804,22 @@ impl Cli {
 
     /// Validates and converts the arguments; `given(id)` says whether the argument with clap
     /// id `id` was on the command line (see [`Cli::parse_with_sources`]).
+    /// The to-uri options of `--host` and `--host-fallback`, which a `--base` is checked
+    /// with too.
+    fn host_options(&self) -> ToUriOptions {
+        ToUriOptions::default()
+            .host(match self.host {
+                HostArg::Auto => HostMode::Auto,
+                HostArg::Uts46 => HostMode::Uts46,
+                HostArg::Idna2003 => HostMode::Idna2003(idna2003::Flags {
+                    allow_unassigned: !self.idna2003_no_unassigned,
+                    use_std3_ascii_rules: !self.idna2003_no_std3,
+                }),
+                HostArg::Percent => HostMode::Percent,
+            })
+            .host_fallback_percent(self.host_fallback.is_some())
+    }
+
     pub fn to_options(&self, given: &dyn Fn(&str) -> bool) -> Result<RunOptions, String> {
         self.check_applies(given)?;
         // A run that --on-error fail stops leaves its --out as it was; --exit-zero would
@@ -814,17 +832,8 @@ impl Cli {
                     .into(),
             );
         }
-        let to_uri = ToUriOptions::default()
-            .host(match self.host {
-                HostArg::Auto => HostMode::Auto,
-                HostArg::Uts46 => HostMode::Uts46,
-                HostArg::Idna2003 => HostMode::Idna2003(idna2003::Flags {
-                    allow_unassigned: !self.idna2003_no_unassigned,
-                    use_std3_ascii_rules: !self.idna2003_no_std3,
-                }),
-                HostArg::Percent => HostMode::Percent,
-            })
-            .host_fallback_percent(self.host_fallback.is_some())
+        let to_uri = self
+            .host_options()
             .strict(self.strict)
             .leiri(self.leiri)
             .trim(self.trim)
@@ -948,6 +957,14 @@ impl Cli {
         let source = match (&self.charset, self.charset_field) {
             (Some(l), _) => {
                 CharsetSource::Fixed(Charset::for_label(l.as_bytes()).ok_or_else(|| {
+                    if Charset::is_replacement_label(l.as_bytes()) {
+                        return format!(
+                            "--charset '{l}' names the Encoding Standard's \"replacement\" \
+                             encoding, which decodes any input to one U+FFFD: no IRI can be \
+                             read through it (iso-2022-kr, hz-gb-2312 and the like are not \
+                             supported)"
+                        );
+                    }
                     format!(
                         "--charset '{l}' is not a label of the WHATWG Encoding Standard (such \
                          as shift_jis, euc-jp, gbk, gb18030, big5, euc-kr, windows-1251, \
