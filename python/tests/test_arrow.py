@@ -403,6 +403,19 @@ def test_base_like_the_cli():
             assert ei.value.column == bad[0]
 
 
+def test_a_base_whose_host_the_call_refuses_is_a_value_error():
+    """As the CLI's --base (found by a QA sweep: each relative row was `idna` at column 1):
+    a host that the call's host mode refuses is a ValueError before any value is read; the
+    same base is one with host="percent"."""
+    zwj = "http://pay\u200dpal.com/"
+    for f in (lambda: iribulk.to_uri("g", base=zwj),
+              lambda: iribulk.to_uri_batch(pa.array(["g"]), base=zwj),
+              lambda: iribulk.to_uri("g", base="http://127\u30021/")):
+        with pytest.raises(ValueError, match="idna|ambiguous-ipv4"):
+            f()
+    assert iribulk.to_uri("g", base=zwj, host="percent") == "http://pay%E2%80%8Dpal.com/g"
+
+
 def test_threads_are_bounded():
     """As the CLI's --threads (found by a QA sweep: threads=10**9 never returned)."""
     arr = pa.array(["http://a/"])

@@ -257,8 +257,13 @@ def test_trim_values():
     assert iribulk.to_iri("\thttp://xn--bcher-kva.de/", trim=True) == "http://bücher.de/"
     assert iribulk.leiri_to_iri("\x01http://good.com/\x1f", trim=True) == "http://good.com/"
     assert iribulk.normalize(" HTTP://Good.com/ ", trim=True) == "http://good.com/"
-    # Not a special scheme: nothing for browsers to strip, nothing trimmed.
-    assert iribulk.to_uri("foo://a b ", trim=True) == iribulk.to_uri("foo://a b ")
+    # Any scheme with an authority: browsers strip there too (found by a QA sweep).
+    assert iribulk.to_uri("foo://a.b ", trim=True) == "foo://a.b"
+    with pytest.raises(iribulk.IriError) as ei:
+        iribulk.to_uri("foo://a.b ")
+    assert ei.value.code == "browser-stripped"
+    # No authority: no host to move, nothing trimmed.
+    assert iribulk.to_uri("mailto:a@b.c ", trim=True) == iribulk.to_uri("mailto:a@b.c ")
     out, err = iribulk.to_uri_batch(pa.array(["http://good.com ", " http://a/"]), trim=True,
                                     errors=True)
     assert out.to_pylist() == ["http://good.com", "http://a/"]

@@ -19,7 +19,9 @@ use std::path::Path;
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
-/// One mapped input: its address range and the line to write if it is cut under us.
+/// One mapped input: its address range and the line to write if it is cut under us (read by
+/// the action that the `signals` feature installs).
+#[cfg_attr(not(all(unix, feature = "signals")), allow(dead_code))]
 struct Region {
     start: usize,
     end: usize,
@@ -78,6 +80,7 @@ pub fn register(bytes: &[u8], path: &Path) -> Registered {
 }
 
 /// The message for a fault at `addr`, when it lies in a registered map.
+#[cfg_attr(not(all(unix, feature = "signals")), allow(dead_code))]
 fn message_for(addr: usize) -> Option<&'static [u8]> {
     REGIONS.iter().find_map(|slot| {
         let r = slot.load(Ordering::Acquire);
