@@ -706,6 +706,14 @@ fn nfc_mapped(raw: &str, raw_map: &[usize], out: &mut String, map: &mut Vec<usiz
     }
 }
 
+/// True when `b` ends with a whole, valid UTF-8 character (RFC 3629 §4).
+fn ends_utf8_char(b: &[u8]) -> bool {
+    (1..=4.min(b.len())).any(|n| {
+        let tail = &b[b.len() - n..];
+        std::str::from_utf8(tail).is_ok_and(|t| t.chars().count() == 1)
+    })
+}
+
 /// What [`Charset::decode_line`] did besides decoding.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Decoded {
@@ -1053,6 +1061,15 @@ impl LegacyInput {
         matches!(self.source, CharsetSource::Fixed(cs) if !cs.is_ucs_based())
     }
 
+    /// True if a UTF-16 byte order mark at the start of an input decides its encoding: a
+    /// fixed charset other than UTF-16 (whose reader honours the mark itself), UTF-8
+    /// included (WHATWG Encoding §6 decode sniffs before any encoding; `--charset utf-8`
+    /// read a UTF-16 file as bytes, found by a QA sweep).
+    pub fn utf16_bom_decides(&self) -> bool {
+        matches!(self.source, CharsetSource::Fixed(cs)
+            if cs.0 != encoding_rs::UTF_16LE && cs.0 != encoding_rs::UTF_16BE)
+    }
+
     /// True if lines need the per-line decoder at all: not for a fixed UCS-based charset
     /// (UTF-8 is the engine's own input; UTF-16 is transcoded as a stream).
     pub fn decodes_lines(&self) -> bool {
@@ -1209,10 +1226,19 @@ impl RecordDecoder {
             // byte of a double-byte character (`83 7C`, `ポ` in Shift_JIS): it moved the label
             // to another field, so the error is that delimiter's (README; the label came out
             // unknown and the record was `unknown-charset`, found by a QA sweep).
+            // Only a delimiter that can be a trail byte (0x40–0x7E in Shift_JIS, Big5, GBK),
+            // after a byte that does not end a UTF-8 character (`é|` is no moved label; a TAB
+            // is never a trail byte: both were `field-delimiter`, found by the re-check).
             let d = self.delim;
-            let moved = record[..r.start]
-                .windows(2)
-                .position(|w| w[0] >= 0x80 && w[1] == d);
+            let head = &record[..r.start];
+            let moved = (0x40..=0x7E)
+                .contains(&d)
+                .then(|| {
+                    head.windows(2).enumerate().position(|(i, w)| {
+                        w[0] >= 0x81 && w[1] == d && !ends_utf8_char(&head[..=i])
+                    })
+                })
+                .flatten();
             return Err(match moved {
                 Some(p) => LineError::new(ErrorKind::FieldDelimiter, p + 1),
                 None => LineError::new(ErrorKind::UnknownCharset, r.start),

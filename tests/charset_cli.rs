@@ -983,3 +983,41 @@ fn the_line_limit_is_on_the_bytes_read() {
     assert_eq!(lines[0], format!("http://h/{}", "%E6%97%A5".repeat(30)));
     assert_eq!(lines[1], format!("http://h/?q={}", "%93%FA".repeat(30)));
 }
+
+/// An unknown label after a field that ends in a whole UTF-8 character, or after a TAB (never
+/// a trail byte), is `unknown-charset` at the label, not `field-delimiter` (the re-check of a
+/// QA sweep's fix found both).
+#[test]
+fn an_unknown_label_is_not_a_moved_one() {
+    let dir = tempfile::tempdir().unwrap();
+    for (data, args, col) in [
+        (
+            &b"http://a/\xc3\xa9\tbogus"[..],
+            &["--field", "1", "--charset-field", "2"][..],
+            13,
+        ),
+        (
+            b"http://a/\xc3\xa9|bogus",
+            &["--field", "1", "--charset-field", "2", "--delimiter", "|"],
+            13,
+        ),
+        (
+            b"http://a/\x83\tbogus",
+            &["--field", "1", "--charset-field", "2"],
+            12,
+        ),
+    ] {
+        let p = dir.path().join("in.txt");
+        std::fs::write(&p, [data, b"\n"].concat()).unwrap();
+        let out = dir.path().join("out.txt");
+        let mut a = vec!["-q", "--errors", "-", "--out", out.to_str().unwrap()];
+        a.extend_from_slice(args);
+        let o = run(&a, &p);
+        assert_eq!(
+            report(&o),
+            [(1, col, "unknown-charset".to_string())],
+            "{:?}",
+            String::from_utf8_lossy(data)
+        );
+    }
+}

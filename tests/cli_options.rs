@@ -342,6 +342,18 @@ fn a_base_without_a_scheme_is_a_usage_error_before_any_line() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(o.stdout, b"http://fass.de/x\n", "{}", stderr(&o));
+    // A joiner Nameprep deletes is an error in that mode too (found by a QA sweep).
+    let o = run(
+        &strs(&[
+            "--base",
+            "http://pay\u{200D}pal.com/",
+            "--host",
+            "idna2003",
+            "-q",
+        ]),
+        b"x\n",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     // A host that is no DNS name is still a base (not asked of IDNA), and what to-uri
     // repairs by default is repaired in a base as in a reference.
     let o = run(&strs(&["--base", "http://a_b.example/", "-q"]), b"x\n");

@@ -47,6 +47,10 @@ pub fn readings(kind: ErrorKind, line: &[u8], host_mode: HostMode) -> Option<Str
             ))
         }
         ErrorKind::BackslashAuthority => {
+            // Only where the line itself has the `\` there: with `--base`, resolution may put
+            // one there (`file:/../\evil.com/x`), and the reference's own readings would be
+            // no host's.
+            integrity::backslash_authority(line)?;
             let browser = browser_host(line)?;
             let rfc = rfc3986_host(line).unwrap_or_default();
             Some(format!(

@@ -258,9 +258,52 @@ pub fn open_counted(
         }
         // Streamed from where it stood: the bytes read to look are put back in front.
         let head = io::Cursor::new(head[..nhead].to_vec());
-        return Ok((stream(counted(Box::new(head.chain(f))), by_name)?, size));
+        let rest = ExpectLen {
+            want: meta.len().saturating_sub(at + nhead as u64),
+            got: 0,
+            f,
+        };
+        return Ok((stream(counted(Box::new(head.chain(rest))), by_name)?, size));
+    }
+    if meta.is_file() {
+        let at = (&f).stream_position()?;
+        let rest = ExpectLen {
+            want: meta.len().saturating_sub(at),
+            got: 0,
+            f,
+        };
+        return Ok((stream(counted(Box::new(rest)), by_name)?, size));
     }
     Ok((stream(counted(Box::new(f)), by_name)?, size))
+}
+
+/// A regular file streamed (`--no-mmap`, compressed, or with a UTF-16 mark) that must give
+/// the bytes its size promised when it was opened: an end of file before them means another
+/// process truncated it under the run, an error naming the input (status 1), as a mapped
+/// file's SIGBUS is ([`super::sigbus`]). It was read as the input's end, the last line cut
+/// and the run a success (found by a QA sweep). A file that grows is read to its new end.
+struct ExpectLen {
+    f: File,
+    want: u64,
+    got: u64,
+}
+
+impl Read for ExpectLen {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.f.read(buf)?;
+        self.got += n as u64;
+        if n == 0 && !buf.is_empty() && self.got < self.want {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!(
+                    "the file was truncated while iribulk read it: it ended after {} of the {} \
+                     bytes it had when opened",
+                    self.got, self.want
+                ),
+            ));
+        }
+        Ok(n)
+    }
 }
 
 /// A reader that adds the bytes it reads to a shared counter.

@@ -373,7 +373,7 @@ fn convert_all(
         // encoding): the input is read as with `--charset utf-16` (under `--charset
         // shift_jis` it was split at the 0x0A bytes of UTF-16 code units; found by a QA
         // sweep). A UTF-8 mark is sniffed below.
-        let (source, bom16) = if opts.engine.charset.is_none_or(|c| c.bom_decides()) {
+        let (source, bom16) = if opts.engine.charset.is_none_or(|c| c.utf16_bom_decides()) {
             input::sniff_utf16_bom(source).map_err(|e| Fatal::Input(input_msg_name(inp), e))?
         } else {
             (source, false)
