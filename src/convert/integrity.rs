@@ -392,6 +392,13 @@ pub fn browser_stripped(line: &[u8], base_special: bool) -> Option<usize> {
         // The inner URL's scheme and authority (W3C File API §8.3).
         end = line.len() - inner.len() + before_path_end(inner);
     }
+    // In a `file` URL (or inner URL) the path decides the host too: a drive-letter segment
+    // drops it for some browsers, and a TAB that a browser removes but RFC 3986 encodes
+    // breaks one (`file://h/e:\r/x` is no host to the `url` crate, `file://h/e:%0D/x` is
+    // host h; found by fuzzing): anywhere in the line.
+    if browser_scheme_is_file(blob_inner(line).unwrap_or(line)) {
+        end = line.len();
+    }
     if let Some(p) = line[..end].iter().position(|&b| is_tab_or_newline(b)) {
         return Some(p);
     }
@@ -399,6 +406,19 @@ pub fn browser_stripped(line: &[u8], base_special: bool) -> Option<usize> {
         return Some(line.len() - 1);
     }
     None
+}
+
+/// The scheme a browser reads in `line` (leading C0 controls and spaces skipped, TAB/CR/LF
+/// inside ignored) is `file`.
+fn browser_scheme_is_file(line: &[u8]) -> bool {
+    let mut scheme = line
+        .iter()
+        .copied()
+        .skip_while(|&b| is_c0_or_space(b))
+        .filter(|&b| !is_tab_or_newline(b));
+    b"file:"
+        .iter()
+        .all(|&f| scheme.next().is_some_and(|b| b.eq_ignore_ascii_case(&f)))
 }
 
 /// [`browser_stripped`] from the [`LineHead`] of `line`: a line without a C0 control or space
