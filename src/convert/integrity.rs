@@ -411,11 +411,7 @@ pub fn browser_stripped(line: &[u8], base_special: bool) -> Option<usize> {
 /// The scheme a browser reads in `line` (leading C0 controls and spaces skipped, TAB/CR/LF
 /// inside ignored) is `file`.
 fn browser_scheme_is_file(line: &[u8]) -> bool {
-    let mut scheme = line
-        .iter()
-        .copied()
-        .skip_while(|&b| is_c0_or_space(b))
-        .filter(|&b| !is_tab_or_newline(b));
+    let mut scheme = browser_bytes(line);
     b"file:"
         .iter()
         .all(|&f| scheme.next().is_some_and(|b| b.eq_ignore_ascii_case(&f)))
@@ -585,15 +581,20 @@ fn browser_special(line: &[u8], base_special: bool) -> bool {
     }
 }
 
+/// The bytes of `line` as a browser's parser meets them (WHATWG URL §4.4 steps 1–3): leading
+/// C0 controls and spaces skipped, TAB, CR and LF removed.
+fn browser_bytes(line: &[u8]) -> impl Iterator<Item = u8> + Clone + '_ {
+    line.iter()
+        .copied()
+        .skip_while(|&b| is_c0_or_space(b))
+        .filter(|&b| !is_tab_or_newline(b))
+}
+
 /// A browser reads an authority in `line`: after any leading C0 controls and spaces and the
 /// scheme, if any, come two slashes (TAB, CR and LF between them ignored, as WHATWG URL §4.4
 /// removes them first).
 fn browser_authority(line: &[u8]) -> bool {
-    let mut bytes = line
-        .iter()
-        .copied()
-        .skip_while(|&b| is_c0_or_space(b))
-        .filter(|&b| !is_tab_or_newline(b));
+    let mut bytes = browser_bytes(line);
     let mut rest = bytes.clone();
     // A scheme: an ASCII letter, then letters, digits, `+`, `-`, `.`, then `:`.
     if bytes.next().is_some_and(|b| b.is_ascii_alphabetic()) {
@@ -912,45 +913,38 @@ pub fn file_path_moved(base: Option<&[u8]>, reference: &[u8], written: &[u8]) ->
     if read.scheme() != "file" || wrote.scheme() != "file" {
         return false;
     }
-    let decoded = |p: &str| -> Vec<u8> {
-        // A first segment `C|` is the drive `C:` (WHATWG URL §4.4 path state: also when dot
-        // segments emptied the path before it, which the crate does not apply), before the
-        // decoding: `C%7C` is no drive letter.
-        let mut raw = p.as_bytes().to_vec();
-        if raw.len() >= 3
-            && raw[0] == b'/'
-            && raw[1].is_ascii_alphabetic()
-            && raw[2] == b'|'
-            && matches!(raw.get(3), None | Some(b'/'))
-        {
-            raw[2] = b':';
-        }
-        let b = &raw[..];
-        let mut v = Vec::with_capacity(b.len());
-        let mut i = 0;
-        while i < b.len() {
-            let hex = |c: u8| (c as char).to_digit(16);
-            if b[i] == b'%' && i + 2 < b.len() {
-                if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
-                    v.push((h * 16 + l) as u8);
-                    i += 3;
-                    continue;
-                }
-            }
-            v.push(b[i]);
+    read.host_str() != wrote.host_str() || path_key(read.path()) != path_key(wrote.path())
+}
+
+/// The path `p` of a parsed `file` URL as [`file_path_moved`] compares it: a first segment
+/// `C|` read as the drive `C:` (WHATWG URL §4.4 path state, also when dot segments emptied
+/// the path before it, which the `url` crate does not apply; before decoding: `C%7C` is no
+/// drive letter), then `%HH` decoded, and `\` read as `/` (README's choice for every scheme:
+/// a `\` in the path does not move a link).
+fn path_key(p: &str) -> Vec<u8> {
+    let b = p.as_bytes();
+    let bar_drive = b.len() >= 3
+        && b[0] == b'/'
+        && b[1].is_ascii_alphabetic()
+        && b[2] == b'|'
+        && matches!(b.get(3), None | Some(b'/'));
+    let mut v = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let x = if crate::grammar::pct::is_pct_triplet(b, i) {
+            let h = |k: usize| crate::grammar::classes::hex_value(b[k]).unwrap_or(0);
+            i += 3;
+            h(i - 2) << 4 | h(i - 1)
+        } else {
             i += 1;
-        }
-        // A `\` in the path is `/` to a browser and data to RFC 3986 (`%5C`): README's
-        // choice for every scheme is that it does not move a link (the host is the same),
-        // so it does not here either.
-        for x in v.iter_mut() {
-            if *x == b'\\' {
-                *x = b'/';
+            match b[i - 1] {
+                b'|' if bar_drive && i == 3 => b':',
+                x => x,
             }
-        }
-        v
-    };
-    read.host_str() != wrote.host_str() || decoded(read.path()) != decoded(wrote.path())
+        };
+        v.push(if x == b'\\' { b'/' } else { x });
+    }
+    v
 }
 
 /// True when removing the dot segments of the `file` path `path` (RFC 3986 §5.2.4, with the
