@@ -578,7 +578,8 @@ fn head_twins(data: &[u8]) {
 /// Target `simd_twin` (issue 11): the percent-encoding kernel at every level this CPU has,
 /// the right-to-left prefilter of `check`, the triplet decoder of to-iri (every kernel) and
 /// its scan of decoded octets (`clean_prefix`), UTF-8 validation of a line and of a run
-/// (`utf8_twin_check`), the crawl-authority scan and the `xn--`
+/// (`utf8_twin_check`), the starts of non-ASCII runs (`run_starts_twin_check`, for the
+/// combining-mark rule), the crawl-authority scan and the `xn--`
 /// search against their scalar twins on the raw bytes, to-uri's one-pass crawl-line
 /// shortcut, to-iri's and check's against the Guard around the converter
 /// (`crawl_line_compare`), normalize's line check (`clean_line_twin_check`), path scan
@@ -600,6 +601,7 @@ pub fn simd_twin(data: &[u8]) {
     iribulk::simd::rtl_twin_check(data);
     iribulk::simd::hex_twin_check(data);
     iribulk::simd::utf8_twin_check(data);
+    iribulk::simd::run_starts_twin_check(data);
     iribulk::convert::to_iri::clean_prefix_twin_check(data);
     iribulk::convert::normalize::clean_line_twin_check(data);
     iribulk::convert::normalize::tail_dot_twin_check(data);

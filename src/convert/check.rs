@@ -1310,8 +1310,9 @@ fn scan_line(s: &str) -> LineScan {
 
 /// The characters [`scan_line`] looks at one by one ([`is_walk_stop`]).
 static STOP: CharMemo = CharMemo::new(is_walk_stop);
-/// The combining marks (a component may not start with one: RFC 3987 §6.1 / 3987bis §5.1).
-static MARK: CharMemo = CharMemo::new(unicode_normalization::char::is_combining_mark);
+/// The combining marks (a component may not start with one: RFC 3987 §6.1 / 3987bis §5.1);
+/// the memo to-iri's display rule uses too.
+use crate::host::display::COMBINING_MARK as MARK;
 
 /// [`scan_line`] by its one walk of characters (see there); the twin of the AVX-512
 /// pre-pass ([`scan_avx512::quiet_line`]) where that answers.

@@ -1499,6 +1499,15 @@ fn quick_iri_form(line: &[u8], head: Option<to_uri::Head>) -> Quick {
     {
         return Quick::Full;
     }
+    // A raw combining mark on a delimiter or a `%HH` after the host: step 9 may keep it
+    // encoded (issue 16, [`raw_mark_on_unsafe_base`]).
+    let after_host = auth
+        .as_ref()
+        .and_then(|a| a.userinfo.as_ref().map(|u| u.start))
+        .unwrap_or(c.path.start);
+    if raw_mark_on_unsafe_base(line, after_host) {
+        return Quick::Full;
+    }
     // Most lines pass every component's scan at once ([`clean_line`]).
     let whole = clean_line(line);
     let clean = whole.is_some();
@@ -1551,6 +1560,51 @@ fn quick_iri_form(line: &[u8], head: Option<to_uri::Head>) -> Quick {
     } else {
         Quick::Same
     }
+}
+
+/// True when a raw non-ASCII character of `line` at or after `from` that follows an ASCII
+/// byte (or starts there) is a combining mark on a base that must not carry one
+/// ([`host::display::mark_base_unsafe`]: an ASCII delimiter or the last digit of a `%HH`), or
+/// when such a byte starts no character ([`host::display::starts_with_mark`]; both callers'
+/// lines are UTF-8 or refused by [`clean_line`] anyway). Step 9 writes `to_iri(to_uri(x))`: `to_uri` encodes
+/// the mark and the presenter keeps such a mark encoded, with the marks after it (issue 16:
+/// `?q=` + U+0338 reads `?q≠`), where the quick forms would write the line's own character.
+/// A mark after any other raw character has a base that is a raw character too, or the
+/// first mark of its run is one this looks at. Conservative (such lines take the full
+/// steps): a mark after a `%HH` that the presenter decodes (`%C3%A9` + U+0301) has a safe
+/// base there. Sixteen bytes at a time ([`crate::simd::runs::any_run_start`]), and a
+/// decoding at each ASCII-to-non-ASCII step (a few per line). The callers start after the
+/// host: the full steps decode a host as it is (marks included: IDNA's NFC makes `=` +
+/// U+0338 the host `≠`), and the quick paths run without an IDN rung. Twin:
+/// [`raw_mark_on_unsafe_base_naive`].
+fn raw_mark_on_unsafe_base(line: &[u8], from: usize) -> bool {
+    let from = from.min(line.len());
+    crate::simd::runs::any_run_start(&line[from..], true, |q| {
+        let p = from + q;
+        host::display::starts_with_mark(&line[p..]) && host::display::mark_base_unsafe(&line[..p])
+    })
+}
+
+/// The twin of [`raw_mark_on_unsafe_base`], character by character (the base judged by the
+/// same [`host::display::mark_base_unsafe`], tested on its own), for UTF-8 lines (the
+/// callers' lines are: step 0 validated them, or [`clean_line`] refuses them anyway).
+#[cfg(any(test, feature = "twins"))]
+fn raw_mark_on_unsafe_base_naive(s: &str, from: usize) -> bool {
+    let line = s.as_bytes();
+    let mut prev: Option<char> = None;
+    for (p, c) in s.char_indices() {
+        let after_ascii = prev.is_none_or(|q| q.is_ascii()) || p == from;
+        if p >= from
+            && !c.is_ascii()
+            && after_ascii
+            && unicode_normalization::char::is_combining_mark(c)
+            && host::display::mark_base_unsafe(&line[..p])
+        {
+            return true;
+        }
+        prev = Some(c);
+    }
+    false
 }
 
 /// `Some(high)` if `line` is UTF-8 (RFC 3629 §4) with no printable ASCII outside IRIs, no
@@ -1643,7 +1697,7 @@ fn clean_line_naive(line: &[u8]) -> Option<bool> {
 
 /// Panics unless [`clean_line`] (the kernel, where the CPU runs it), the AVX2 kernel
 /// (where the CPU has AVX2) and [`clean_line_scalar`] agree with their twin on `line` and on each of its suffixes (every
-/// alignment). For the fuzz target `simd_twin` and the tests; not part of the API.
+/// alignment), and so does [`raw_mark_on_unsafe_base`] where the suffix is UTF-8. For the fuzz target `simd_twin` and the tests; not part of the API.
 #[cfg(any(test, feature = "twins"))]
 #[doc(hidden)]
 pub fn clean_line_twin_check(line: &[u8]) {
@@ -1653,6 +1707,17 @@ pub fn clean_line_twin_check(line: &[u8]) {
         let lossy = String::from_utf8_lossy(s);
         assert_eq!(clean_line(s), want, "{lossy:?}");
         assert_eq!(clean_line_scalar(s), want, "scalar: {lossy:?}");
+        if let Ok(t) = std::str::from_utf8(s) {
+            for from in [0, t.len() / 2] {
+                if t.is_char_boundary(from) {
+                    assert_eq!(
+                        raw_mark_on_unsafe_base(s, from),
+                        raw_mark_on_unsafe_base_naive(t, from),
+                        "marks from {from}: {lossy:?}"
+                    );
+                }
+            }
+        }
         #[cfg(target_arch = "x86_64")]
         if clean_avx2::available() {
             // SAFETY: the kernel's feature (AVX2), detected just above.
@@ -2128,6 +2193,9 @@ fn quick_crawl_tail(
     if scheme_level && (wide || !is_ldh_host(host) || line.get(end) != Some(&b'/')) {
         return None;
     }
+    if raw_mark_on_unsafe_base(line, end) {
+        return None;
+    }
     // `quiet` has the line's `/.` pairs: an encoded character is neither.
     let ((high, dots), encoded) = match clean_line_dots(line) {
         Some(answer) => (answer, false),
@@ -2181,8 +2249,8 @@ fn is_quiet_char(c: char) -> bool {
 /// Writes `line` to `y` with each quiet character ([`is_quiet_char`]) after `end` (the
 /// authority's end) percent-encoded in upper-case hex (RFC 3986 §2.1, RFC 3987 §5.3.2.1).
 /// True when it encoded one and every other non-ASCII character after `end` is strict UTF-8
-/// (RFC 3629 §4) and clean ([`super::to_iri::is_clean_char`]); false (with `y` unspecified)
-/// otherwise. Only [`clean_line`]'s rejects come here.
+/// (RFC 3629 §4) and clean ([`super::to_iri::is_clean_char`]), and no combining mark follows
+/// an encoded one; false (with `y` unspecified) otherwise. Only [`clean_line`]'s rejects come here.
 fn encode_quiet_tail(line: &[u8], end: usize, y: &mut Vec<u8>) -> bool {
     y.clear();
     y.extend_from_slice(&line[..end]);
@@ -2203,6 +2271,14 @@ fn encode_quiet_tail(line: &[u8], end: usize, y: &mut Vec<u8>) -> bool {
         };
         if !super::to_iri::is_clean_char(c, false) {
             if !is_quiet_char(c) {
+                return false;
+            }
+            // A combining mark right after it would sit on the `%HH` (issue 16): step 9
+            // keeps it encoded ([`host::display::mark_base_unsafe`]); the full steps write it.
+            if tail.get(k + len).is_some_and(|&b| b >= 0x80)
+                && decode_utf8(&tail[k + len..])
+                    .is_none_or(|(m, _)| host::display::COMBINING_MARK.get(m))
+            {
                 return false;
             }
             y.extend_from_slice(&tail[run..k]);

@@ -873,15 +873,26 @@ impl ToIri {
         // encoded character.
         let mut moved: Vec<(usize, usize, usize, usize)> = Vec::new();
         let mut warned = Outcome::default();
+        // Whether the last character was encoded here: combining marks right after one are
+        // encoded with it, so that the conversion keeps them encoded as it would had they
+        // all come encoded (a mark on a `%HH`, issue 16: [`host::display::mark_base_unsafe`]).
+        let mut after_encoded = false;
         for (k, c) in text[first..].char_indices() {
             let p = first + k;
             let in_query = in_query(parts, p);
-            if c.is_ascii() || is_displayable(c, in_query) {
+            let on_encoded = after_encoded && !c.is_ascii() && host::display::COMBINING_MARK.get(c);
+            let fit = c.is_ascii() || is_displayable(c, in_query);
+            if fit && !on_encoded {
                 let mut b = [0u8; 4];
                 enc.extend_from_slice(c.encode_utf8(&mut b).as_bytes());
+                after_encoded = false;
                 continue;
             }
-            if let Some(kind) = classes::raw_char_warning(c, in_query) {
+            after_encoded = true;
+            if let Some(kind) = (!fit)
+                .then(|| classes::raw_char_warning(c, in_query))
+                .flatten()
+            {
                 warned.warnings += 1;
                 warned.first_warning.get_or_insert(LineError::new(kind, p));
             }
@@ -970,7 +981,8 @@ impl ToIri {
         } else {
             self.decode_fast(line, r, comp, out, o)?;
         }
-        self.reencode_lookalikes(out, mark, o);
+        let marks = comp != Component::Host || self.label_rule;
+        self.reencode_lookalikes(out, mark, marks, o);
         Ok(())
     }
 
@@ -1040,23 +1052,36 @@ impl ToIri {
 
     /// Display safety (issue 16, UTS #39 skeletons): a character that percent-decoding
     /// produced in `out[mark..]` and that looks like a delimiter (`∕` U+2215 for `/`) goes
-    /// back to its `%HH` form, so the IRI does not read as another host or path. Characters
-    /// written literally in the input stay as they are.
-    fn reencode_lookalikes(&mut self, out: &mut Vec<u8>, mark: usize, o: &mut Outcome) {
+    /// back to its `%HH` form, so the IRI does not read as another host or path, and so does
+    /// a decoded combining mark on a delimiter or a `%HH` (`?q=%CC%B8` is not shown `?q≠`;
+    /// [`host::display::reencode_lookalikes_in`]). Characters written literally in the input
+    /// stay as they are.
+    /// `marks` is false for a host without the label rule (normalize's comparison form, which
+    /// decodes hosts as they are).
+    fn reencode_lookalikes(
+        &mut self,
+        out: &mut Vec<u8>,
+        mark: usize,
+        marks: bool,
+        o: &mut Outcome,
+    ) {
         let decoded = std::mem::take(&mut self.decoded);
         // The fast path leaves early when no decoded character looks like a delimiter (no
         // allocation, no UTF-8 pass over the component): [`emit_octets`] noted it while it
         // wrote them (`self.lookalike`). The non-ASCII characters in the decoded ranges are
         // exactly the displayable characters it copied, so this is the exit
-        // [`host::display::reencode_lookalikes_in_ranges`] would take. The naive twin runs
-        // the full pass.
+        // [`host::display::reencode_lookalikes_in_ranges`] would take, when no decoded mark
+        // may sit on an unsafe base either (a look at the characters after ASCII bytes and
+        // at the ranges' starts). The naive twin runs the full pass.
         let reencoded = !decoded.is_empty()
             && if self.naive {
-                host::display::reencode_lookalikes_in(out, mark, |at| {
+                host::display::reencode_lookalikes_in(out, mark, marks, |at| {
                     decoded.iter().any(|r| r.contains(&at))
                 })
             } else {
-                self.lookalike && host::display::reencode_lookalikes_in_ranges(out, mark, &decoded)
+                (self.lookalike
+                    || (marks && host::display::ranges_may_hold_unsafe_mark(out, mark, &decoded)))
+                    && host::display::reencode_lookalikes_in_ranges(out, mark, marks, &decoded)
             };
         if reencoded {
             o.written = Written::Wrote;

@@ -1033,15 +1033,25 @@ pub fn display_host_naive(ace: &str, unicode: &str) -> Option<String> {
 /// by the callers (RFC 3986 §2.2 keeps reserved and disallowed ASCII encoded). Returns true
 /// when something was re-encoded.
 pub fn reencode_lookalikes(out: &mut Vec<u8>, mark: usize) -> bool {
-    reencode_lookalikes_in(out, mark, |_| true)
+    reencode_lookalikes_in(out, mark, true, |_| true)
 }
 
 /// [`reencode_lookalikes`] for the characters whose offset in `out[mark..]` `decoded` accepts
 /// (those a caller produced by percent-decoding; characters written literally stay as they
-/// are).
+/// are). Besides the look-alikes of delimiters, a decoded combining mark (General_Category M)
+/// whose base would be a character that must not carry one goes back to its `%HH` form
+/// ([`mark_base_unsafe`]: `?q=%CC%B8` is not shown `?q=` + U+0338, which reads `?q≠`; RFC
+/// 3987 §6.1 b, look-alikes of delimiters; 3987bis §5.1 lists a combining mark starting a
+/// component among the characters to avoid), and so does every mark after it. The rule is
+/// applied to what is written: a mark after a look-alike put back in `%HH` form, or after
+/// another mark kept encoded, sits on a hex digit of a triplet and stays encoded too.
+///
+/// `marks` false leaves marks alone (normalize's comparison form decodes hosts as they are:
+/// there IDNA's NFC makes `=` + U+0338 the host `≠`, `xn--1ch`).
 pub fn reencode_lookalikes_in(
     out: &mut Vec<u8>,
     mark: usize,
+    marks: bool,
     decoded: impl Fn(usize) -> bool,
 ) -> bool {
     let Ok(text) = std::str::from_utf8(&out[mark..]) else {
@@ -1050,42 +1060,204 @@ pub fn reencode_lookalikes_in(
     if text.is_ascii() {
         return false;
     }
-    let found: Vec<(usize, char)> = delimiter_lookalikes(text)
+    let found: Vec<usize> = delimiter_lookalikes(text)
         .into_iter()
         .filter(|&(at, c)| !c.is_ascii() && decoded(at))
+        .map(|(at, _)| at)
         .collect();
-    if found.is_empty() {
+    let tail = out.split_off(mark);
+    let text = std::str::from_utf8(&tail).expect("checked above");
+    // Whether the base of the combining sequence being written is one no mark may sit on.
+    let mut unsafe_base = mark_base_unsafe(out);
+    let mut found = found.into_iter().peekable();
+    let mut changed = false;
+    for (at, c) in text.char_indices() {
+        let lookalike = found.next_if_eq(&at).is_some();
+        let is_mark = marks && !c.is_ascii() && COMBINING_MARK.get(c);
+        if lookalike || (is_mark && unsafe_base && decoded(at)) {
+            let mut b = [0u8; 4];
+            for &x in c.encode_utf8(&mut b).as_bytes() {
+                out.extend_from_slice(format!("%{x:02X}").as_bytes());
+            }
+            changed = true;
+            unsafe_base = true;
+        } else {
+            out.extend_from_slice(&tail[at..at + c.len_utf8()]);
+            if !is_mark {
+                unsafe_base = c.is_ascii() && ascii_base_unsafe(out);
+            }
+        }
+    }
+    changed
+}
+
+/// Combining marks (General_Category Mark: Mn, Mc, Me), memoized: the test
+/// `combining_mark_memo_matches_twin_on_every_code_point` compares it with
+/// `unicode_normalization::char::is_combining_mark` on every code point.
+pub(crate) static COMBINING_MARK: CharMemo =
+    CharMemo::new(unicode_normalization::char::is_combining_mark);
+
+/// Whether the character that starts `s` (at a non-ASCII byte of UTF-8 text) is a combining
+/// mark ([`COMBINING_MARK`]), its code point taken from the bits of its lead and continuation
+/// octets without validating them (RFC 3629 §3): a few instructions where `decode_utf8` cost
+/// ~40 a character on to-iri's and normalize's passes over `intl_cldr`. A byte that starts no
+/// character here (a continuation byte, `C0`, `C1`, `F5`–`FF`, a sequence cut by the end)
+/// answers true, so that the caller looks closer; other bytes that are not UTF-8 get some
+/// answer (the callers' twins decide on such text, or it never reaches them).
+#[inline(always)]
+pub(crate) fn starts_with_mark(s: &[u8]) -> bool {
+    if NO_MARK_LEAD[usize::from(s[0])] {
         return false;
     }
-    let tail = out.split_off(mark);
-    let mut last = 0;
-    for (at, c) in found {
-        out.extend_from_slice(&tail[last..at]);
-        let mut b = [0u8; 4];
-        for &x in c.encode_utf8(&mut b).as_bytes() {
-            out.extend_from_slice(format!("%{x:02X}").as_bytes());
-        }
-        last = at + c.len_utf8();
+    let n = s.len();
+    let b0 = u32::from(s[0]);
+    let c = |k: usize| u32::from(s[k] & 0x3F);
+    let cp = if (0xC2..0xE0).contains(&b0) && n >= 2 {
+        (b0 & 0x1F) << 6 | c(1)
+    } else if (0xE0..0xF0).contains(&b0) && n >= 3 {
+        (b0 & 0x0F) << 12 | c(1) << 6 | c(2)
+    } else if (0xF0..0xF5).contains(&b0) && n >= 4 {
+        (b0 & 0x07) << 18 | c(1) << 12 | c(2) << 6 | c(3)
+    } else {
+        return true;
+    };
+    char::from_u32(cp).is_some_and(|c| COMBINING_MARK.get(c))
+}
+
+/// The UTF-8 lead bytes none of whose characters is a combining mark, so that
+/// [`starts_with_mark`] answers them without decoding: `C2`–`CB` (U+0080–U+02FF), `CE` `CF`
+/// (Greek), `D0` `D1` `D3`–`D5` (Cyrillic, Armenian letters), `E4`–`E9` (CJK ideographs),
+/// `EB`–`EE` (Hangul syllables, private use), and the planes `F1`, `F2`, `F4`. Cyrillic,
+/// Greek, CJK and Hangul words start about half of `intl_cldr`'s non-ASCII runs. The test
+/// `no_mark_leads_start_no_mark` checks every code point of these leads against
+/// [`COMBINING_MARK`] (a Unicode version that adds a mark there fails it).
+static NO_MARK_LEAD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0usize;
+    while b < 256 {
+        t[b] = matches!(b, 0xC2..=0xCB | 0xCE | 0xCF | 0xD0 | 0xD1 | 0xD3..=0xD5 | 0xE4..=0xE9
+            | 0xEB..=0xEE | 0xF1 | 0xF2 | 0xF4);
+        b += 1;
     }
-    out.extend_from_slice(&tail[last..]);
+    t
+};
+
+/// The longest run of combining marks [`mark_base_unsafe`] walks back over before it calls
+/// the base unsafe without looking further (conservative: the mark stays encoded).
+const MARK_WALK: usize = 32;
+
+/// True when a combining mark written right after `before` (a written IRI, or part of one)
+/// would sit on a base that must not carry one (issue 16, display safety): the start of the
+/// text; an ASCII character that is not a letter or a digit (every delimiter: `=` + U+0338
+/// reads `≠`, `/` + U+0338 a different slash); or the last hex digit of a `%HH` triplet (a
+/// mark kept encoded, or a look-alike put back). Marks before it belong to the same
+/// combining sequence: the walk goes back over them (at most [`MARK_WALK`]) to their base. A
+/// non-ASCII base that is not a mark is safe: the mark is part of the word (`é` written
+/// `e` + U+0301, Devanagari vowel signs). Bytes that do not end in a UTF-8 character answer
+/// true.
+pub(crate) fn mark_base_unsafe(before: &[u8]) -> bool {
+    let mut end = before.len();
+    for _ in 0..=MARK_WALK {
+        let Some(&last) = before[..end].last() else {
+            return true;
+        };
+        if last < 0x80 {
+            return ascii_base_unsafe(&before[..end]);
+        }
+        // The start of the last character: up to three continuation octets back.
+        let start = (end.saturating_sub(4)..end)
+            .rev()
+            .find(|&k| before[k] & 0xC0 != 0x80);
+        let Some(start) = start else { return true };
+        match crate::grammar::pct::decode_utf8(&before[start..end]) {
+            Some((c, len)) if start + len == end => {
+                if !COMBINING_MARK.get(c) {
+                    return false;
+                }
+                end = start;
+            }
+            _ => return true,
+        }
+    }
     true
+}
+
+/// [`mark_base_unsafe`] for text that ends with an ASCII character: true unless it is a
+/// letter or a digit that does not end a `%HH` triplet (every `%` of a written IRI starts
+/// one: RFC 3986 §2.1; the callers refuse a `%` that does not).
+fn ascii_base_unsafe(before: &[u8]) -> bool {
+    let n = before.len();
+    let Some(&last) = before.last() else {
+        return true;
+    };
+    !last.is_ascii_alphanumeric() || (n >= 3 && before[n - 3] == b'%')
+}
+
+/// False only when no decoded combining mark in `ranges` (ascending, disjoint byte ranges of
+/// `out[mark..]`, as to-iri records them) needs [`reencode_lookalikes_in`]'s mark rule, found
+/// without decoding the text: a mark whose base is unsafe either follows an ASCII byte
+/// (which [`mark_base_unsafe`] judges) or starts a range (after text that was not decoded,
+/// its base found by walking back), or it follows another decoded mark with the same base,
+/// found first. So only the non-ASCII characters that start a range or follow an ASCII byte
+/// are looked at: the second by [`crate::simd::runs::any_run_start`] over the decoded span,
+/// sixteen bytes at a time, each by [`starts_with_mark`]. On text that is not UTF-8 the twin
+/// re-encodes nothing, so any answer there leads to the same result.
+pub fn ranges_may_hold_unsafe_mark(
+    out: &[u8],
+    mark: usize,
+    ranges: &[std::ops::Range<usize>],
+) -> bool {
+    let text = &out[mark..];
+    let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
+        return false;
+    };
+    let (lo, hi) = (first.start.min(text.len()), last.end.min(text.len()));
+    let unsafe_mark_at =
+        |p: usize| starts_with_mark(&text[p..]) && mark_base_unsafe(&out[..mark + p]);
+    // A range that starts after a non-ASCII byte: not the start of a run.
+    for r in ranges {
+        let s = r.start;
+        if s < text.len()
+            && text[s] >= 0x80
+            && mark + s > 0
+            && out[mark + s - 1] >= 0x80
+            && unsafe_mark_at(s)
+        {
+            return true;
+        }
+    }
+    // Run starts inside a range (the span's first byte counts as one).
+    lo < hi
+        && crate::simd::runs::any_run_start(&text[lo..hi], true, |q| {
+            let p = lo + q;
+            starts_with_mark(&text[p..]) && {
+                let k = ranges.partition_point(|r| r.end <= p);
+                ranges.get(k).is_some_and(|r| r.contains(&p)) && mark_base_unsafe(&out[..mark + p])
+            }
+        })
 }
 
 /// [`reencode_lookalikes_in`] for the characters that start in one of `ranges` (byte ranges
 /// of `out[mark..]`, those a caller produced by percent-decoding), with an exit before any
 /// allocation or UTF-8 validation of the whole component: nearly every decoded run holds no
-/// character whose skeleton has a delimiter, and then nothing can be re-encoded. Otherwise
+/// character whose skeleton has a delimiter and no combining mark on a base that must not
+/// carry one ([`ranges_may_hold_unsafe_mark`]), and then nothing can be re-encoded. Otherwise
 /// (or when a range does not start on a character) it is [`reencode_lookalikes_in`], its
 /// twin; the test `ranges_fast_exit_matches_twin` compares both.
 pub fn reencode_lookalikes_in_ranges(
     out: &mut Vec<u8>,
     mark: usize,
+    marks: bool,
     ranges: &[std::ops::Range<usize>],
 ) -> bool {
-    if !ranges_may_hold_lookalike(&out[mark..], ranges) {
+    let may = ranges_may_hold_lookalike(&out[mark..], ranges)
+        || marks && ranges_may_hold_unsafe_mark(out, mark, ranges);
+    if !may {
         return false;
     }
-    reencode_lookalikes_in(out, mark, |at| ranges.iter().any(|r| r.contains(&at)))
+    reencode_lookalikes_in(out, mark, marks, |at| {
+        ranges.iter().any(|r| r.contains(&at))
+    })
 }
 
 /// False only when no non-ASCII character starting in `ranges` of `text` has a delimiter in
@@ -1182,10 +1354,89 @@ mod tests {
     }
 
     #[test]
+    fn no_mark_leads_start_no_mark() {
+        let mut checked = 0;
+        for u in 0x80..=0x10FFFFu32 {
+            let Some(c) = char::from_u32(u) else { continue };
+            let mut b = [0u8; 4];
+            let e = c.encode_utf8(&mut b).as_bytes();
+            if NO_MARK_LEAD[usize::from(e[0])] {
+                assert!(!COMBINING_MARK.get(c), "U+{u:04X}");
+                checked += 1;
+            }
+            assert_eq!(starts_with_mark(e), COMBINING_MARK.get(c), "U+{u:04X}");
+        }
+        assert!(checked > 100_000, "{checked}");
+        // What is no character's start asks for a closer look.
+        for bad in [&b"\x80"[..], b"\xC0\x80", b"\xE0\xA4", b"\xF5\x80\x80\x80"] {
+            assert!(starts_with_mark(bad), "{bad:02X?}");
+        }
+    }
+
+    #[test]
+    fn combining_mark_memo_matches_twin_on_every_code_point() {
+        let mut marks = 0;
+        for u in 0..=0x10FFFFu32 {
+            let Some(c) = char::from_u32(u) else { continue };
+            let want = unicode_normalization::char::is_combining_mark(c);
+            assert_eq!(COMBINING_MARK.get(c), want, "U+{u:04X}");
+            marks += want as u32;
+        }
+        // Unicode has a few thousand marks (2,500 and more since Unicode 15).
+        assert!(marks > 2_000, "{marks}");
+    }
+
+    /// Issue 16: a decoded combining mark on a delimiter or a `%HH` goes back to `%HH`, with
+    /// the marks after it; on a letter, a digit or a non-ASCII character it stays decoded;
+    /// a mark written literally stays as it is.
+    #[test]
+    fn marks_on_delimiters_are_reencoded() {
+        let all = |_: usize| true;
+        let cases: [(&str, usize, &str); 12] = [
+            ("?q=\u{338}x", 0, "?q=%CC%B8x"),
+            ("/\u{301}x", 0, "/%CC%81x"),
+            ("\u{301}x", 0, "%CC%81x"),
+            ("a=\u{301}\u{302}b", 0, "a=%CC%81%CC%82b"),
+            ("%2F\u{301}", 0, "%2F%CC%81"),
+            ("\u{2215}\u{338}", 0, "%E2%88%95%CC%B8"),
+            ("e\u{301}", 0, "e\u{301}"),
+            ("1\u{E47}", 0, "1\u{E47}"),
+            ("\u{915}\u{93F}", 0, "\u{915}\u{93F}"),
+            ("e\u{301}\u{302}", 0, "e\u{301}\u{302}"),
+            // The base is before `mark`, in text not decoded.
+            ("=\u{338}", 1, "=%CC%B8"),
+            ("e\u{301}\u{302}", 1, "e\u{301}\u{302}"),
+        ];
+        for (text, mark, want) in cases {
+            let mut v = text.as_bytes().to_vec();
+            let changed = reencode_lookalikes_in(&mut v, mark, true, all);
+            assert_eq!(String::from_utf8_lossy(&v), want, "{text:?}");
+            assert_eq!(changed, text != want, "{text:?}");
+        }
+        // Written literally (not decoded): left as it is.
+        let mut v = "?q=\u{338}".as_bytes().to_vec();
+        assert!(!reencode_lookalikes_in(&mut v, 0, true, |_| false));
+        assert_eq!(v, "?q=\u{338}".as_bytes());
+        // A literal mark on `=`, then a decoded one: the base is `=`.
+        let mut v = "=\u{338}\u{301}".as_bytes().to_vec();
+        assert!(reencode_lookalikes_in(&mut v, 0, true, |at| at == 3));
+        assert_eq!(v, "=\u{338}%CC%81".as_bytes());
+        // A run of marks longer than the walk is judged unsafe.
+        let long = format!("e{}", "\u{301}".repeat(MARK_WALK + 1));
+        assert!(mark_base_unsafe(long.as_bytes()));
+        assert!(!mark_base_unsafe(
+            format!("e{}", "\u{301}".repeat(MARK_WALK)).as_bytes()
+        ));
+    }
+
+    #[test]
     fn ranges_fast_exit_matches_twin() {
-        let alphabet: [&[u8]; 9] = [
+        let alphabet: [&[u8]; 12] = [
             "a".as_bytes(),
             "/".as_bytes(),
+            "\u{301}".as_bytes(),
+            "\u{338}".as_bytes(),
+            "%2F".as_bytes(),
             "\u{2215}".as_bytes(),
             "\u{30CE}".as_bytes(),
             "\u{30EB}".as_bytes(),
@@ -1217,12 +1468,12 @@ mod tests {
                 }
             }
             for ranges in sets {
-                for prefix in [&b""[..], &b"x"[..]] {
+                for (prefix, marks) in [(&b""[..], true), (&b"x"[..], true), (&b"="[..], false)] {
                     let mark = prefix.len();
                     let mut fast = [prefix, &t[..]].concat();
                     let mut twin = fast.clone();
-                    let rf = reencode_lookalikes_in_ranges(&mut fast, mark, &ranges);
-                    let rt = reencode_lookalikes_in(&mut twin, mark, |at| {
+                    let rf = reencode_lookalikes_in_ranges(&mut fast, mark, marks, &ranges);
+                    let rt = reencode_lookalikes_in(&mut twin, mark, marks, |at| {
                         ranges.iter().any(|r| r.contains(&at))
                     });
                     assert_eq!(

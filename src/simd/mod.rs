@@ -23,8 +23,12 @@ pub(crate) mod rtl;
 #[cfg(any(test, feature = "twins"))]
 #[doc(hidden)]
 pub use rtl::rtl_twin_check;
+pub(crate) mod runs;
 mod scalar;
 pub(crate) mod utf8;
+#[cfg(any(test, feature = "twins"))]
+#[doc(hidden)]
+pub use runs::run_starts_twin_check;
 #[cfg(any(test, feature = "twins"))]
 #[doc(hidden)]
 pub use utf8::utf8_twin_check;
