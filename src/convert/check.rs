@@ -415,7 +415,14 @@ impl Checker {
             }
         }
         if let Some(h) = host {
-            self.host_warnings(s, h, facts, unicode.as_deref(), o);
+            // Browsers parse IPv4 only in the hosts of special schemes (WHATWG URL §3.5,
+            // host parser with isOpaque false); a reference without a scheme may resolve
+            // against a special base.
+            let special = c
+                .scheme
+                .clone()
+                .is_none_or(|r| components::is_special_scheme(&line[r]));
+            self.host_warnings(s, h, facts, special, unicode.as_deref(), o);
         }
         Ok(())
     }
@@ -491,7 +498,9 @@ impl Checker {
     /// `display-unsafe`. The first of them is the line's reported warning, before any character
     /// warning (a compatibility character in the userinfo, an ignorable in the host): it says
     /// that a browser reads another host, or none (issue 16).
-    /// `facts`: what the host holds.
+    /// `facts`: what the host holds. `special`: the scheme is special or absent
+    /// (`ambiguous-ipv4` is only for hosts a browser parses as IPv4: `foo://0x7f.1/` has the
+    /// opaque host `0x7f.1`, WHATWG URL §3.5).
     /// `unicode`: the host's ToUnicode by the UTS #46 fast path, when `check_components` ran
     /// it (an `xn--` host) and it answered: each of its labels is then the U-label that
     /// `check_ace_label` gives for the host's label at the same place.
@@ -500,6 +509,7 @@ impl Checker {
         s: &str,
         r: Range<usize>,
         facts: HostFacts,
+        special: bool,
         unicode: Option<&str>,
         o: &mut Outcome,
     ) {
@@ -545,7 +555,7 @@ impl Checker {
         } else {
             host.as_bytes()
         };
-        if ends_in_number(m) && !components::is_ipv4(m) {
+        if special && ends_in_number(m) && !components::is_ipv4(m) {
             warn(ErrorKind::AmbiguousIpv4, r.start);
         }
         self.mapped = mapped;
