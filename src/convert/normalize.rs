@@ -1499,15 +1499,11 @@ fn quick_iri_form(line: &[u8], head: Option<to_uri::Head>) -> Quick {
     {
         return Quick::Full;
     }
-    // A raw combining mark on a delimiter or a `%HH` after the host: step 9 may keep it
-    // encoded (issue 16, [`raw_mark_on_unsafe_base`]).
+    // Where the components that the mark rule looks at start (the host is decoded as it is).
     let after_host = auth
         .as_ref()
         .and_then(|a| a.userinfo.as_ref().map(|u| u.start))
         .unwrap_or(c.path.start);
-    if raw_mark_on_unsafe_base(line, after_host) {
-        return Quick::Full;
-    }
     // Most lines pass every component's scan at once ([`clean_line`]).
     let whole = clean_line(line);
     let clean = whole.is_some();
@@ -1555,7 +1551,12 @@ fn quick_iri_form(line: &[u8], head: Option<to_uri::Head>) -> Quick {
             return Quick::Full;
         }
     }
-    if high {
+    // A raw combining mark on a delimiter or a `%HH` after the host: step 9 may keep it
+    // encoded (issue 16, [`raw_mark_on_unsafe_base`]); asked last, of a line that passed
+    // every other test.
+    if raw_mark_on_unsafe_base(line, after_host) {
+        Quick::Full
+    } else if high {
         Quick::ToIri
     } else {
         Quick::Same
@@ -2193,9 +2194,6 @@ fn quick_crawl_tail(
     if scheme_level && (wide || !is_ldh_host(host) || line.get(end) != Some(&b'/')) {
         return None;
     }
-    if raw_mark_on_unsafe_base(line, end) {
-        return None;
-    }
     // `quiet` has the line's `/.` pairs: an encoded character is neither.
     let ((high, dots), encoded) = match clean_line_dots(line) {
         Some(answer) => (answer, false),
@@ -2210,7 +2208,9 @@ fn quick_crawl_tail(
     // An ASCII host's capitals (`host_case_and_dashes`, exact on ASCII); a Unicode host keeps
     // its case; at `--level scheme` `is_ldh_host` above has excluded them.
     let upper = !scheme_level && !wide && host_case_and_dashes(host).0;
-    let normal = !(upper || dots && tail_path_has_dot_segment(tail));
+    // A raw combining mark on a delimiter after the authority (issue 16): asked last.
+    let steps_change_it = upper || dots && tail_path_has_dot_segment(tail);
+    let normal = !steps_change_it && !raw_mark_on_unsafe_base(line, end);
     normal.then_some(if encoded {
         Quick::ToIriQuiet
     } else if high {
@@ -2276,8 +2276,7 @@ fn encode_quiet_tail(line: &[u8], end: usize, y: &mut Vec<u8>) -> bool {
             // A combining mark right after it would sit on the `%HH` (issue 16): step 9
             // keeps it encoded ([`host::display::mark_base_unsafe`]); the full steps write it.
             if tail.get(k + len).is_some_and(|&b| b >= 0x80)
-                && decode_utf8(&tail[k + len..])
-                    .is_none_or(|(m, _)| host::display::COMBINING_MARK.get(m))
+                && host::display::starts_with_mark(&tail[k + len..])
             {
                 return false;
             }

@@ -1076,9 +1076,7 @@ pub fn reencode_lookalikes_in(
         let is_mark = marks && !c.is_ascii() && COMBINING_MARK.get(c);
         if lookalike || (is_mark && unsafe_base && decoded(at)) {
             let mut b = [0u8; 4];
-            for &x in c.encode_utf8(&mut b).as_bytes() {
-                out.extend_from_slice(format!("%{x:02X}").as_bytes());
-            }
+            crate::grammar::pct::push_pct_all(out, c.encode_utf8(&mut b).as_bytes());
             changed = true;
             unsafe_base = true;
         } else {
@@ -1227,13 +1225,13 @@ pub fn ranges_may_hold_unsafe_mark(
         }
     }
     // Run starts inside a range (the span's first byte counts as one).
+    let decoded = |p: usize| {
+        let k = ranges.partition_point(|r| r.end <= p);
+        ranges.get(k).is_some_and(|r| r.contains(&p))
+    };
     lo < hi
         && crate::simd::runs::any_run_start(&text[lo..hi], true, |q| {
-            let p = lo + q;
-            starts_with_mark(&text[p..]) && {
-                let k = ranges.partition_point(|r| r.end <= p);
-                ranges.get(k).is_some_and(|r| r.contains(&p)) && mark_base_unsafe(&out[..mark + p])
-            }
+            unsafe_mark_at(lo + q) && decoded(lo + q)
         })
 }
 

@@ -4,8 +4,8 @@
 
 /// Calls `f` with each offset `p` of `s` where `s[p] >= 0x80` and `s[p - 1] < 0x80` (at
 /// `p == 0`: when `first` is true), in ascending order, until `f` returns true; returns
-/// whether it did. Sixteen bytes at a time by their high bits (SSE2 on x86_64, part of its
-/// baseline; a fold elsewhere); a line's last bytes by an overlapping block. Twin:
+/// whether it did. Sixteen bytes at a time by their high bits ([`crate::simd::delims::high_mask16`]:
+/// SSE2 on x86_64, a fold elsewhere); a line's last bytes by an overlapping block. Twin:
 /// [`run_starts_naive`]; the test `run_starts_match_twin` compares them over length,
 /// alignment and position.
 #[inline]
@@ -15,7 +15,7 @@ pub(crate) fn any_run_start(s: &[u8], first: bool, mut f: impl FnMut(usize) -> b
     let mut carry = u32::from(!first);
     let mut k = 0;
     while let Some(b) = s.get(k..).and_then(|t| t.first_chunk::<16>()) {
-        let m = high_mask16(b);
+        let m = crate::simd::delims::high_mask16(b);
         let mut t = m & !(m << 1 | carry);
         carry = m >> 15;
         while t != 0 {
@@ -34,8 +34,12 @@ pub(crate) fn any_run_start(s: &[u8], first: bool, mut f: impl FnMut(usize) -> b
     // (the byte before lane `done` is lane `done - 1`); or a short text, zero-padded (zero is
     // ASCII).
     let (base, done, m) = match s.last_chunk::<16>() {
-        Some(b) => (n - 16, k - (n - 16), high_mask16(b)),
-        None => (0, 0, high_mask16(&crate::simd::padded::<16>(s))),
+        Some(b) => (n - 16, k - (n - 16), crate::simd::delims::high_mask16(b)),
+        None => (
+            0,
+            0,
+            crate::simd::delims::high_mask16(&crate::simd::padded::<16>(s)),
+        ),
     };
     let mut t = m & !(m << 1 | carry) & (u32::MAX << done);
     while t != 0 {
@@ -46,24 +50,6 @@ pub(crate) fn any_run_start(s: &[u8], first: bool, mut f: impl FnMut(usize) -> b
         }
     }
     false
-}
-
-/// Bit `i` of the answer: byte `i` of `b` is at or above 0x80.
-#[inline(always)]
-fn high_mask16(b: &[u8; 16]) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_loadu_si128, _mm_movemask_epi8};
-        // SAFETY: SSE2 is part of the x86_64 baseline; the load reads the 16 bytes of `b`
-        // (unaligned load).
-        unsafe { _mm_movemask_epi8(_mm_loadu_si128(b.as_ptr().cast())) as u32 }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        b.iter()
-            .enumerate()
-            .fold(0u32, |m, (i, &x)| m | u32::from(x >> 7) << i)
-    }
 }
 
 /// The twin of [`any_run_start`]: every such offset, byte by byte.
