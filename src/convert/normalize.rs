@@ -1622,27 +1622,79 @@ fn raw_mark_on_unsafe_base_naive(s: &str, from: usize) -> bool {
 /// [`clean_line_naive`].
 #[inline]
 fn clean_line(line: &[u8]) -> Option<bool> {
-    clean_line_dots(line).map(|(high, _)| high)
+    clean_line_marks(line, usize::MAX).map(|c| c.high)
 }
 
-/// [`clean_line`], and whether the line may hold a dot segment: false only where the AVX2
-/// kernel found no `/` followed by `.` in it (a dot segment after a crawl line's authority
-/// starts with one: the tail begins with `/`, `?` or `#`, RFC 3986 §3.3), true otherwise
-/// (the caller looks).
+/// What [`clean_line_marks`] tells of a clean line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct CleanLine {
+    /// [`clean_line`]'s answer: a `%HH` of an octet at or above 0x80.
+    high: bool,
+    /// Whether the line may hold a dot segment: false only where the AVX2 kernel found no
+    /// `/` followed by `.` in it (a dot segment after a crawl line's authority starts with
+    /// one: the tail begins with `/`, `?` or `#`, RFC 3986 §3.3), true otherwise (the caller
+    /// looks).
+    dots: bool,
+    /// [`raw_mark_on_unsafe_base`] of the line from the offset given (exactly).
+    mark: bool,
+}
+
+/// [`clean_line`], with [`CleanLine`]'s two other answers. The line kernels find the starts
+/// of non-ASCII runs in the windows they already classify ([`window_run_starts`]), so that
+/// issue 16's mark rule costs no second pass over the line.
 #[inline]
-fn clean_line_dots(line: &[u8]) -> Option<(bool, bool)> {
+fn clean_line_marks(line: &[u8], from: usize) -> Option<CleanLine> {
     #[cfg(target_arch = "x86_64")]
     {
         if clean_avx512::available() {
             // SAFETY: the kernel's features (AVX-512 F, BW, VBMI, BMI2), detected just above.
-            return unsafe { clean_avx512::clean_line(line) }.map(|high| (high, true));
+            return unsafe { clean_avx512::clean_line(line, from) }.map(|(high, mark)| CleanLine {
+                high,
+                dots: true,
+                mark,
+            });
         }
         if clean_avx2::available() {
             // SAFETY: the kernel's feature (AVX2), detected just above.
-            return unsafe { clean_avx2::clean_line(line) };
+            return unsafe { clean_avx2::clean_line(line, from) }
+                .map(|(high, dots, mark)| CleanLine { high, dots, mark });
         }
     }
-    clean_line_scalar(line).map(|high| (high, true))
+    clean_line_scalar(line).map(|high| CleanLine {
+        high,
+        dots: true,
+        mark: raw_mark_on_unsafe_base(line, from),
+    })
+}
+
+/// The offsets (bit k: `i + k`) of a window at `i` of `line` where [`raw_mark_on_unsafe_base`]
+/// from `from` looks: its non-ASCII bytes (`high`, lanes past the line's end clear) that
+/// follow an ASCII byte (`before`: bit 0 when the byte before the window is non-ASCII), or
+/// that are at `from` itself, at or after `from`. The windows are at most 64 bytes.
+#[inline(always)]
+fn window_run_starts(high: u64, before: u64, i: usize, from: usize) -> u64 {
+    let starts = high & !(high << 1 | before);
+    match from.checked_sub(i) {
+        None => starts,
+        Some(d) if d >= 64 => 0,
+        Some(d) => (starts | high & 1 << d) & u64::MAX << d,
+    }
+}
+
+/// Whether one of `starts` (bit k: offset `i + k` of `line`, UTF-8 there) starts a combining
+/// mark on an unsafe base ([`raw_mark_on_unsafe_base`]'s test, in its order).
+#[inline(always)]
+fn unsafe_mark_at(line: &[u8], i: usize, mut starts: u64) -> bool {
+    while starts != 0 {
+        let p = i + starts.trailing_zeros() as usize;
+        starts &= starts - 1;
+        if host::display::starts_with_mark(&line[p..])
+            && host::display::mark_base_unsafe(&line[..p])
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// [`clean_line`] without AVX-512: [`quick_component`]'s walk of the whole line as one
@@ -1697,8 +1749,11 @@ fn clean_line_naive(line: &[u8]) -> Option<bool> {
 }
 
 /// Panics unless [`clean_line`] (the kernel, where the CPU runs it), the AVX2 kernel
-/// (where the CPU has AVX2) and [`clean_line_scalar`] agree with their twin on `line` and on each of its suffixes (every
-/// alignment), and so does [`raw_mark_on_unsafe_base`] where the suffix is UTF-8. For the fuzz target `simd_twin` and the tests; not part of the API.
+/// (where the CPU has AVX2) and [`clean_line_scalar`] agree with their twin on `line` and on
+/// each of its suffixes (every alignment), and so do [`raw_mark_on_unsafe_base`] and the
+/// kernels' mark answers ([`clean_line_marks`]) with [`raw_mark_on_unsafe_base_naive`],
+/// from the start, the middle, each of the first four characters and the end. For the fuzz
+/// target `simd_twin` and the tests; not part of the API.
 #[cfg(any(test, feature = "twins"))]
 #[doc(hidden)]
 pub fn clean_line_twin_check(line: &[u8]) {
@@ -1708,24 +1763,40 @@ pub fn clean_line_twin_check(line: &[u8]) {
         let lossy = String::from_utf8_lossy(s);
         assert_eq!(clean_line(s), want, "{lossy:?}");
         assert_eq!(clean_line_scalar(s), want, "scalar: {lossy:?}");
-        if let Ok(t) = std::str::from_utf8(s) {
-            for from in [0, t.len() / 2] {
-                if t.is_char_boundary(from) {
-                    assert_eq!(
-                        raw_mark_on_unsafe_base(s, from),
-                        raw_mark_on_unsafe_base_naive(t, from),
-                        "marks from {from}: {lossy:?}"
-                    );
-                }
-            }
+        let t = std::str::from_utf8(s).ok();
+        let mut froms = vec![usize::MAX];
+        if let Some(t) = t {
+            froms.extend(t.char_indices().map(|(p, _)| p).take(4));
+            froms.extend(
+                [t.len(), t.len() / 2]
+                    .into_iter()
+                    .filter(|&p| t.is_char_boundary(p)),
+            );
         }
-        #[cfg(target_arch = "x86_64")]
-        if clean_avx2::available() {
-            // SAFETY: the kernel's feature (AVX2), detected just above.
-            let got = unsafe { clean_avx2::clean_line(s) };
-            assert_eq!(got.map(|(high, _)| high), want, "AVX2: {lossy:?}");
-            if let Some((_, dots)) = got {
-                assert_eq!(dots, s.windows(2).any(|w| w == b"/."), "AVX2: {lossy:?}");
+        for from in froms {
+            // The naive answer where `s` is UTF-8 (a clean line is), else none to compare.
+            let naive = t.map(|t| from < t.len() && raw_mark_on_unsafe_base_naive(t, from));
+            if let Some(m) = naive {
+                assert_eq!(
+                    raw_mark_on_unsafe_base(s, from),
+                    m,
+                    "marks from {from}: {lossy:?}"
+                );
+            }
+            let got = clean_line_marks(s, from);
+            assert_eq!(got.map(|c| c.high), want, "{lossy:?}");
+            if let Some(c) = got {
+                assert_eq!(Some(c.mark), naive, "kernel's marks from {from}: {lossy:?}");
+            }
+            #[cfg(target_arch = "x86_64")]
+            if clean_avx2::available() {
+                // SAFETY: the kernel's feature (AVX2), detected just above.
+                let got = unsafe { clean_avx2::clean_line(s, from) };
+                assert_eq!(got.map(|(high, ..)| high), want, "AVX2: {lossy:?}");
+                if let Some((_, dots, mark)) = got {
+                    assert_eq!(dots, s.windows(2).any(|w| w == b"/."), "AVX2: {lossy:?}");
+                    assert_eq!(Some(mark), naive, "AVX2's marks from {from}: {lossy:?}");
+                }
             }
         }
     }
@@ -1821,12 +1892,13 @@ mod clean_avx512 {
         })
     }
 
-    /// [`super::clean_line`] of `b`.
+    /// [`super::clean_line`] of `b`, and [`super::raw_mark_on_unsafe_base`] of `b` from
+    /// `from` (exact where the first answer is not `None`).
     ///
     /// # Safety
     /// The CPU must have AVX-512 F, BW and VBMI, and BMI2.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,bmi2")]
-    pub(super) unsafe fn clean_line(b: &[u8]) -> Option<bool> {
+    pub(super) unsafe fn clean_line(b: &[u8], from: usize) -> Option<(bool, bool)> {
         let t = tables();
         let n = b.len();
         let set1 = |x: u8| _mm512_set1_epi8(x as i8);
@@ -1851,6 +1923,9 @@ mod clean_avx512 {
         let mut carry = 0u64;
         let mut hashes = 0u32;
         let mut high_pct = false;
+        // The mark rule's answer so far, and whether the byte before the window is
+        // non-ASCII (bit 0).
+        let (mut mark, mut before) = (false, 0u64);
         let mut i = 0;
         while i < n {
             let rem = n - i;
@@ -1924,9 +1999,14 @@ mod clean_avx512 {
                     _ => return None,
                 }
             }
+            if !mark && high != 0 {
+                let starts = super::window_run_starts(high, before, i, from);
+                mark = super::unsafe_mark_at(b, i, starts);
+            }
+            before = high >> 63;
             i += 64;
         }
-        (carry == 0 && hashes <= 1).then_some(high_pct)
+        (carry == 0 && hashes <= 1).then_some((high_pct, mark))
     }
 }
 
@@ -2013,13 +2093,14 @@ mod clean_avx2 {
                     Some((c, _)) if crate::convert::to_iri::is_clean_char(c, false))
     }
 
-    /// [`super::clean_line_dots`] of `b`: [`super::clean_line`], and whether a `/` is
-    /// followed by a `.` in `b` (exactly, where the answer is not `None`).
+    /// [`super::clean_line_marks`] of `b`: [`super::clean_line`], whether a `/` is
+    /// followed by a `.` in `b`, and [`super::raw_mark_on_unsafe_base`] of `b` from `from`
+    /// (the last two exactly, where the answer is not `None`).
     ///
     /// # Safety
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn clean_line(b: &[u8]) -> Option<(bool, bool)> {
+    pub(super) unsafe fn clean_line(b: &[u8], from: usize) -> Option<(bool, bool, bool)> {
         let t = tables();
         let n = b.len();
         let set1 = |x: u8| _mm256_set1_epi8(x as i8);
@@ -2054,6 +2135,9 @@ mod clean_avx2 {
         // lane i), and the `#` seen so far.
         let mut carry = 0u64;
         let mut hashes = 0u32;
+        // The mark rule's answer so far, and whether the byte before the window is
+        // non-ASCII (bit 0).
+        let (mut mark, mut before) = (false, 0u64);
         let mut i = 0;
         while i < n {
             // The window and the window one byte on (`next`); two bytes on where a `%` is.
@@ -2076,6 +2160,8 @@ mod clean_avx2 {
             if mask(bad) & !nonascii & lanes != 0 {
                 return None;
             }
+            let before_window = before;
+            before = u64::from(nonascii >> 31);
             let pct = mask(eq(v, b'%')) & lanes;
             if pct != 0 {
                 // Each `%` starts a `%HH` of upper-case digits (zero past the end: no digit)
@@ -2133,9 +2219,13 @@ mod clean_avx2 {
                     return None;
                 }
             }
+            if !mark && nonascii != 0 {
+                let starts = super::window_run_starts(u64::from(nonascii), before_window, i, from);
+                mark = super::unsafe_mark_at(b, i, starts);
+            }
             i += 32;
         }
-        (carry == 0).then_some((high_pct, slash_dot))
+        (carry == 0).then_some((high_pct, slash_dot, mark))
     }
 }
 
@@ -2195,22 +2285,29 @@ fn quick_crawl_tail(
         return None;
     }
     // `quiet` has the line's `/.` pairs: an encoded character is neither.
-    let ((high, dots), encoded) = match clean_line_dots(line) {
+    let (clean, encoded) = match clean_line_marks(line, end) {
         Some(answer) => (answer, false),
         None => {
             if !encode_quiet_tail(line, end, quiet) {
                 return None;
             }
-            (clean_line_dots(quiet)?, true)
+            (clean_line_marks(quiet, usize::MAX)?, true)
         }
     };
+    let CleanLine { high, dots, mark } = clean;
     let tail = &line[end..];
     // An ASCII host's capitals (`host_case_and_dashes`, exact on ASCII); a Unicode host keeps
     // its case; at `--level scheme` `is_ldh_host` above has excluded them.
     let upper = !scheme_level && !wide && host_case_and_dashes(host).0;
-    // A raw combining mark on a delimiter after the authority (issue 16): asked last.
+    // A raw combining mark on a delimiter after the authority (issue 16): the kernel's
+    // answer on the line itself; of a line whose quiet characters were encoded, asked last.
     let steps_change_it = upper || dots && tail_path_has_dot_segment(tail);
-    let normal = !steps_change_it && !raw_mark_on_unsafe_base(line, end);
+    let normal = !steps_change_it
+        && !(if encoded {
+            raw_mark_on_unsafe_base(line, end)
+        } else {
+            mark
+        });
     normal.then_some(if encoded {
         Quick::ToIriQuiet
     } else if high {
@@ -3230,6 +3327,68 @@ mod tests {
         }
     }
 
+    /// The kernels' mark answers ([`clean_line_marks`], AVX2's where the CPU has it) and
+    /// [`raw_mark_on_unsafe_base`] against [`raw_mark_on_unsafe_base_naive`]: a combining
+    /// mark of two, three and four bytes after each kind of base (a delimiter, a kept `%HH`,
+    /// a letter, a non-ASCII letter, a non-ASCII run, the line's start) at every position of
+    /// lines that cross the 32- and 64-byte windows, asked from the start, the base, the
+    /// mark, just after it and the end.
+    #[test]
+    fn kernel_marks_match_twin_over_base_length_and_position() {
+        let bases = ["/", "=", "%2F", "a", "9", "é", "語", "語/", ""];
+        let marks = [
+            "\u{338}",
+            "\u{301}",
+            "\u{93F}",
+            "\u{20D2}",
+            "\u{1D167}",
+            "\u{338}\u{301}",
+        ];
+        let lens = [
+            0usize, 1, 2, 14, 15, 16, 30, 31, 32, 33, 62, 63, 64, 65, 96, 127, 130,
+        ];
+        let mut compared = [0usize; 2];
+        for fill in ["x", "é", "語", "/"] {
+            for &len in &lens {
+                let text = fill.repeat(len);
+                for pos in 0..=len {
+                    let at = text.char_indices().nth(pos).map_or(text.len(), |(k, _)| k);
+                    for base in bases {
+                        for mark in marks {
+                            let line = format!("{}{base}{mark}{}", &text[..at], &text[at..]);
+                            let b = line.as_bytes();
+                            let m = at + base.len();
+                            let m1 = m + line[m..].chars().next().map_or(0, char::len_utf8);
+                            for from in [0, at, m, m1, line.len()] {
+                                let want = raw_mark_on_unsafe_base_naive(&line, from);
+                                assert_eq!(
+                                    raw_mark_on_unsafe_base(b, from),
+                                    want,
+                                    "{line:?} {from}"
+                                );
+                                if let Some(c) = clean_line_marks(b, from) {
+                                    assert_eq!(c.mark, want, "{line:?} from {from}");
+                                    compared[usize::from(want)] += 1;
+                                }
+                                #[cfg(target_arch = "x86_64")]
+                                if clean_avx2::available() {
+                                    // SAFETY: the kernel's feature (AVX2), detected just above.
+                                    if let Some((.., mark)) =
+                                        unsafe { clean_avx2::clean_line(b, from) }
+                                    {
+                                        assert_eq!(mark, want, "AVX2: {line:?} from {from}");
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Both answers were reached through the kernels many times.
+        assert!(compared[0] > 10_000 && compared[1] > 10_000, "{compared:?}");
+    }
+
     /// The kernels of [`clean_line`] (AVX-512's or AVX2's, whichever the CPU runs, and
     /// AVX2's where the CPU has it) against their twin: every code point of the BMP (and
     /// every 17th above it) between clean text, at three places of a 130-byte line; then
@@ -3245,11 +3404,12 @@ mod tests {
             #[cfg(target_arch = "x86_64")]
             if clean_avx2::available() {
                 // SAFETY: the kernel's feature (AVX2), detected just above.
-                let got = unsafe { clean_avx2::clean_line(b) };
-                if let Some((_, dots)) = got {
+                let got = unsafe { clean_avx2::clean_line(b, usize::MAX) };
+                if let Some((_, dots, mark)) = got {
                     assert_eq!(dots, b.windows(2).any(|w| w == b"/."), "{b:02X?}");
+                    assert!(!mark, "{b:02X?}");
                 }
-                return got.map(|(high, _)| high);
+                return got.map(|(high, ..)| high);
             }
             clean_line_naive(b)
         };
