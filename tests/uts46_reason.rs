@@ -7,7 +7,7 @@
 mod common;
 
 use iribulk::error::IdnaReason;
-use iribulk::host::uts46_reason::{diagnose, Uts46Rule};
+use iribulk::host::uts46_reason::{diagnose, fault_offset, Uts46Failure, Uts46Rule};
 use iribulk::host::{to_ascii, Idna};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -62,6 +62,82 @@ fn refused(host: &str) -> bool {
     )
 }
 
+/// Where [`fault_offset`] points in `host` for the failure `d`: inside the host, on a
+/// character boundary; at the character a rule names when the host holds it as written; at a
+/// label's start (the host's start or just after a character that maps to `.`) otherwise; and
+/// nowhere only for a rule of the whole name.
+fn assert_fault_offset(host: &str, d: &Uts46Failure) {
+    let Some(at) = fault_offset(host, d) else {
+        assert_eq!(d.label, None, "{host:?}: {d}");
+        return;
+    };
+    assert!(
+        at <= host.len() && host.is_char_boundary(at),
+        "{host:?} {at}: {d}"
+    );
+    let named = match d.rule {
+        Uts46Rule::Disallowed(c)
+        | Uts46Rule::Std3Ascii(c)
+        | Uts46Rule::LeadingMark(c)
+        | Uts46Rule::ContextJ(c) => Some(c),
+        _ => None,
+    };
+    let label_start = at == 0
+        || host[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| matches!(c, '.' | '\u{3002}' | '\u{FF0E}' | '\u{FF61}'));
+    let at_named = named.is_some_and(|c| host[at..].starts_with(c));
+    assert!(at_named || label_start, "{host:?} {at}: {d}");
+}
+
+/// The column of an `idna` error is the fault's (issue #10: a byte column in the input line),
+/// in to-uri, check and normalize: the character a rule names as written, or the label a rule
+/// names; the host's start where the host was written in `%HH` or for a rule of the whole
+/// name.
+#[test]
+fn idna_errors_point_at_the_fault() {
+    let cases: &[(&str, usize, &str)] = &[
+        // (input, 1-based column, rule named)
+        ("http://ab\u{202E}c.com/", 10, "U+202E"),
+        ("http://ok.a\u{E000}b.de/", 12, "U+E000"),
+        ("http://\u{FF21}\u{3002}b\u{202E}c/", 15, "U+202E"),
+        ("http://a.b\u{200D}c.com/", 11, "U+200D"),
+        ("http://\u{E9}.xn--a-ecp.ru/", 11, "label 2"),
+        ("http://\u{E9}.-ab.de/", 11, "leading or trailing hyphen"),
+        ("http://\u{E9}.a\u{A0}b.de/", 12, "U+00A0"),
+        ("http://\u{5D0}.1\u{E9}/", 11, "rule 1 of the bidi rule"),
+        ("http://a%E2%80%AEb.com/", 8, "U+202E"),
+    ];
+    let mut input = String::new();
+    for (line, ..) in cases {
+        input.push_str(line);
+        input.push('\n');
+    }
+    for mode in ["to-uri", "check", "normalize"] {
+        let out = common::run_stdin(
+            &["-q", "--mode", mode, "--errors", "-", "--out", "/dev/null"],
+            input.as_bytes(),
+        );
+        let report = String::from_utf8(out.stderr.clone()).unwrap_or_default()
+            + &String::from_utf8(out.stdout).expect("UTF-8 report");
+        let rows = common::report_rows(&report);
+        for (k, (line, col, named)) in cases.iter().enumerate() {
+            if mode == "to-uri" && line.contains('%') {
+                // An all-ASCII host passes to-uri as it is (README "to-uri").
+                continue;
+            }
+            let row = rows
+                .iter()
+                .find(|r| r.get(1) == Some(&(k + 1).to_string().as_str()))
+                .unwrap_or_else(|| panic!("{mode}: no report for {line:?}: {report}"));
+            assert_eq!(row[3], "idna", "{mode}: {line:?}: {row:?}");
+            assert_eq!(row[2], col.to_string(), "{mode}: {line:?}: {row:?}");
+            assert!(row[4].contains(named), "{mode}: {line:?}: {row:?}");
+        }
+    }
+}
+
 #[test]
 fn every_refused_conformance_row_gets_a_reason() {
     let Some(shared) = common::shared_dir() else {
@@ -103,6 +179,7 @@ fn every_refused_conformance_row_gets_a_reason() {
         }
         n += 1;
         let d = diagnose(&src);
+        assert_fault_offset(&src, &d);
         *tally.entry(d.rule.name()).or_default() += 1;
         if d.rule == Uts46Rule::Unknown {
             unknown.push((lineno + 1, src.clone()));
@@ -165,6 +242,7 @@ fn every_refused_dataset_host_gets_a_reason() {
         n += 1;
         let d = diagnose(&host);
         assert_ne!(d.rule, Uts46Rule::Unknown, "no reason for {host:?}");
+        assert_fault_offset(&host, &d);
         *tally.entry(d.rule.name()).or_default() += 1;
     }
     // Today the file holds only hosts that ToASCII accepts (UTS #46 valid rows); a refused

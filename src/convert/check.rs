@@ -475,7 +475,9 @@ impl Checker {
             }
             let mut tmp = std::mem::take(&mut self.mapped);
             tmp.clear();
-            let res = self.host_to_ascii(name, idna, &mut tmp).map_err(err);
+            let res = self
+                .host_to_ascii(name, idna, &mut tmp)
+                .map_err(|reason| host::idna_error(reason, name, host.as_bytes(), r.start));
             self.mapped = tmp;
             res?;
             return host_mapping_errors(name, mode, scheme, r.start, pct);

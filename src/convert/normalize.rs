@@ -1272,7 +1272,7 @@ impl Normalizer {
                 Err(LineError::new(ErrorKind::AmbiguousIpv4, at))
             }
             Ok(()) => Ok(()),
-            Err(reason) => Err(LineError::new(ErrorKind::Idna(reason), at)),
+            Err(reason) => Err(host::idna_error(reason, text, h, at)),
         }
     }
 
@@ -1387,7 +1387,7 @@ impl Normalizer {
                     }
                 }
                 Err(reason) if non_ascii => {
-                    return Err(LineError::new(ErrorKind::Idna(reason), hr.start));
+                    return Err(host::idna_error(reason, text, h, hr.start));
                 }
                 Err(_) => {} // an ASCII host that is no IDN stays as it is
             }

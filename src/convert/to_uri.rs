@@ -656,7 +656,12 @@ impl ToUri {
                 o.host_fallbacks += 1;
                 self.encode(line, r, Component::Host, out, o)
             }
-            Err(reason) => Err(LineError::new(ErrorKind::Idna(reason), r.start)),
+            Err(reason) => Err(crate::host::idna_error(
+                reason,
+                s,
+                &line[r.clone()],
+                r.start,
+            )),
         }
     }
 

@@ -52,6 +52,26 @@ pub enum Idna {
     Idna2003(idna2003::Flags),
 }
 
+/// The `idna` error for a host that IDNA refused with `reason`: at the fault
+/// ([`uts46_reason::fault_offset`]: the character or the label a UTS #46 rule names) when
+/// `text`, the host given to IDNA, is the host as written at `at` in the line (`raw`); else
+/// (a host decoded from `%HH` or changed by normalize's steps, an IDNA2003 or length
+/// refusal) at `at`, the host's start.
+pub(crate) fn idna_error(
+    reason: IdnaReason,
+    text: &str,
+    raw: &[u8],
+    at: usize,
+) -> crate::error::LineError {
+    let off = match reason {
+        IdnaReason::Uts46(f) if text.as_bytes() == raw => {
+            uts46_reason::fault_offset(text, &f).unwrap_or(0)
+        }
+        _ => 0,
+    };
+    crate::error::LineError::new(crate::error::ErrorKind::Idna(reason), at + off)
+}
+
 /// The IDNA that maps a host of `scheme` in `mode`, or `None` for percent-encoding: an explicit
 /// IDNA mode applies whatever the scheme (contract item 1), [`HostMode::Auto`] uses UTS #46 for
 /// the DNS schemes ([`crate::config::DNS_SCHEMES`]) only (RFC 3987 §3.1, 3987bis §3.4).

@@ -120,6 +120,73 @@ pub fn diagnose(host: &str) -> Uts46Failure {
     fail(Uts46Rule::Unknown, None)
 }
 
+/// Where in `host` (the text [`diagnose`] was given) the failure `f` lies, as a byte offset:
+/// the character a rule names (a disallowed code point, a character that maps to ASCII STD3
+/// denies, a leading mark, a joiner out of context), found as written in its label, else the
+/// start of the label a rule names (an invalid `xn--` label, a hyphen, a bidi rule, a label too
+/// long; a code point that only a Punycode label holds), else `None` (a rule of the whole
+/// name). The labels are found as §4 step 1 makes them: a character whose mapping holds `.`
+/// (`.`, U+3002, U+FF0E, U+FF61) ends one. Cold path, like [`diagnose`]: a report's column
+/// points at the fault (issue #10's "byte column in the input line"), not at the host's start.
+///
+/// ```
+/// use iribulk::host::uts46_reason::{diagnose, fault_offset};
+/// let host = "ok.a\u{E000}b.de";
+/// assert_eq!(fault_offset(host, &diagnose(host)), Some(4));
+/// let host = "ok.-ab.de";
+/// assert_eq!(fault_offset(host, &diagnose(host)), Some(3));
+/// ```
+pub fn fault_offset(host: &str, f: &Uts46Failure) -> Option<usize> {
+    let k = f.label?;
+    let a = idna_adapter::Adapter::new();
+    // The byte range of label `k` in `host`.
+    let (mut label, mut start, mut end) = (0, None, host.len());
+    if k == 0 {
+        start = Some(0);
+    }
+    for (i, c) in host.char_indices() {
+        let dots = if c.is_ascii() {
+            usize::from(c == '.')
+        } else {
+            a.map_normalize(std::iter::once(c))
+                .filter(|&m| m == '.')
+                .count()
+        };
+        if dots == 0 {
+            continue;
+        }
+        if label == k {
+            end = i;
+            break;
+        }
+        label += dots;
+        if label == k {
+            start = Some(i + c.len_utf8());
+        } else if label > k {
+            // A character that maps to several labels: the fault is in its mapping.
+            return Some(i);
+        }
+    }
+    let start = start?;
+    let named = match f.rule {
+        Uts46Rule::Disallowed(c)
+        | Uts46Rule::Std3Ascii(c)
+        | Uts46Rule::LeadingMark(c)
+        | Uts46Rule::ContextJ(c) => Some(c),
+        _ => None,
+    };
+    let text = &host[start..end];
+    if let (Uts46Rule::ContextJ(_), Some(i)) = (f.rule, joiner::first_out_of_context(text)) {
+        return Some(start + i);
+    }
+    let found = named.and_then(|c| {
+        text.char_indices()
+            .find(|&(_, x)| x == c)
+            .map(|(i, _)| start + i)
+    });
+    Some(found.unwrap_or(start))
+}
+
 /// UTS #46 §4 step 4 and §4.1 on one mapped label: its Unicode form, or the rule it breaks.
 fn validate_label(a: &idna_adapter::Adapter, l: &str) -> Result<String, Uts46Rule> {
     if l.is_empty() {
