@@ -429,6 +429,10 @@ pub struct ToIri {
     /// ([`ToIri::decode_host`]; off for normalize's presenter:
     /// [`ToIri::without_host_label_rule`]).
     label_rule: bool,
+    /// While [`ToIri::convert_unfit_raw`] converts its encoded line: the offsets in it of
+    /// the characters that came raw and were encoded there, so that
+    /// [`ToIri::keep_bidi_encoded`] encodes a host label holding one whole (empty otherwise).
+    encoded_raw: Vec<usize>,
 }
 
 impl ToIri {
@@ -446,6 +450,7 @@ impl ToIri {
             bidi: Vec::new(),
             bidi_rule: true,
             label_rule: true,
+            encoded_raw: Vec::new(),
         }
     }
 
@@ -842,8 +847,14 @@ impl ToIri {
                 // that to-iri itself wrote for an invisible character (`א%E2%80%8Bב`, found
                 // by a QA sweep) or beside a left-to-right one (`אb`) would break §4.2 as
                 // written. A host label keeps its raw characters (a host is not
-                // percent-encoded for display; README "to-iri").
-                push_as_it_came(&line[l], part != UNIT_HOST, &mut fixed);
+                // percent-encoded for display; README "to-iri"), unless to-iri encoded one
+                // of them itself ([`ToIri::convert_unfit_raw`]: a raw ZWNJ in the Persian
+                // `برمه‌ای.com` written `برمه%E2%80%8Cای`, whose hex letters broke §4.2 as
+                // written, found by a QA sweep): then the label is encoded whole, as a path
+                // segment is (RFC 3986 §3.2.2 allows a reg-name in `%HH`; a browser decodes
+                // it to the same host).
+                let encoded_here = self.encoded_raw.iter().any(|e| l.contains(e));
+                push_as_it_came(&line[l], part != UNIT_HOST || encoded_here, &mut fixed);
                 prev = w.end;
             }
         }
@@ -921,17 +932,25 @@ impl ToIri {
             at - grown
         };
         let mark = out.len();
-        match self.convert_head(&enc, None, out) {
-            Ok(mut o) => {
-                if o.written == Written::Passthrough {
-                    out.truncate(mark);
-                    out.extend_from_slice(&enc);
-                    // What this encoding wrote (`%E2%80%8B` beside right-to-left letters)
-                    // is held to RFC 3987 §4.2 as a decoded character is.
-                    if self.bidi_rule {
-                        self.keep_bidi_encoded(&enc, out, mark);
-                    }
+        self.encoded_raw.clear();
+        self.encoded_raw.extend(moved.iter().map(|m| m.0));
+        let converted = self.convert_head(&enc, None, out);
+        let converted = match converted {
+            Ok(o) if o.written == Written::Passthrough => {
+                out.truncate(mark);
+                out.extend_from_slice(&enc);
+                // What this encoding wrote (`%E2%80%8B` beside right-to-left letters)
+                // is held to RFC 3987 §4.2 as a decoded character is.
+                if self.bidi_rule {
+                    self.keep_bidi_encoded(&enc, out, mark);
                 }
+                Ok(o)
+            }
+            other => other,
+        };
+        self.encoded_raw.clear();
+        match converted {
+            Ok(mut o) => {
                 o.written = Written::Wrote;
                 o.warnings += warned.warnings;
                 // The first of the two, the converter's mapped back to the line.
