@@ -123,8 +123,26 @@ fn on_error_fail_accounts_for_every_line() {
     assert_eq!(v["skipped"], 1, "{json}");
     assert_eq!(v["not_reached"], 2, "{json}");
     assert_eq!(v["stopped_at_error"], true, "{json}");
+    // Which line stopped it: in the JSON, in the text summary, and alone with -q (a QA
+    // sweep: `-q --on-error fail` said nothing but its status).
+    let stop = "-:2:10: bad-percent: '%' not followed by two hex digits";
+    assert_eq!(v["stopped_by"], stop, "{json}");
+    assert!(
+        err.contains(&format!(
+            "iribulk: stopped at the first error (--on-error fail): {stop}\n"
+        )),
+        "{err}"
+    );
+    let o = run(&["-q", "--on-error", "fail"], input);
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!("iribulk: stopped at the first error (--on-error fail): {stop}\n")
+    );
     let o = run(&["--on-error", "fail"], input);
     let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("  stopped by: {stop}\n")), "{err}");
+    assert!(!err.contains("iribulk: stopped at"), "said twice: {err}");
     assert!(
         err.contains("lines in 4 = written 1 + skipped 1 + not reached 2\n"),
         "{err}"

@@ -447,6 +447,7 @@ fn convert_all(
         total.stats.add(&s.stats);
         total.threads = s.threads;
         total.stopped_at_error = s.stopped_at_error;
+        total.stopped_by = s.stopped_by;
         total.output_closed = s.output_closed;
         if s.stopped_at_error || s.output_closed {
             break;
@@ -632,6 +633,7 @@ pub fn convert_source(
             scratch: String::new(),
             file: report_file_name(input),
             stopped: false,
+            stopped_by: None,
             closed: false,
         },
         progress,
@@ -657,6 +659,7 @@ pub fn convert_source(
         elapsed: start.elapsed(),
         threads,
         stopped_at_error: st.stopped && !st.closed,
+        stopped_by: st.stopped_by.filter(|_| !st.closed),
         output_closed: st.closed,
     })
 }
@@ -931,6 +934,9 @@ struct State {
     /// The input's name in report rows.
     file: String,
     stopped: bool,
+    /// The error that stopped the run (`--on-error fail`), as [`report::stop_line`] writes
+    /// it, for the summary and the CLI's message.
+    stopped_by: Option<String>,
     /// The reader of the output went away (a closed pipe): the run stops as for
     /// `--on-error fail` (`stopped` too), the chunk whose write failed and the ones after it
     /// read and not reached, and the report is still finished (found by a QA sweep:
@@ -976,8 +982,17 @@ impl State {
                     self.close(s.res.stats.lines);
                     return Ok(());
                 }
-                if let Some(w) = report.as_mut() {
-                    for is in &s.res.issues {
+                // The error that stops the run (`--on-error fail`): the chunk's last error.
+                let stop = if s.res.failed {
+                    s.res.issues.iter().rposition(|is| !is.warning)
+                } else {
+                    None
+                };
+                for (k, is) in s.res.issues.iter().enumerate() {
+                    if report.is_none() && stop != Some(k) {
+                        continue;
+                    }
+                    {
                         let line = &data[is.start..is.start + is.len];
                         let readings = crate::engine::report::readings_of_row(
                             is.err.kind,
@@ -996,8 +1011,13 @@ impl State {
                             records: opts.engine.field.is_some(),
                             legacy: opts.engine.charset.is_some_and(|c| c.decodes_lines()),
                         };
-                        report::write_row(*w, opts.errors_format, &row, &mut self.scratch)
-                            .map_err(rep_err)?;
+                        if stop == Some(k) && self.stopped_by.is_none() {
+                            self.stopped_by = Some(report::stop_line(&row));
+                        }
+                        if let Some(w) = report.as_mut() {
+                            report::write_row(*w, opts.errors_format, &row, &mut self.scratch)
+                                .map_err(rep_err)?;
+                        }
                     }
                 }
                 self.stats.add(&s.res.stats);
@@ -1022,18 +1042,21 @@ impl State {
                             self.stopped = true;
                         }
                     }
+                    let row = Row {
+                        file: &self.file,
+                        line: self.line_base,
+                        column: opts.engine.max_line_bytes as u64 + 1,
+                        kind: ErrorKind::LineTooLong,
+                        warning: false,
+                        input: data,
+                        readings: None,
+                        records: opts.engine.field.is_some(),
+                        legacy: opts.engine.charset.is_some_and(|c| c.decodes_lines()),
+                    };
+                    if self.stopped && self.stopped_by.is_none() {
+                        self.stopped_by = Some(report::stop_line(&row));
+                    }
                     if let Some(w) = report.as_mut() {
-                        let row = Row {
-                            file: &self.file,
-                            line: self.line_base,
-                            column: opts.engine.max_line_bytes as u64 + 1,
-                            kind: ErrorKind::LineTooLong,
-                            warning: false,
-                            input: data,
-                            readings: None,
-                            records: opts.engine.field.is_some(),
-                            legacy: opts.engine.charset.is_some_and(|c| c.decodes_lines()),
-                        };
                         report::write_row(*w, opts.errors_format, &row, &mut self.scratch)
                             .map_err(rep_err)?;
                     }

@@ -228,6 +228,23 @@ pub fn write_row<W: Write + ?Sized>(
     }
 }
 
+/// The error that stopped a run (`--on-error fail`) in one line, as compilers write theirs:
+/// `file:line:column: code: message` (the file name escaped as in the report), for the
+/// summary and for the CLI, which writes it even with `-q`: the run's exit status says
+/// that it stopped, this line where (found by a QA sweep: without `--errors` nothing said
+/// which line).
+pub fn stop_line(row: &Row<'_>) -> String {
+    let mut file = String::new();
+    escape_input(row.file.as_bytes(), &mut file);
+    format!(
+        "{file}:{}:{}: {}: {}",
+        row.line,
+        row.column,
+        row.kind.code(),
+        row.kind.full_message()
+    )
+}
+
 /// The end-of-run summary.
 #[derive(Clone, Debug, Default)]
 pub struct Summary {
@@ -239,6 +256,9 @@ pub struct Summary {
     pub threads: usize,
     /// True if `--on-error fail` stopped the run.
     pub stopped_at_error: bool,
+    /// The error that stopped it, as [`stop_line`] writes it (`file:line:column: code:
+    /// message`).
+    pub stopped_by: Option<String>,
     /// True if the reader of the output went away (`| head`): the run stopped there, the
     /// lines of the chunk whose write failed and every line after it count as not reached.
     pub output_closed: bool,
@@ -321,6 +341,9 @@ impl Summary {
         }
         if self.stopped_at_error {
             let _ = writeln!(s, "  stopped at the first error (--on-error fail: that line counts as skipped, the lines read after it as not reached; an --out FILE is left as it was, so the lines counted as written are not in it)");
+            if let Some(by) = &self.stopped_by {
+                let _ = writeln!(s, "  stopped by: {by}");
+            }
         }
         s
     }
@@ -355,6 +378,7 @@ impl Summary {
             "lines_per_s": st.lines as f64 / secs.max(1e-9),
             "threads": self.threads,
             "stopped_at_error": self.stopped_at_error,
+            "stopped_by": self.stopped_by,
             "output_closed": self.output_closed,
         })
         .to_string();

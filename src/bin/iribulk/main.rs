@@ -79,6 +79,14 @@ fn main() -> ExitCode {
             if summary.output_closed {
                 return ExitCode::SUCCESS;
             }
+            // Which line stopped the run, even with --quiet (found by a QA sweep: `-q
+            // --on-error fail` as a validator said nothing but its status); the text
+            // summary on stderr says it already.
+            let summary_said_it =
+                !cli.quiet && matches!(cli.stats, StatsArg::Text) && cli.stats_file.is_none();
+            if let (Some(by), false) = (&summary.stopped_by, summary_said_it) {
+                say!("iribulk: stopped at the first error (--on-error fail): {by}");
+            }
             ExitCode::from(cli::exit_status(&summary, &opts.engine, cli.exit_zero))
         }
         Err(Fatal::BrokenPipe) => ExitCode::SUCCESS,
