@@ -576,6 +576,11 @@ impl StreamChunker {
             + u64::from(c.last().is_some_and(|&b| b != b'\n'))
     }
 
+    /// The bytes of [`StreamChunker::held_lines`].
+    pub fn held_bytes(&self) -> u64 {
+        self.carry.len() as u64
+    }
+
     /// Fills `buf` with the next chunk. `Ok(None)` at the end. A UTF-8 BOM at the very start
     /// is dropped.
     pub fn next_chunk(&mut self, buf: &mut Vec<u8>) -> io::Result<Option<StreamChunk>> {

@@ -851,6 +851,7 @@ fn convert_stream(
             let n = stream.held_lines();
             st.stats.lines += n;
             st.stats.not_reached += n;
+            st.stats.bytes += stream.held_bytes();
         }
         Ok(st)
     })
@@ -895,6 +896,9 @@ impl Ordered<'_> {
                 };
                 self.st.stats.lines += n;
                 self.st.stats.not_reached += n;
+                // Its bytes were read too: `bytes` counts what `lines` counts (a QA sweep:
+                // `| head -1` gave "100000 lines, 0 bytes").
+                self.st.stats.bytes += s.data(self.all).len() as u64;
                 continue;
             }
             let data = s.data(self.all);
@@ -921,7 +925,7 @@ impl Ordered<'_> {
     fn finish(mut self) -> Result<State, Fatal> {
         if let Err(e) = self.out.flush() {
             closed_or_fatal(e, self.out_name)?;
-            self.st.close(0);
+            self.st.close(0, 0);
         }
         Ok(self.st)
     }
@@ -955,10 +959,11 @@ fn closed_or_fatal(e: io::Error, out_name: &str) -> Result<(), Fatal> {
 }
 
 impl State {
-    /// The output's reader went away while `lines` lines were being written: they count as
-    /// read and not reached, and the run stops.
-    fn close(&mut self, lines: u64) {
+    /// The output's reader went away while `lines` lines (`bytes` bytes) were being written:
+    /// they count as read and not reached, and the run stops.
+    fn close(&mut self, lines: u64, bytes: u64) {
         self.stats.lines += lines;
+        self.stats.bytes += bytes;
         self.stats.not_reached += lines;
         self.line_base += lines;
         self.stopped = true;
@@ -979,7 +984,7 @@ impl State {
             StreamChunk::Lines => {
                 if let Err(e) = s.res.write_to(data, out) {
                     closed_or_fatal(e, out_name)?;
-                    self.close(s.res.stats.lines);
+                    self.close(s.res.stats.lines, data.len() as u64);
                     return Ok(());
                 }
                 // The error that stops the run (`--on-error fail`): the chunk's last error.
@@ -1066,7 +1071,7 @@ impl State {
                     if let Err(e) = out.write_all(data) {
                         closed_or_fatal(e, out_name)?;
                         // The line is counted (as written, its report row given).
-                        self.close(0);
+                        self.close(0, 0);
                     }
                 }
             }
