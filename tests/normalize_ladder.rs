@@ -117,6 +117,22 @@ const TEXT: &[Spellings] = &[
     &["\u{37E}", "%CD%BE", ";"],
     &["=\u{338}", "=%CC%B8", "≠"],
     &["\u{2024}", "%E2%80%A4", "."],
+    // NFKC beside a character it turns into a delimiter: the rest of the run is still
+    // NFKC'd (a QA sweep); and a breaker that NFC composes with a mark (U+00A8 U+0300 is
+    // U+1FED), so that the pieces are taken of the NFC form.
+    &[
+        "\u{FF42}\u{FF01}",
+        "b\u{FF01}",
+        "%EF%BD%82%EF%BC%81",
+        "\u{FF42}%EF%BC%81",
+    ],
+    &["x\u{FF05}\u{FF41}", "x\u{FF05}a", "x%EF%BC%85%EF%BD%81"],
+    &[
+        "x\u{A8}\u{300}\u{FB01}",
+        "x\u{1FED}\u{FB01}",
+        "x%C2%A8%CC%80%EF%AC%81",
+        "x%E1%BF%AD%EF%AC%81",
+    ],
     // `--repair` (on in these tests): brackets, a lone `%`, a second `#`.
     &["[x]", "%5Bx%5D", "%5bx%5d"],
     &["50%", "50%25"],

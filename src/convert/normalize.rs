@@ -114,8 +114,10 @@
 //! raw, so a delimiter or a percent-encoded delimiter is never composed with anything (`=` +
 //! U+0338 is not turned into `≠`). A run whose normalized form would contain anything else
 //! than run characters (NFC maps U+037E to `;`, NFKC maps U+FF0F to `/`, U+2024 to `.`,
-//! U+2474 to `(1)`) is not normalized by that form: NFKC falls back to NFC, NFC to the run as
-//! it is. [`Rungs::nfkc`] wins over [`Rungs::nfc`].
+//! U+2474 to `(1)`) is not normalized by that form: NFKC falls back to NFKC of the pieces of
+//! the run's NFC form between the characters NFKC would turn into such (kept as they are:
+//! `ｂ！` is `b！`), or to NFC where that is not stable; NFC to the run as it is.
+//! [`Rungs::nfkc`] wins over [`Rungs::nfc`].
 //!
 //! The **userinfo** is never character-normalized: it is a credential, which a server compares
 //! byte for byte once percent-decoded (RFC 7617 §2: the user-id and password are sent as they
@@ -2839,12 +2841,63 @@ fn normalize_run(run: &str, form: Form, buf: &mut String) -> bool {
             return true;
         }
     }
-    if unicode_normalization::is_nfc(run) {
-        return false;
+    let nfc_changed = if unicode_normalization::is_nfc(run) {
+        false
+    } else {
+        buf.clear();
+        buf.extend(run.nfc());
+        ok(buf)
+    };
+    if form == Form::Nfkc {
+        // The run's NFC form (what NFC writes of it), by pieces: NFKC between the
+        // characters that NFKC turns into something else than run members, those kept as
+        // they are (a QA sweep: `ｂ！` kept its `ｂ` whole, since `！` is `!` in NFKC, while
+        // `ｂ-！` gave `b-！`).
+        let base = if nfc_changed {
+            buf.clone()
+        } else {
+            run.to_string()
+        };
+        if let Some(pieces) = nfkc_between_breakers(&base, ok) {
+            if pieces != run {
+                *buf = pieces;
+                return true;
+            }
+            return false;
+        }
+        if nfc_changed {
+            *buf = base;
+        }
     }
-    buf.clear();
-    buf.extend(run.nfc());
-    ok(buf)
+    nfc_changed
+}
+
+/// NFKC of `text` (in NFC) piece by piece, between the characters whose own NFKC is not all
+/// run members (`ok`), which are kept as they are; `None` when the result is not in NFC or
+/// not all run members, so that a second pass finds the same pieces (idempotence) and the
+/// result depends on the NFC form alone (normalize_ladder's "only merges": two runs that NFC
+/// makes equal are made equal here).
+fn nfkc_between_breakers(text: &str, ok: impl Fn(&str) -> bool) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut piece = String::new();
+    let mut one = String::new();
+    for c in text.chars() {
+        one.clear();
+        one.extend(std::iter::once(c).nfkc());
+        if ok(&one) {
+            piece.push(c);
+        } else {
+            out.extend(piece.nfkc());
+            piece.clear();
+            out.push(c);
+        }
+    }
+    out.extend(piece.nfkc());
+    let stable = unicode_normalization::is_nfc(&out)
+        && out
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || !c.is_ascii());
+    stable.then_some(out)
 }
 
 #[cfg(test)]
