@@ -1005,6 +1005,49 @@ fn gzip_padded_with_nul_bytes_is_read_as_zcat_reads_it() {
     }
 }
 
+/// Data after a gzip member that starts no other member, and a corrupt or cut member: each an
+/// error (status 1) whose message says so and names the member (a QA sweep: flate2 said
+/// "invalid gzip header" of trailing text, "unexpected end of file" of trailing garbage).
+#[test]
+fn gzip_trailing_garbage_and_corrupt_members_say_what_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let z = dir.path().join("z.gz");
+    let member = gz(b"http://a/\n");
+    let mut corrupt = member.clone();
+    let k = corrupt.len() - 7;
+    corrupt[k] ^= 0xFF;
+    let cases: [(Vec<u8>, &str); 4] = [
+        (
+            [&member[..], b"garbage"].concat(),
+            "data after the end of gzip member 1 is not gzip",
+        ),
+        (
+            [&member[..], b"http://trailing/\n"].concat(),
+            "data after the end of gzip member 1 is not gzip",
+        ),
+        (
+            [&member[..], &corrupt[..]].concat(),
+            "gzip member 2 is corrupt or truncated",
+        ),
+        (
+            member[..member.len() - 3].to_vec(),
+            "gzip member 1 is corrupt or truncated",
+        ),
+    ];
+    for (data, says) in cases {
+        std::fs::write(&z, &data).unwrap();
+        let mut c = bin();
+        c.arg("-q").arg(&z);
+        let o = run_timeout(c, 30);
+        assert_eq!(o.status.code(), Some(1), "{says}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains(says),
+            "{says}: {}",
+            text(&o.stderr)
+        );
+    }
+}
+
 #[test]
 fn a_streamed_line_too_long_is_reported_as_a_mapped_one() {
     let dir = tempfile::tempdir().unwrap();

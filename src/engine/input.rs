@@ -401,6 +401,7 @@ fn decompress(r: Box<dyn BufRead + Send>, comp: Compression) -> io::Result<Box<d
         #[cfg(feature = "compression")]
         Compression::Gzip => Box::new(GzMembers {
             dec: Some(flate2::bufread::GzDecoder::new(r)),
+            member: 1,
         }),
         #[cfg(feature = "compression")]
         Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(r)?),
@@ -413,10 +414,14 @@ fn decompress(r: Box<dyn BufRead + Send>, comp: Compression) -> io::Result<Box<d
 /// of a series of members"), and NUL bytes after the last member ignored, as gzip 1.x does
 /// for a file padded by tape or block devices (flate2's `MultiGzDecoder` read that padding as
 /// a broken header: "unexpected end of file", found by a QA sweep). Data after the padding is
-/// an error.
+/// an error, and so is data after a member that does not start another (no `1F 8B`, RFC 1952
+/// §2.3.1: gzip 1.x warns "trailing garbage ignored"; flate2 said "invalid gzip header" or
+/// "unexpected end of file", found by a QA sweep). Each error names the member.
 #[cfg(feature = "compression")]
 struct GzMembers {
     dec: Option<flate2::bufread::GzDecoder<Box<dyn BufRead + Send>>>,
+    /// The member being read, counted from 1.
+    member: u64,
 }
 
 #[cfg(feature = "compression")]
@@ -426,7 +431,13 @@ impl Read for GzMembers {
             let Some(d) = self.dec.as_mut() else {
                 return Ok(0);
             };
-            let n = d.read(buf)?;
+            let member = self.member;
+            let n = d.read(buf).map_err(|e| {
+                io::Error::new(
+                    e.kind(),
+                    format!("gzip member {member} is corrupt or truncated: {e}"),
+                )
+            })?;
             if n > 0 || buf.is_empty() {
                 return Ok(n);
             }
@@ -451,6 +462,23 @@ impl Read for GzMembers {
                     "data after the NUL bytes that pad the end of the gzip data",
                 ));
             }
+            // Another member starts with the magic `1F 8B` (where the buffer holds one byte
+            // only, its first: the decoder reads the header).
+            let magic = match r.fill_buf()? {
+                [a, b, ..] => [*a, *b] == [0x1F, 0x8B],
+                [a] => *a == 0x1F,
+                [] => false,
+            };
+            if !magic {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "data after the end of gzip member {member} is not gzip (trailing \
+                         garbage; gzip -d ignores it with a warning: zcat the file into iribulk)"
+                    ),
+                ));
+            }
+            self.member += 1;
             self.dec = Some(flate2::bufread::GzDecoder::new(r));
         }
     }
