@@ -141,6 +141,35 @@ pub fn tab_hint(input: &[u8], column: u64) -> Option<&'static str> {
     (input.get(i) == Some(&b'\t')).then_some(TAB_HINT)
 }
 
+/// The hint added to the message of an error in a line that looks like UTF-16 read as bytes.
+pub const UTF16_HINT: &str =
+    " (NUL between the characters: UTF-16 without a BOM? try --charset utf-16le or utf-16be)";
+
+/// [`UTF16_HINT`] when `input` looks like UTF-16 text read as UTF-8: of its first 32 bytes,
+/// at least three quarters of the bytes at even offsets are NUL and none at odd offsets, or
+/// the other way round (ASCII text in UTF-16LE or UTF-16BE; a line after the first may start
+/// at either byte of a code unit). A UTF-16 file with a BOM is decoded (README "Legacy
+/// charsets"); one without reaches the converters as bytes (a QA sweep: every line was
+/// `invalid-utf8` or `control-char` with no word of UTF-16).
+pub fn utf16_hint(input: &[u8]) -> Option<&'static str> {
+    let head = &input[..input.len().min(32)];
+    let pairs = head.len() / 2;
+    if pairs < 2 {
+        return None;
+    }
+    let nul = |parity: usize| {
+        head.iter()
+            .skip(parity)
+            .step_by(2)
+            .take(pairs)
+            .filter(|&&b| b == 0)
+            .count()
+    };
+    let (even, odd) = (nul(0), nul(1));
+    let most = |n: usize| 4 * n >= 3 * pairs;
+    ((most(even) && odd == 0) || (most(odd) && even == 0)).then_some(UTF16_HINT)
+}
+
 /// What the JSON Lines row writes as `\uXXXX` although serde_json leaves it raw: the
 /// characters [`display_unsafe`] names and the C1 controls (U+0085 NEL ends a line for some
 /// readers: Python's `str.splitlines`).
@@ -167,6 +196,8 @@ pub fn write_row<W: Write + ?Sized>(
         message.push_str(r);
     }
     if let Some(h) = tab_hint(row.input, row.column).filter(|_| !row.records) {
+        message.push_str(h);
+    } else if let Some(h) = utf16_hint(row.input).filter(|_| !row.legacy) {
         message.push_str(h);
     }
     match format {
@@ -390,6 +421,26 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// ASCII text in UTF-16LE and UTF-16BE, at either byte of a code unit, gets the hint;
+    /// UTF-8 text, a line with one NUL, NUL runs and short lines do not.
+    #[test]
+    fn utf16_hint_only_for_text_that_looks_like_utf16() {
+        let le: Vec<u8> = "http://a.com/x".encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let be: Vec<u8> = "http://a.com/x".encode_utf16().flat_map(u16::to_be_bytes).collect();
+        for (t, hint) in [
+            (&le[..], true),
+            (&le[1..], true),
+            (&be[..], true),
+            ("http://a.com/ü".as_bytes(), false),
+            (&b"http://a.com/\0x"[..], false),
+            (&[0u8; 40][..], false),
+            (&b"h\0t"[..], false),
+            (&b"h\0t\0"[..], true),
+        ] {
+            assert_eq!(utf16_hint(t).is_some(), hint, "{t:02X?}");
+        }
+    }
 
     /// A legacy line's bytes ≥ 0x80 are shown as bytes even where they would be valid UTF-8
     /// (windows-874 `CB B9`, iso-8859-2 `E2 80 AE`); ASCII as `escape_input` shows it; the cut.
