@@ -997,32 +997,30 @@ impl State {
                     if report.is_none() && stop != Some(k) {
                         continue;
                     }
-                    {
-                        let line = &data[is.start..is.start + is.len];
-                        let readings = crate::engine::report::readings_of_row(
-                            is.err.kind,
-                            line,
-                            opts.engine.field,
-                            opts.engine.to_uri.host,
-                        );
-                        let row = Row {
-                            file: &self.file,
-                            line: self.line_base + is.line + 1,
-                            column: is.err.offset as u64 + 1,
-                            kind: is.err.kind,
-                            warning: is.warning,
-                            input: line,
-                            readings: readings.as_deref(),
-                            records: opts.engine.field.is_some(),
-                            legacy: opts.engine.charset.is_some_and(|c| c.decodes_lines()),
-                        };
-                        if stop == Some(k) && self.stopped_by.is_none() {
-                            self.stopped_by = Some(report::stop_line(&row));
-                        }
-                        if let Some(w) = report.as_mut() {
-                            report::write_row(*w, opts.errors_format, &row, &mut self.scratch)
-                                .map_err(rep_err)?;
-                        }
+                    let line = &data[is.start..is.start + is.len];
+                    let readings = crate::engine::report::readings_of_row(
+                        is.err.kind,
+                        line,
+                        opts.engine.field,
+                        opts.engine.to_uri.host,
+                    );
+                    let row = Row {
+                        file: &self.file,
+                        line: self.line_base + is.line + 1,
+                        column: is.err.offset as u64 + 1,
+                        kind: is.err.kind,
+                        warning: is.warning,
+                        input: line,
+                        readings: readings.as_deref(),
+                        records: opts.engine.field.is_some(),
+                        legacy: opts.engine.charset.is_some_and(|c| c.decodes_lines()),
+                    };
+                    if stop == Some(k) && self.stopped_by.is_none() {
+                        self.stopped_by = Some(report::stop_line(&row));
+                    }
+                    if let Some(w) = report.as_mut() {
+                        report::write_row(*w, opts.errors_format, &row, &mut self.scratch)
+                            .map_err(rep_err)?;
                     }
                 }
                 self.stats.add(&s.res.stats);

@@ -426,8 +426,14 @@ mod tests {
     /// UTF-8 text, a line with one NUL, NUL runs and short lines do not.
     #[test]
     fn utf16_hint_only_for_text_that_looks_like_utf16() {
-        let le: Vec<u8> = "http://a.com/x".encode_utf16().flat_map(u16::to_le_bytes).collect();
-        let be: Vec<u8> = "http://a.com/x".encode_utf16().flat_map(u16::to_be_bytes).collect();
+        let le: Vec<u8> = "http://a.com/x"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        let be: Vec<u8> = "http://a.com/x"
+            .encode_utf16()
+            .flat_map(u16::to_be_bytes)
+            .collect();
         for (t, hint) in [
             (&le[..], true),
             (&le[1..], true),
