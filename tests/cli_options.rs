@@ -314,7 +314,8 @@ fn a_base_without_a_scheme_is_a_usage_error_before_any_line() {
     // percent`; `idna2003-differs` stays the lines' warning.
     refused(
         "http://pay\u{200D}pal.com/",
-        "is not an IRI: idna at byte 8",
+        // At the joiner (the idna error's column is its fault's, 7fb9b1e).
+        "is not an IRI: idna at byte 11",
     );
     refused(
         "http://127\u{3002}1/",

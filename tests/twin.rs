@@ -10,7 +10,7 @@ use common::iri_strategy;
 use iribulk::config::Repairs;
 use iribulk::host::{self, Idna};
 use iribulk::Converter as _;
-use iribulk::{ErrorKind, HostMode, InvalidUtf8, ToUri, ToUriOptions};
+use iribulk::{ErrorKind, HostMode, IdnaReason, InvalidUtf8, ToUri, ToUriOptions};
 use proptest::prelude::*;
 
 #[derive(Clone, Copy, Debug)]
@@ -226,7 +226,14 @@ fn host_naive(
             Ok(())
         }
         Err(_) if o.host_fallback_percent => encode(t, Comp::Host, o, out),
-        Err(r) => Err((ErrorKind::Idna(r), off(&t[0]))),
+        Err(r) => {
+            // At the fault a UTS #46 rule names, in the host as written (7fb9b1e).
+            let at = match r {
+                IdnaReason::Uts46(f) => host::uts46_reason::fault_offset(&h, &f).unwrap_or(0),
+                _ => 0,
+            };
+            Err((ErrorKind::Idna(r), off(&t[0]) + at))
+        }
     }
 }
 
