@@ -71,6 +71,18 @@ pub fn import(obj: &Bound<'_, PyAny>) -> PyResult<Imported> {
                 single: true,
             });
         }
+        // A capsule already imported holds a released array, which the importer asserts on (a
+        // Rust panic, `PanicException`, which `except Exception` does not catch: found by a QA
+        // sweep with a producer that returned the same capsules twice).
+        let array_ptr = array_cap.pointer_checked(Some(c"arrow_array"))?;
+        // SAFETY: a capsule named arrow_array holds an ArrowArray, alive with the capsule;
+        // only its `release` pointer is read.
+        if unsafe { array_ptr.cast::<FFI_ArrowArray>().as_ref() }.is_released() {
+            return Err(PyValueError::new_err(
+                "the Arrow array capsule was already consumed (released): \
+                 __arrow_c_array__ must return new capsules on each call",
+            ));
+        }
         let (array, field) = PyArray::from_arrow_pycapsule(&schema_cap, &array_cap)?.into_inner();
         return Ok(Imported {
             chunks: vec![array],

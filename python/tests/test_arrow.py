@@ -140,6 +140,20 @@ def test_wrong_types_are_refused():
         iribulk.to_uri_batch(pa.array([PLAIN]), host="idna2008")
 
 
+def test_consumed_capsules_are_a_value_error():
+    """A producer that hands out the same capsules twice: the second import finds a released
+    array, a ValueError (it was a Rust panic, a PanicException, found by a QA sweep)."""
+    caps = pa.array([GOOD]).__arrow_c_array__()
+
+    class Twice:
+        def __arrow_c_array__(self, requested_schema=None):
+            return caps
+
+    assert iribulk.to_uri_batch(Twice()).to_pylist() == [GOOD_URI]
+    with pytest.raises(ValueError, match="already consumed"):
+        iribulk.to_uri_batch(Twice())
+
+
 def test_polars_series():
     try:
         import polars as pl
