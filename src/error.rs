@@ -198,6 +198,19 @@ pub struct Uts46Failure {
 }
 
 impl Uts46Rule {
+    /// The character the rule names, as written in the host: a disallowed code point, a
+    /// character that is or maps to ASCII STD3 denies, a leading mark, a joiner out of
+    /// context; `None` for a rule of a label or of the name.
+    pub fn character(self) -> Option<char> {
+        match self {
+            Uts46Rule::Disallowed(c)
+            | Uts46Rule::Std3Ascii(c)
+            | Uts46Rule::LeadingMark(c)
+            | Uts46Rule::ContextJ(c) => Some(c),
+            _ => None,
+        }
+    }
+
     /// A stable short name, for tallies and machine-readable reports.
     pub fn name(self) -> &'static str {
         match self {

@@ -75,13 +75,7 @@ fn assert_fault_offset(host: &str, d: &Uts46Failure) {
         at <= host.len() && host.is_char_boundary(at),
         "{host:?} {at}: {d}"
     );
-    let named = match d.rule {
-        Uts46Rule::Disallowed(c)
-        | Uts46Rule::Std3Ascii(c)
-        | Uts46Rule::LeadingMark(c)
-        | Uts46Rule::ContextJ(c) => Some(c),
-        _ => None,
-    };
+    let named = d.rule.character();
     let label_start = at == 0
         || host[..at]
             .chars()

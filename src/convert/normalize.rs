@@ -1506,10 +1506,11 @@ fn quick_iri_form(line: &[u8], head: Option<to_uri::Head>) -> Quick {
         .as_ref()
         .and_then(|a| a.userinfo.as_ref().map(|u| u.start))
         .unwrap_or(c.path.start);
-    // Most lines pass every component's scan at once ([`clean_line`]).
-    let whole = clean_line(line);
+    // Most lines pass every component's scan at once ([`clean_line`]), the kernel
+    // answering the mark rule from `after_host` on the way.
+    let whole = clean_line_marks(line, after_host);
     let clean = whole.is_some();
-    let mut high = whole == Some(true);
+    let mut high = whole.is_some_and(|c| c.high);
     let mut scan = |r: Range<usize>, in_query: bool| {
         clean
             || match quick_component(&line[r], in_query) {
@@ -1554,9 +1555,13 @@ fn quick_iri_form(line: &[u8], head: Option<to_uri::Head>) -> Quick {
         }
     }
     // A raw combining mark on a delimiter or a `%HH` after the host: step 9 may keep it
-    // encoded (issue 16, [`raw_mark_on_unsafe_base`]); asked last, of a line that passed
-    // every other test.
-    if raw_mark_on_unsafe_base(line, after_host) {
+    // encoded (issue 16, [`raw_mark_on_unsafe_base`]): the kernel's answer for a clean line,
+    // else asked last, of a line that passed every other test.
+    let mark = match whole {
+        Some(c) => c.mark,
+        None => raw_mark_on_unsafe_base(line, after_host),
+    };
+    if mark {
         Quick::Full
     } else if high {
         Quick::ToIri
@@ -1583,8 +1588,7 @@ fn quick_iri_form(line: &[u8], head: Option<to_uri::Head>) -> Quick {
 fn raw_mark_on_unsafe_base(line: &[u8], from: usize) -> bool {
     let from = from.min(line.len());
     crate::simd::runs::any_run_start(&line[from..], true, |q| {
-        let p = from + q;
-        host::display::starts_with_mark(&line[p..]) && host::display::mark_base_unsafe(&line[..p])
+        host::display::mark_on_unsafe_base_at(line, from + q)
     })
 }
 
@@ -1621,8 +1625,9 @@ fn raw_mark_on_unsafe_base_naive(s: &str, from: usize) -> bool {
 /// errors, a `%` without two hex digits too). By 64-byte windows where the CPU has AVX-512
 /// VBMI ([`clean_avx512::clean_line`]), by 32-byte windows where it has AVX2
 /// ([`clean_avx2::clean_line`]), elsewhere by [`clean_line_scalar`]. Twin:
-/// [`clean_line_naive`].
-#[inline]
+/// [`clean_line_naive`]. The callers ask [`clean_line_marks`], which answers this with the
+/// mark rule's; this form is the tests' and the fuzz target's.
+#[cfg(any(test, feature = "twins"))]
 fn clean_line(line: &[u8]) -> Option<bool> {
     clean_line_marks(line, usize::MAX).map(|c| c.high)
 }
@@ -1690,9 +1695,7 @@ fn unsafe_mark_at(line: &[u8], i: usize, mut starts: u64) -> bool {
     while starts != 0 {
         let p = i + starts.trailing_zeros() as usize;
         starts &= starts - 1;
-        if host::display::starts_with_mark(&line[p..])
-            && host::display::mark_base_unsafe(&line[..p])
-        {
+        if host::display::mark_on_unsafe_base_at(line, p) {
             return true;
         }
     }
@@ -2854,9 +2857,9 @@ fn normalize_run(run: &str, form: Form, buf: &mut String) -> bool {
         // they are (a QA sweep: `ｂ！` kept its `ｂ` whole, since `！` is `!` in NFKC, while
         // `ｂ-！` gave `b-！`).
         let base = if nfc_changed {
-            buf.clone()
+            std::mem::take(buf)
         } else {
-            run.to_string()
+            run.to_owned()
         };
         if let Some(pieces) = nfkc_between_breakers(&base, ok) {
             if pieces != run {
@@ -2893,11 +2896,7 @@ fn nfkc_between_breakers(text: &str, ok: impl Fn(&str) -> bool) -> Option<String
         }
     }
     out.extend(piece.nfkc());
-    let stable = unicode_normalization::is_nfc(&out)
-        && out
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || !c.is_ascii());
-    stable.then_some(out)
+    (unicode_normalization::is_nfc(&out) && ok(&out)).then_some(out)
 }
 
 #[cfg(test)]

@@ -1122,6 +1122,15 @@ pub(crate) fn starts_with_mark(s: &[u8]) -> bool {
     char::from_u32(cp).is_some_and(|c| COMBINING_MARK.get(c))
 }
 
+/// Whether the character at `p` of `text` is a combining mark ([`starts_with_mark`]) whose
+/// base before `p` must not carry one ([`mark_base_unsafe`]): the test the mark rule's fast
+/// exits ask at each place they look (to-iri's decoded runs, normalize's line kernels and
+/// scan), the cheap lead-byte test first.
+#[inline(always)]
+pub(crate) fn mark_on_unsafe_base_at(text: &[u8], p: usize) -> bool {
+    starts_with_mark(&text[p..]) && mark_base_unsafe(&text[..p])
+}
+
 /// The UTF-8 lead bytes none of whose characters is a combining mark, so that
 /// [`starts_with_mark`] answers them without decoding: `C2`–`CB` (U+0080–U+02FF), `CE` `CF`
 /// (Greek), `D0` `D1` `D3`–`D5` (Cyrillic, Armenian letters), `E4`–`E9` (CJK ideographs),
@@ -1210,8 +1219,7 @@ pub fn ranges_may_hold_unsafe_mark(
         return false;
     };
     let (lo, hi) = (first.start.min(text.len()), last.end.min(text.len()));
-    let unsafe_mark_at =
-        |p: usize| starts_with_mark(&text[p..]) && mark_base_unsafe(&out[..mark + p]);
+    let unsafe_mark_at = |p: usize| mark_on_unsafe_base_at(out, mark + p);
     // A range that starts after a non-ASCII byte: not the start of a run.
     for r in ranges {
         let s = r.start;

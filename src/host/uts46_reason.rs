@@ -168,18 +168,11 @@ pub fn fault_offset(host: &str, f: &Uts46Failure) -> Option<usize> {
         }
     }
     let start = start?;
-    let named = match f.rule {
-        Uts46Rule::Disallowed(c)
-        | Uts46Rule::Std3Ascii(c)
-        | Uts46Rule::LeadingMark(c)
-        | Uts46Rule::ContextJ(c) => Some(c),
-        _ => None,
-    };
     let text = &host[start..end];
     if let (Uts46Rule::ContextJ(_), Some(i)) = (f.rule, joiner::first_out_of_context(text)) {
         return Some(start + i);
     }
-    let found = named.and_then(|c| {
+    let found = f.rule.character().and_then(|c| {
         text.char_indices()
             .find(|&(_, x)| x == c)
             .map(|(i, _)| start + i)
