@@ -2576,6 +2576,26 @@ mod tests {
     }
 
     #[test]
+    fn file_paths_compare_decoded_triplets_only() {
+        // A decoded unreserved octet is the same file; three hex digits in a row (`caf`, `ab:c`
+        // after decoding `%41`) are no `%HH` (the QA sweep: `d%61ta` was refused).
+        for (r, w) in [
+            ("file:///C:/%61b", "file:///C:/ab"),
+            ("file:///ab:c%41", "file:///ab:cA"),
+            (
+                "file:///C:/Users/bob/d%61ta/x",
+                "file:///C:/Users/bob/data/x",
+            ),
+            ("file:///D:/photos/%31%32.jpg", "file:///D:/photos/12.jpg"),
+        ] {
+            assert!(!file_path_moved(None, r.as_bytes(), w.as_bytes()), "{r}");
+        }
+        assert_eq!(path_key("/C:/caf%65"), b"/C:/cafe");
+        assert_eq!(path_key("/C%7C/%5cx"), b"/C|//x");
+        assert!(file_path_moved(None, b"file:///C:/%61b", b"file:///C:/ac"));
+    }
+
+    #[test]
     fn backslash_authorities() {
         let f = backslash_authority;
         assert_eq!(f(br"blob:https://good.co\m/uuid"), Some(20));

@@ -44,7 +44,7 @@ pub fn push_pct_all(out: &mut Vec<u8>, bytes: &[u8]) {
 /// True if `s[i]` is `%` followed by two hex digits (`pct-encoded`, RFC 3986 §2.1).
 #[inline(always)]
 pub fn is_pct_triplet(s: &[u8], i: usize) -> bool {
-    i + 2 < s.len() && s[i + 1].is_ascii_hexdigit() && s[i + 2].is_ascii_hexdigit()
+    i + 2 < s.len() && s[i] == b'%' && s[i + 1].is_ascii_hexdigit() && s[i + 2].is_ascii_hexdigit()
 }
 
 /// Decodes one UTF-8 scalar at the start of `s` (`s` non-empty, `s[0] >= 0x80`), strictly as
@@ -115,5 +115,10 @@ mod tests {
         assert!(is_pct_triplet(b"%2f", 0));
         assert!(!is_pct_triplet(b"%2", 0));
         assert!(!is_pct_triplet(b"%zz", 0));
+        // Three hex digits are no triplet: `s[i]` must be `%` (the QA sweep found `caf` in a
+        // file path read as the octet 0xAF).
+        assert!(!is_pct_triplet(b"caf", 0));
+        assert!(!is_pct_triplet(b"x%41", 0));
+        assert!(is_pct_triplet(b"x%41", 1));
     }
 }
