@@ -83,7 +83,8 @@ pub fn import(obj: &Bound<'_, PyAny>) -> PyResult<Imported> {
                  __arrow_c_array__ must return new capsules on each call",
             ));
         }
-        let (array, field) = PyArray::from_arrow_pycapsule(&schema_cap, &array_cap)?.into_inner();
+        let (array, field) =
+            no_panic(|| PyArray::from_arrow_pycapsule(&schema_cap, &array_cap))?.into_inner();
         return Ok(Imported {
             chunks: vec![array],
             field,
@@ -101,11 +102,13 @@ pub fn import(obj: &Bound<'_, PyAny>) -> PyResult<Imported> {
     // capsule; get_schema may be called any number of times before the stream is read.
     let field = unsafe { stream_field(stream_ptr) }?;
     if field.data_type() != &DataType::Null {
-        let reader = PyArrayReader::from_arrow_pycapsule(&cap)?.into_reader()?;
+        let reader = no_panic(|| PyArrayReader::from_arrow_pycapsule(&cap))?.into_reader()?;
         let field = reader.field();
-        let chunks = reader
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let chunks = no_panic(|| {
+            reader
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| PyValueError::new_err(e.to_string()))
+        })?;
         return Ok(Imported {
             chunks,
             field,
@@ -138,6 +141,23 @@ pub fn import(obj: &Bound<'_, PyAny>) -> PyResult<Imported> {
         chunks,
         field: Arc::new(field),
         single: false,
+    })
+}
+
+/// Runs an import of arrow-rs, whose checks of the buffers a producer hands over are
+/// assertions: a schema that does not match its array (`string` over an `int64` array's
+/// buffers) was a Rust panic, which reached Python as `PanicException`, which `except
+/// Exception` does not catch (a QA sweep). It is a `ValueError` instead.
+fn no_panic<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|p| {
+        let msg = p
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| p.downcast_ref::<&str>().copied())
+            .unwrap_or("the import failed");
+        Err(PyValueError::new_err(format!(
+            "invalid Arrow array: the buffers do not match the schema ({msg})"
+        )))
     })
 }
 

@@ -86,6 +86,66 @@ impl<'a> Src<'a> {
         }
     }
 
+    /// Checks what reading a row takes on trust: the offsets of an offset-based array
+    /// ascend and stay inside its value buffer, and each view of a view array that points
+    /// into a data buffer stays inside it. A producer may hand over any buffers through the
+    /// C Data Interface (`pa.Array.from_buffers` runs only pyarrow's cheap checks), and
+    /// arrow-rs reads a value without bounds checks: an array with offsets `[0, 50, 3]` was a
+    /// segmentation fault, and a `large_string` schema over 32-bit offsets a Rust panic (a QA
+    /// sweep). One pass over the offsets or views, none over the values.
+    fn check_layout(&self) -> Result<(), String> {
+        fn offsets<O: Copy + Into<i64>>(o: &[O], data: usize, n: usize) -> Result<(), String> {
+            if o.len() != n + 1 {
+                return Err(format!(
+                    "invalid Arrow array: {} offsets for {n} rows",
+                    o.len()
+                ));
+            }
+            let mut prev = 0i64;
+            for (i, &x) in o.iter().enumerate() {
+                let x: i64 = x.into();
+                if x < prev || x as u64 > data as u64 {
+                    return Err(format!(
+                        "invalid Arrow array: offset {x} at slot {i} is not between the \
+                         previous offset ({prev}) and the value buffer's length ({data})"
+                    ));
+                }
+                prev = x;
+            }
+            Ok(())
+        }
+        fn views(v: &[u128], buffers: &[Buffer]) -> Result<(), String> {
+            for (i, &view) in v.iter().enumerate() {
+                let len = view as u32 as u64;
+                if len <= 12 {
+                    continue; // the value is inline, in the view itself
+                }
+                let buf = (view >> 64) as u32 as usize;
+                let off = (view >> 96) as u32 as u64;
+                let fits = buffers
+                    .get(buf)
+                    .is_some_and(|b| off + len <= b.len() as u64);
+                if !fits {
+                    return Err(format!(
+                        "invalid Arrow array: view {i} ({len} bytes at {off} of data buffer \
+                         {buf}) is outside the array's {} data buffers",
+                        buffers.len()
+                    ));
+                }
+            }
+            Ok(())
+        }
+        match self {
+            Src::Str(a) => offsets(a.value_offsets(), a.value_data().len(), a.len()),
+            Src::LargeStr(a) => offsets(a.value_offsets(), a.value_data().len(), a.len()),
+            Src::Bin(a) => offsets(a.value_offsets(), a.value_data().len(), a.len()),
+            Src::LargeBin(a) => offsets(a.value_offsets(), a.value_data().len(), a.len()),
+            Src::StrView(a) => views(a.views(), a.data_buffers()),
+            Src::BinView(a) => views(a.views(), a.data_buffers()),
+            Src::Null(_) => Ok(()),
+        }
+    }
+
     #[inline]
     fn get(&self, i: usize) -> Option<&[u8]> {
         fn opt<A: Array>(a: &A, i: usize) -> bool {
@@ -308,6 +368,7 @@ pub fn convert_array(
 ) -> Result<Converted, String> {
     let (is_string, is_large) = out_kind(a.data_type())?;
     let s = src(a);
+    s.check_layout()?;
     let n = s.len();
     let threads = rayon::current_num_threads().max(1);
     let per = (n / (threads * 8)).max(MIN_ROWS_PER_RANGE);

@@ -752,13 +752,14 @@ fn resolve(
 // Batch functions
 
 fn run_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R, String> {
-    if threads == 0 {
-        return Ok(f());
-    }
+    // `threads=0` (all cores) gets a kept pool of its own too, not rayon's global pool: a
+    // process forked after a call has none of the global pool's workers, and rayon cannot
+    // build that pool again, so a child's call waited forever (a QA sweep; `pool_of` keeps
+    // its pool with the process id that built it).
     if threads > iribulk::engine::MAX_THREADS {
         // As the CLI's --threads (found by a QA sweep: threads=10**9 never returned).
         return Err(format!(
-            "threads={threads}: at most {} (0: rayon's global pool)",
+            "threads={threads}: at most {} (0: all cores)",
             iribulk::engine::MAX_THREADS
         ));
     }
@@ -769,7 +770,7 @@ fn run_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R, 
 /// same `threads=N` (a Spark task's Arrow batches, a polars `map_batches`) starts its
 /// workers once instead of once per batch. One pool is kept, the last one asked for; a
 /// call with another count builds its own and keeps it instead. Its threads live until the
-/// process ends, as rayon's global pool's do. A pool is kept with the process id that built
+/// process ends. A pool is kept with the process id that built
 /// it: a process forked after it has none of its threads (fork copies only the calling
 /// one), so the child builds its own (found by a QA sweep: the child waited forever on the
 /// parent's workers; `multiprocessing`'s fork start method does this).
@@ -793,8 +794,10 @@ fn pool_of(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>, String> 
     }
     let pool = Arc::new(
         rayon::ThreadPoolBuilder::new()
+            // 0: rayon's default, one worker per core (or RAYON_NUM_THREADS).
             .num_threads(threads)
-            // `iribulk-N-k` in top, ps and /proc (a thread's name holds 15 bytes).
+            // `iribulk-N-k` in top, ps and /proc (a thread's name holds 15 bytes); N is 0
+            // for all cores.
             .thread_name(move |k| format!("iribulk-{threads}-{k}"))
             .build()
             .map_err(|e| e.to_string())?,

@@ -154,6 +154,53 @@ def test_consumed_capsules_are_a_value_error():
         iribulk.to_uri_batch(Twice())
 
 
+@pytest.mark.parametrize("typ", [pa.binary(), pa.string()])
+@pytest.mark.parametrize("offsets", [[0, 50, 3], [5, 2, 9]])
+@pytest.mark.parametrize("fn", [iribulk.to_uri_batch, iribulk.check_batch])
+def test_bad_offsets_are_a_value_error(typ, offsets, fn):
+    """Offsets that descend (pa.Array.from_buffers checks only that they stay inside the
+    buffer) raise ValueError; they were a segmentation fault (a QA sweep)."""
+    import struct
+
+    offs = pa.py_buffer(struct.pack("<3i", *offsets))
+    bad = pa.Array.from_buffers(typ, 2, [None, offs, pa.py_buffer(b"http://a/" * 10)])
+    with pytest.raises(ValueError, match="invalid Arrow array"):
+        fn(bad)
+    # The same buffers with ascending offsets inside the buffer convert.
+    good = pa.Array.from_buffers(
+        typ, 2, [None, pa.py_buffer(struct.pack("<3i", 0, 9, 18)), pa.py_buffer(b"http://a/" * 10)]
+    )
+    assert fn(good) is not None
+
+
+def test_schema_over_other_buffers_is_a_value_error():
+    """A producer whose schema says string over an int64 array's buffers: arrow-rs's import
+    asserts, which was a PanicException (not an Exception); now a ValueError."""
+    ints = pa.array(list(range(100)), pa.int64())
+
+    class Lying:
+        def __arrow_c_array__(self, requested_schema=None):
+            return pa.string().__arrow_c_schema__(), ints.__arrow_c_array__()[1]
+
+    with pytest.raises(ValueError, match="invalid Arrow array"):
+        iribulk.to_uri_batch(Lying())
+
+
+def test_bad_view_is_a_value_error():
+    """A string_view whose view points past its data buffer raises ValueError."""
+    import struct
+
+    data = pa.py_buffer(b"http://example.com/")
+    # length 19 (> 12: held in data buffer 0), prefix, buffer 0, offset 0: fits.
+    ok = struct.pack("<I4sII", 19, b"http", 0, 0)
+    good = pa.Array.from_buffers(pa.string_view(), 1, [None, pa.py_buffer(ok), data])
+    assert iribulk.to_uri_batch(good).to_pylist() == ["http://example.com/"]
+    for view in (struct.pack("<I4sII", 19, b"http", 0, 1000), struct.pack("<I4sII", 19, b"http", 3, 0)):
+        bad = pa.Array.from_buffers(pa.string_view(), 1, [None, pa.py_buffer(view), data])
+        with pytest.raises(ValueError, match="invalid Arrow array"):
+            iribulk.to_uri_batch(bad)
+
+
 def test_polars_series():
     try:
         import polars as pl
@@ -315,17 +362,21 @@ def test_string_array_with_invalid_utf8(typ):
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
-def test_threads_pool_after_fork():
+@pytest.mark.parametrize("threads", [2, 0])
+def test_threads_pool_after_fork(threads):
     """A process forked after a call with threads=N has none of the kept pool's workers: its
     own call with the same N builds a pool instead of waiting for them forever (a QA sweep's
-    hang; multiprocessing's fork start method)."""
+    hang; multiprocessing's fork start method). threads=0, the default, too (a later sweep:
+    it used rayon's global pool, which a child cannot rebuild); 20,000 rows, so that the
+    work is split across the workers."""
     import time
 
-    arr = pa.array([GOOD] * 1000)
-    iribulk.to_uri_batch(arr, threads=2)
+    n = 20_000
+    arr = pa.array([GOOD] * n)
+    iribulk.to_uri_batch(arr, threads=threads)
     pid = os.fork()
     if pid == 0:
-        ok = iribulk.to_uri_batch(arr, threads=2).to_pylist() == [GOOD_URI] * 1000
+        ok = iribulk.to_uri_batch(arr, threads=threads).to_pylist() == [GOOD_URI] * n
         os._exit(0 if ok else 1)
     for _ in range(300):
         done, status = os.waitpid(pid, os.WNOHANG)
