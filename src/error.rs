@@ -509,9 +509,12 @@ error_kinds! {
     /// `backslash-authority`: a `\` in the authority of an `http`, `https`, `ws`, `wss`,
     /// `ftp` or `file` reference: a browser (WHATWG URL §4.4: `\` is a path separator in
     /// special schemes) and RFC 3986 (§3.2: `\` is data) read different hosts
-    /// (CVE-2019-9636 class). An error in every mode; never repaired.
+    /// (CVE-2019-9636 class). An error in every mode; never repaired. Also in the authority
+    /// of a network-path reference (`//good.com\@evil.com/`, no scheme) without a base or
+    /// against a special one: a crawl's relative link resolves against an `http(s)` page.
     BackslashAuthority = "backslash-authority", Error,
-        "'\\' in the authority of a special scheme: a browser reads the host before \
+        "'\\' in the authority of a special scheme (or of a //reference, which resolves \
+         against one): a browser reads the host before \
          the '\\' (WHATWG URL: a path separator), RFC 3986 reads the host after the \
          last '@' (e.g. https://good.com\\@evil.com/: a browser reads host good.com, \
          RFC 3986 reads host evil.com)", "WHATWG URL §4.4, RFC 3986 §3.2";
@@ -535,10 +538,11 @@ error_kinds! {
          host; see --trim",
         "WHATWG URL §4.4";
     /// `backslash-reference`: a reference starting with `\\`, `/\` or `\/` against a
-    /// special base: RFC 3986 §4.2 reads a relative path, a browser (WHATWG URL §4.4, special
+    /// special base, or without a base (a crawl's relative link resolves against an `http(s)`
+    /// page): RFC 3986 §4.2 reads a relative path, a browser (WHATWG URL §4.4, special
     /// relative slash state) a network-path reference to another host.
     BackslashReference = "backslash-reference", Error,
-        "reference starts with \\\\, /\\ or \\/ against a special base: RFC 3986 reads \
+        "reference starts with \\\\, /\\ or \\/ (against a special base, or without a base): RFC 3986 reads \
          a relative path, a browser a network-path reference to another host",
         "RFC 3986 §4.2, WHATWG URL §4.4";
     /// `drive-letter-reference`: a reference whose path starts with a Windows drive letter

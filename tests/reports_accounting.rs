@@ -67,6 +67,26 @@ fn base_error_columns_point_into_the_input_line() {
     );
     assert_eq!(o.status.code(), Some(3));
     assert_eq!(columns(&rep), vec![("bad-percent".to_string(), 15)]);
+    // A `\` in a //reference's own authority is at its byte, with --base and --base-field as
+    // without a base (it was column 1, or the field's first byte: a QA sweep).
+    let o = run(
+        &["--base", "http://a.com/b", "--errors", rep_s],
+        b"//good.com\\@evil.com/\n//ab\\c.com/\n",
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(
+        columns(&rep),
+        vec![
+            ("backslash-authority".to_string(), 11),
+            ("backslash-authority".to_string(), 5),
+        ]
+    );
+    let o = run(
+        &["--field", "2", "--base-field", "1", "--errors", rep_s],
+        b"http://a.com/b\t//good.com\\@evil.com/\n",
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(columns(&rep), vec![("backslash-authority".to_string(), 26)]);
     // A base field with an error is `bad-base` at its bad byte (it was `bad-percent` at the
     // reference's first byte, column 14, before the base was checked as to-uri reads it).
     let o = run(

@@ -786,6 +786,20 @@ pub fn backslash_reference(reference: &[u8]) -> bool {
     )
 }
 
+/// Where a `\` lies in the authority of a network-path reference (`//good.com\@evil.com/`,
+/// RFC 3986 §4.2: `//` and no scheme): the offset of the first one. Resolved against a
+/// special base, a browser reads the `\` as the end of the host (WHATWG URL §4.4 special
+/// authority and host states: good.com), RFC 3986 as data of the authority (§3.2: the host
+/// after the last `@`, evil.com), and percent-encoding it makes evil.com the host for both.
+pub fn backslash_network_path(reference: &[u8]) -> Option<usize> {
+    let rest = reference.strip_prefix(b"//")?;
+    let end = rest
+        .iter()
+        .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(rest.len());
+    memchr::memchr(b'\\', &rest[..end]).map(|p| p + 2)
+}
+
 /// True when `reference` is relative, not a fragment alone, and `base` is a `blob:` URL whose
 /// path is opaque (no authority, the path does not start with `/`: `blob:https://good.com/u`;
 /// W3C File API §8.3). Browsers refuse it (WHATWG URL §4.4 no scheme state: "base has an
@@ -1410,6 +1424,19 @@ impl<C: Converter> Guard<C> {
         if let Some(at) = backslash_authority_at(reference, head) {
             return Err(LineError::new(ErrorKind::BackslashAuthority, at));
         }
+        // A reference without a scheme is a crawl's relative link: it is resolved against its
+        // page, mostly an `http(s)` one. Without a base, as against a special base, a `\`
+        // where a browser reads an authority moves the host (a QA sweep: `//good.com\@evil.com/`
+        // was written `//good.com%5C@evil.com/`, host good.com to a browser before, evil.com
+        // after; `\\evil.com/x` was written as a path on the page's host).
+        if head.tab_newline_or_backslash && (base.is_none() || base_special) {
+            if let Some(at) = backslash_network_path(reference) {
+                return Err(LineError::new(ErrorKind::BackslashAuthority, at));
+            }
+            if backslash_reference(reference) {
+                return Err(LineError::new(ErrorKind::BackslashReference, 0));
+            }
+        }
         if let Some(at) = file_drive_host_at(reference, head) {
             return Err(LineError::new(ErrorKind::DriveLetterReference, at));
         }
@@ -1441,9 +1468,6 @@ impl<C: Converter> Guard<C> {
             self.check_written(reference, head, written, &mut o)?;
             return Ok(o);
         };
-        if base_special && backslash_reference(reference) {
-            return Err(LineError::new(ErrorKind::BackslashReference, 0));
-        }
         if opaque_base_reference(base, reference) {
             return Err(LineError::new(ErrorKind::OpaqueBaseReference, 0));
         }
