@@ -418,14 +418,28 @@ pub fn script_tlds(s: Script) -> &'static [&'static str] {
     }
 }
 
+/// The delegated TLDs (IANA root zone database) that are whole-script confusables
+/// themselves: written in one non-Latin script, with a UTS #39 skeleton of ASCII letters only
+/// (`рус` reads `pyc`). Every other non-ASCII TLD of that kind is not a TLD but a label
+/// posing as one (`www.аррӏе`, `login.раураӏ`), and excuses nothing ([`tld_matches`]).
+/// The Cyrillic, Greek, Armenian, Georgian, Hebrew and Thai IDN TLDs were checked with
+/// [`skeleton_is_latin`]; these five are the ones it answers true for all characters.
+pub const CONFUSABLE_DELEGATED_TLDS: &[&str] = &["бг", "орг", "рус", "срб", "հայ"];
+
 /// True when `tld` (a U-label or ASCII, any case) belongs to script `s`: written in it, or
-/// listed by [`script_tlds`].
+/// listed by [`script_tlds`]. A TLD written in the script that is itself a whole-script
+/// confusable belongs only when it is a delegated one ([`CONFUSABLE_DELEGATED_TLDS`]):
+/// otherwise the label posing as a TLD excused itself and the labels before it (a QA sweep:
+/// `www.xn--80ak6aa92e` was shown `www.аррӏе`, `.apple` being a real TLD).
 pub fn tld_matches(tld: &str, s: Script) -> bool {
     let lower = tld.to_lowercase();
     if script_tlds(s).contains(&lower.as_str()) {
         return true;
     }
-    !tld.is_ascii() && tld.chars().all(|c| merged_scripts(c).contains_script(s))
+    !tld.is_ascii()
+        && tld.chars().all(|c| merged_scripts(c).contains_script(s))
+        && (!lower.chars().all(skeleton_is_latin)
+            || CONFUSABLE_DELEGATED_TLDS.contains(&lower.as_str()))
 }
 
 /// The one script of a label written in a single non-Latin script, if it is one (UTS #39
