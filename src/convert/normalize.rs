@@ -1254,7 +1254,8 @@ impl Normalizer {
     /// as to-uri maps it: `idna` when IDNA refuses it; with `parsed` (browsers parse the
     /// host), `ambiguous-ipv4` when the ACE form ends in a number and `h` did not (`ü.1` is
     /// read so by browsers as written, and `to-uri` writes `xn--tda.1`; `127。1` becomes
-    /// `127.1`), as the Guard reports it (WHATWG URL §3.5). Step 0's check and the decoded
+    /// `127.1`), or the ACE form is an address to browsers (`𝟏27.1`: `127.1`), as the Guard
+    /// reports it (WHATWG URL §3.5, [`integrity::made_numeric`]). Step 0's check and the decoded
     /// `%HH` host's ([`Normalizer::check_decoded_host`]).
     fn ace_check(
         &mut self,
@@ -1269,7 +1270,7 @@ impl Normalizer {
                 if parsed
                     && integrity::ends_in_number(&self.ace)
                     && !components::is_ipv4(&self.ace)
-                    && !integrity::ends_in_number(h) =>
+                    && integrity::made_numeric(h, &self.ace) =>
             {
                 Err(LineError::new(ErrorKind::AmbiguousIpv4, at))
             }
