@@ -179,11 +179,15 @@ impl RunOptions {
     }
 }
 
-/// The name of an input in report rows: the path as given, `-` for stdin.
-fn report_file_name(p: Option<&Path>) -> String {
+/// The name of an input in report rows: the path as given, its bytes (on Unix; a name that
+/// is not UTF-8 is escaped when written), `-` for stdin.
+fn report_file_name(p: Option<&Path>) -> Vec<u8> {
     match p {
-        Some(p) => p.to_string_lossy().into_owned(),
-        None => "-".into(),
+        #[cfg(unix)]
+        Some(p) => std::os::unix::ffi::OsStrExt::as_bytes(p.as_os_str()).to_vec(),
+        #[cfg(not(unix))]
+        Some(p) => p.to_string_lossy().into_owned().into_bytes(),
+        None => b"-".to_vec(),
     }
 }
 
@@ -936,7 +940,7 @@ struct State {
     line_base: u64,
     scratch: String,
     /// The input's name in report rows.
-    file: String,
+    file: Vec<u8>,
     stopped: bool,
     /// The error that stopped the run (`--on-error fail`), as [`report::stop_line`] writes
     /// it, for the summary and the CLI's message.

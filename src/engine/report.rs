@@ -37,8 +37,9 @@ impl ReportFormat {
 /// column in that line.
 #[derive(Clone, Copy, Debug)]
 pub struct Row<'a> {
-    /// The input file as given (`-` for stdin).
-    pub file: &'a str,
+    /// The input file as given (`-` for stdin), its bytes: a name that is not UTF-8 is
+    /// written with those bytes as `\xHH`, so that two such names never read the same.
+    pub file: &'a [u8],
     /// Line number in that file, from 1.
     pub line: u64,
     /// Byte column in the line, from 1.
@@ -62,7 +63,7 @@ pub struct Row<'a> {
 /// The JSON form of a row: the same fields as the TSV columns, as serde writes them.
 #[derive(serde::Serialize)]
 struct JsonRow<'a> {
-    file: &'a str,
+    file: std::borrow::Cow<'a, str>,
     line: u64,
     column: u64,
     code: &'a str,
@@ -202,7 +203,7 @@ pub fn write_row<W: Write + ?Sized>(
     }
     match format {
         ReportFormat::Tsv => {
-            escape_input(row.file.as_bytes(), scratch);
+            escape_input(row.file, scratch);
             let _ = write!(
                 scratch,
                 "\t{}\t{}\t{}\t{}\t",
@@ -225,8 +226,19 @@ pub fn write_row<W: Write + ?Sized>(
             } else {
                 escape_input(row.input, scratch);
             }
+            // A name that is not UTF-8 (a file found by a glob of raw bytes) is written as the
+            // TSV column writes it, its other bytes `\xHH` (it was U+FFFD, which made two
+            // files read the same: a QA sweep).
+            let file = match std::str::from_utf8(row.file) {
+                Ok(f) => std::borrow::Cow::Borrowed(f),
+                Err(_) => {
+                    let mut f = String::new();
+                    escape_input(row.file, &mut f);
+                    std::borrow::Cow::Owned(f)
+                }
+            };
             let j = JsonRow {
-                file: row.file,
+                file,
                 line: row.line,
                 column: row.column,
                 code: row.kind.code(),
@@ -266,7 +278,7 @@ pub fn write_row<W: Write + ?Sized>(
 /// which line).
 pub fn stop_line(row: &Row<'_>) -> String {
     let mut file = String::new();
-    escape_input(row.file.as_bytes(), &mut file);
+    escape_input(row.file, &mut file);
     format!(
         "{file}:{}:{}: {}: {}",
         row.line,
@@ -506,7 +518,7 @@ mod tests {
     #[test]
     fn rows_in_both_forms_have_the_same_fields() {
         let row = Row {
-            file: "shard\t1.txt",
+            file: b"shard\t1.txt",
             line: 7,
             column: 3,
             kind: ErrorKind::BadPort,
@@ -544,7 +556,7 @@ mod tests {
     #[test]
     fn a_bidi_control_in_a_file_name_is_escaped_in_jsonl() {
         let row = Row {
-            file: "a\u{202E}b\u{E0041}\u{85}.txt",
+            file: "a\u{202E}b\u{E0041}\u{85}.txt".as_bytes(),
             line: 1,
             column: 1,
             kind: ErrorKind::BadPort,
@@ -564,7 +576,41 @@ mod tests {
             "{text}"
         );
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(v["file"], row.file, "the same string for a JSON reader");
+        assert_eq!(
+            v["file"].as_str().map(str::as_bytes),
+            Some(row.file),
+            "the same string for a JSON reader"
+        );
+    }
+
+    #[test]
+    fn a_file_name_that_is_not_utf8_keeps_its_bytes() {
+        // Two names that differ in an invalid byte were both `c\u{FFFD}d.txt` (a QA sweep).
+        for (name, shown) in [
+            (&b"c\xFEd.txt"[..], "c\\xFEd.txt"),
+            (b"c\xFFd.txt", "c\\xFFd.txt"),
+        ] {
+            let row = Row {
+                file: name,
+                line: 1,
+                column: 1,
+                kind: ErrorKind::BadPort,
+                warning: false,
+                input: b"x",
+                readings: None,
+                records: false,
+                legacy: false,
+            };
+            let mut tsv = Vec::new();
+            write_row(&mut tsv, ReportFormat::Tsv, &row, &mut String::new()).unwrap();
+            let tsv = String::from_utf8(tsv).unwrap();
+            assert!(tsv.starts_with(&format!("{shown}\t")), "{tsv}");
+            let mut js = Vec::new();
+            write_row(&mut js, ReportFormat::Jsonl, &row, &mut String::new()).unwrap();
+            let v: serde_json::Value = serde_json::from_slice(&js).unwrap();
+            assert_eq!(v["file"], shown);
+            assert!(stop_line(&row).starts_with(&format!("{shown}:1:1: ")));
+        }
     }
 
     #[test]
