@@ -395,6 +395,11 @@ fn read_up_to<R: Read + ?Sized>(f: &mut R, buf: &mut [u8]) -> io::Result<usize> 
     Ok(n)
 }
 
+/// The largest zstd window read, as a power of two: 2 GiB (`zstd --long=31`, the format's
+/// limit for 64-bit decoders, RFC 8878 §3.1.1.1.2 allows up to 2^41 but zstd caps at 2^31).
+#[cfg(feature = "compression")]
+const ZSTD_WINDOW_LOG_MAX: u32 = 31;
+
 fn decompress(r: Box<dyn BufRead + Send>, comp: Compression) -> io::Result<Box<dyn Read + Send>> {
     Ok(match comp {
         Compression::None => r,
@@ -404,7 +409,15 @@ fn decompress(r: Box<dyn BufRead + Send>, comp: Compression) -> io::Result<Box<d
             member: 1,
         }),
         #[cfg(feature = "compression")]
-        Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(r)?),
+        Compression::Zstd => {
+            let mut d = zstd::stream::read::Decoder::with_buffer(r)?;
+            // Frames written with `zstd --long=31` (big shards) declare windows up to 2 GiB;
+            // the library's default limit (128 MiB, what `zstd -d` takes without `--long`)
+            // made them a fatal "Frame requires too much memory for decoding" (a QA sweep).
+            // The memory is what the frame declares, as for `zstd -d --long=31`.
+            d.window_log_max(ZSTD_WINDOW_LOG_MAX)?;
+            Box::new(d)
+        }
         #[cfg(not(feature = "compression"))]
         Compression::Gzip | Compression::Zstd => return Err(comp.unsupported()),
     })
@@ -854,6 +867,39 @@ mod tests {
         let read = Arc::new(AtomicU64::new(0));
         let (src, _) = open_counted(Some(&plain), false, &read).unwrap();
         assert!(matches!(src, Source::Mapped(_)));
+    }
+
+    #[test]
+    #[cfg(feature = "compression")]
+    fn a_zstd_frame_with_a_long_window_is_read() {
+        // A frame that declares a 256 MiB window (`zstd --long=28`): over the library's
+        // default limit of 128 MiB, it was a fatal error (a QA sweep).
+        let dir = tempfile::tempdir().unwrap();
+        let data: Vec<u8> = (0..2_000u32)
+            .flat_map(|i| format!("http://h{i}.example/\n").into_bytes())
+            .collect();
+        use std::io::Write as _;
+        let mut e = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+        e.long_distance_matching(true).unwrap();
+        e.window_log(28).unwrap();
+        e.write_all(&data).unwrap();
+        let z = dir.path().join("long.zst");
+        std::fs::write(&z, e.finish().unwrap()).unwrap();
+        let plain = zstd::stream::read::Decoder::new(std::fs::File::open(&z).unwrap())
+            .unwrap()
+            .read_to_end(&mut Vec::new());
+        assert!(
+            plain.is_err(),
+            "the frame needs more than the default window"
+        );
+        let read = Arc::new(AtomicU64::new(0));
+        let (src, _) = open_counted(Some(&z), false, &read).unwrap();
+        let Source::Stream(mut r) = src else {
+            panic!("a .zst is streamed")
+        };
+        let mut out = Vec::new();
+        r.read_to_end(&mut out).unwrap();
+        assert_eq!(out, data);
     }
 
     #[test]
