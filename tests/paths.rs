@@ -57,7 +57,7 @@ fn reference(input: &[u8], opts: EngineOptions, file: &str) -> (Vec<u8>, Vec<u8>
             host_mode,
         );
         let row = iribulk::engine::report::Row {
-            file,
+            file: file.as_bytes(),
             line: is.line + 1,
             column: is.err.offset as u64 + 1,
             kind: is.err.kind,
