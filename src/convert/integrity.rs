@@ -593,14 +593,20 @@ fn browser_bytes(line: &[u8]) -> impl Iterator<Item = u8> + Clone + '_ {
 /// A browser reads an authority in `line`: after any leading C0 controls and spaces and the
 /// scheme, if any, come two slashes (TAB, CR and LF between them ignored, as WHATWG URL §4.4
 /// removes them first).
+///
+/// Without a scheme, `\\` counts as a slash (`\\evil.com`, `/\\evil.com`): such a reference
+/// is resolved against a special base, mostly, where a browser reads it so (special relative
+/// slash state; a QA sweep found ` \\evil.com/x` written `%20%5C%5Cevil.com/x`).
 fn browser_authority(line: &[u8]) -> bool {
     let mut bytes = browser_bytes(line);
     let mut rest = bytes.clone();
+    let mut scheme = false;
     // A scheme: an ASCII letter, then letters, digits, `+`, `-`, `.`, then `:`.
     if bytes.next().is_some_and(|b| b.is_ascii_alphabetic()) {
         for b in bytes.by_ref() {
             if b == b':' {
                 rest = bytes;
+                scheme = true;
                 break;
             }
             if !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')) {
@@ -608,7 +614,8 @@ fn browser_authority(line: &[u8]) -> bool {
             }
         }
     }
-    rest.next() == Some(b'/') && rest.next() == Some(b'/')
+    let slash = |b: Option<u8>| b == Some(b'/') || (!scheme && b == Some(b'\\'));
+    slash(rest.next()) && slash(rest.next())
 }
 
 /// The inner URL of a `blob:` line (after `blob:` and any TAB/CR/LF), as a browser reads it.
@@ -780,10 +787,14 @@ pub fn untrimmed_offset(line: &[u8], off: usize) -> usize {
 /// True when `reference` starts with `\\`, `/\` or `\/` (WHATWG URL §4.4: after a special
 /// base, "special authority ignore slashes" reads a host there; RFC 3986 §4.2 a path).
 pub fn backslash_reference(reference: &[u8]) -> bool {
-    matches!(
-        reference.get(..2),
-        Some(b"\\\\") | Some(b"/\\") | Some(b"\\/")
-    )
+    // The run of `/` and `\\` a browser skips (WHATWG URL §4.4 special relative slash and
+    // special authority ignore slashes states): two or more, one of them a `\\`
+    // (`///\\evil.com/x` too, found by a QA sweep).
+    let run = reference
+        .iter()
+        .take_while(|&&b| b == b'/' || b == b'\\')
+        .count();
+    run >= 2 && reference[..run].contains(&b'\\')
 }
 
 /// Where a `\` lies in the authority of a network-path reference (`//good.com\@evil.com/`,
@@ -791,13 +802,21 @@ pub fn backslash_reference(reference: &[u8]) -> bool {
 /// special base, a browser reads the `\` as the end of the host (WHATWG URL §4.4 special
 /// authority and host states: good.com), RFC 3986 as data of the authority (§3.2: the host
 /// after the last `@`, evil.com), and percent-encoding it makes evil.com the host for both.
+///
+/// A browser skips any run of slashes there (special authority ignore slashes state):
+/// `///good.com\@evil.com/` is good.com to it too, and written with `%5C` evil.com (a QA
+/// sweep), so after a run of two or more `/` the `\` that ends a browser's host counts.
 pub fn backslash_network_path(reference: &[u8]) -> Option<usize> {
-    let rest = reference.strip_prefix(b"//")?;
+    let run = reference.iter().take_while(|&&b| b == b'/').count();
+    if run < 2 {
+        return None;
+    }
+    let rest = &reference[run..];
     let end = rest
         .iter()
         .position(|&b| matches!(b, b'/' | b'?' | b'#'))
         .unwrap_or(rest.len());
-    memchr::memchr(b'\\', &rest[..end]).map(|p| p + 2)
+    memchr::memchr(b'\\', &rest[..end]).map(|p| p + run)
 }
 
 /// True when `reference` is relative, not a fragment alone, and `base` is a `blob:` URL whose
@@ -1038,16 +1057,36 @@ pub fn ends_in_number(host: &[u8]) -> bool {
     (!last.is_empty() && last.iter().all(u8::is_ascii_digit)) || ipv4_number(last)
 }
 
-/// For a written host `to` that ends in a number and is no dotted quad (RFC 3986 reads a
-/// name, browsers an address: WHATWG URL §3.5), converted from the host `from`: true when
-/// the conversion made it so (`ambiguous-ipv4`). A host that already ended in a number
-/// (`xn--bcher-kva.1` shown as `bücher.1`) is refused by browsers before and after, the same
-/// host (found by a QA sweep: to-iri refused what to-uri passed); but not when browsers read
-/// the written host as an address (`𝟏27.1` written `127.1`, `0ｘ7f.1` written `0x7f.1`: a
-/// name to RFC 3986 now, as `127。1` written `127.1` is; a later sweep found the first two
-/// passed while the last was refused).
+/// For a written host `to` that ends in a number and is no dotted quad, converted from the
+/// host `from`: true when the conversion made a host that RFC 3986 reads as a name and
+/// browsers as an address (`ambiguous-ipv4`, WHATWG URL §3.5): every label of `to` is an IPv4
+/// number (`127。1`, `𝟏27.1` and `0ｘ7f.1` written `127.1` and `0x7f.1`). A host whose last
+/// label only is a number (`ü.1` written `xn--tda.1`, `bücher.１` written `xn--bcher-kva.1`)
+/// is refused by browsers before and after (they map it first), one host; and a host that
+/// only percent-decoding changed (`%31%32%37.1` written `127.1`) is the same one to RFC 3986
+/// (§6.2.2.2) and to browsers. QA sweeps found each of these answered the other way.
 pub fn made_numeric(from: &[u8], to: &[u8]) -> bool {
-    !ends_in_number(from) || whatwg_ipv4(to)
+    whatwg_ipv4(to) && !pct_decoded_eq(from, to)
+}
+
+/// True when `from` with its `%HH` decoded is `to`, ASCII case ignored.
+fn pct_decoded_eq(from: &[u8], to: &[u8]) -> bool {
+    let mut t = to.iter();
+    let mut i = 0;
+    while i < from.len() {
+        let b = if crate::grammar::pct::is_pct_triplet(from, i) {
+            let h = |k: usize| crate::grammar::classes::hex_value(from[k]).unwrap_or(0);
+            i += 3;
+            h(i - 2) << 4 | h(i - 1)
+        } else {
+            i += 1;
+            from[i - 1]
+        };
+        if !t.next().is_some_and(|c| c.eq_ignore_ascii_case(&b)) {
+            return false;
+        }
+    }
+    t.next().is_none()
 }
 
 /// True when the WHATWG URL §4.3 IPv4 parser reads every part of `host` as a number (one

@@ -1252,9 +1252,8 @@ impl Normalizer {
 
     /// ToASCII of the host `text` (written `h` in the line, at `at`) through the host cache,
     /// as to-uri maps it: `idna` when IDNA refuses it; with `parsed` (browsers parse the
-    /// host), `ambiguous-ipv4` when the ACE form ends in a number and `h` did not (`ü.1` is
-    /// read so by browsers as written, and `to-uri` writes `xn--tda.1`; `127。1` becomes
-    /// `127.1`), or the ACE form is an address to browsers (`𝟏27.1`: `127.1`), as the Guard
+    /// host), `ambiguous-ipv4` when the ACE form is an address to browsers and a name to RFC
+    /// 3986 that `h` was not written as (`127。1` and `𝟏27.1` become `127.1`), as the Guard
     /// reports it (WHATWG URL §3.5, [`integrity::made_numeric`]). Step 0's check and the decoded
     /// `%HH` host's ([`Normalizer::check_decoded_host`]).
     fn ace_check(

@@ -229,13 +229,11 @@ pub fn write_row<W: Write + ?Sized>(
             // A name that is not UTF-8 (a file found by a glob of raw bytes) is written as the
             // TSV column writes it, its other bytes `\xHH` (it was U+FFFD, which made two
             // files read the same: a QA sweep).
+            // Its characters stay characters (JSON escapes the unsafe ones below, as for any
+            // name); only a backslash is doubled, as the TSV column writes it.
             let file = match std::str::from_utf8(row.file) {
                 Ok(f) => std::borrow::Cow::Borrowed(f),
-                Err(_) => {
-                    let mut f = String::new();
-                    escape_input(row.file, &mut f);
-                    std::borrow::Cow::Owned(f)
-                }
+                Err(_) => std::borrow::Cow::Owned(bytes_name(row.file)),
             };
             let j = JsonRow {
                 file,
@@ -269,6 +267,26 @@ pub fn write_row<W: Write + ?Sized>(
             w.write_all(v.as_bytes())
         }
     }
+}
+
+/// A file name that is not UTF-8, for a JSON string: its characters as they are, a backslash
+/// doubled, each byte of an invalid sequence `\xHH`.
+fn bytes_name(name: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for chunk in name.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c == '\\' {
+                out.push_str("\\\\");
+            } else {
+                out.push(c);
+            }
+        }
+        for &b in chunk.invalid() {
+            let _ = write!(out, "\\x{b:02X}");
+        }
+    }
+    out
 }
 
 /// The error that stopped a run (`--on-error fail`) in one line, as compilers write theirs:
@@ -611,6 +629,23 @@ mod tests {
             assert_eq!(v["file"], shown);
             assert!(stop_line(&row).starts_with(&format!("{shown}:1:1: ")));
         }
+        // JSONL keeps a bidi control a character (written `\u202e` by JSON), and doubles a
+        // backslash as the TSV column does: `a\\xE9` is the name with a backslash.
+        let row = Row {
+            file: b"a\\\xE9\xE2\x80\xAE.txt",
+            line: 1,
+            column: 1,
+            kind: ErrorKind::BadPort,
+            warning: false,
+            input: b"x",
+            readings: None,
+            records: false,
+            legacy: false,
+        };
+        let mut js = Vec::new();
+        write_row(&mut js, ReportFormat::Jsonl, &row, &mut String::new()).unwrap();
+        let text = String::from_utf8(js).unwrap();
+        assert!(text.contains(r#""file":"a\\\\\\xE9\u202e.txt""#), "{text}");
     }
 
     #[test]
