@@ -706,14 +706,6 @@ fn nfc_mapped(raw: &str, raw_map: &[usize], out: &mut String, map: &mut Vec<usiz
     }
 }
 
-/// True when `b` ends with a whole, valid UTF-8 character (RFC 3629 §4).
-fn ends_utf8_char(b: &[u8]) -> bool {
-    (1..=4.min(b.len())).any(|n| {
-        let tail = &b[b.len() - n..];
-        std::str::from_utf8(tail).is_ok_and(|t| t.chars().count() == 1)
-    })
-}
-
 /// What [`Charset::decode_line`] did besides decoding.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Decoded {
@@ -1222,25 +1214,19 @@ impl RecordDecoder {
             return Ok(cs);
         }
         let Some(cs) = Charset::for_label(label) else {
-            // A delimiter byte right after a non-ASCII byte before the label may be the trail
-            // byte of a double-byte character (`83 7C`, `ポ` in Shift_JIS): it moved the label
-            // to another field, so the error is that delimiter's (README; the label came out
-            // unknown and the record was `unknown-charset`, found by a QA sweep).
-            // Only a delimiter that can be a trail byte (0x40–0x7E in Shift_JIS, Big5, GBK),
-            // after a byte that does not end a UTF-8 character (`é|` is no moved label; a TAB
-            // is never a trail byte: both were `field-delimiter`, found by the re-check).
-            let d = self.delim;
-            let head = &record[..r.start];
-            let moved = (0x40..=0x7E)
-                .contains(&d)
-                .then(|| {
-                    head.windows(2).enumerate().position(|(i, w)| {
-                        w[0] >= 0x81 && w[1] == d && !ends_utf8_char(&head[..=i])
-                    })
-                })
-                .flatten();
+            // A delimiter byte inside a character before the label (`83 7C`, `ポ` in
+            // Shift_JIS; a byte of an ISO-2022-JP double-byte run) moves the label one field
+            // to the right: when the next field names a charset whose decoding of the record
+            // loses a delimiter before the label, that delimiter is the error (README; the
+            // label came out unknown and the record was `unknown-charset`, found by a QA
+            // sweep). Otherwise the label is unknown (a later sweep: `é|bogus` and
+            // `\xEF|bogus` were `field-delimiter`, guessed from the byte before the `|`).
+            let moved = field_of(record, k + 1, self.delim)
+                .and_then(|n| Charset::for_label(&record[n]))
+                .map(|next| moved_delimiter(next, record, self.bad, self.delim, true))
+                .filter(|&at| at < r.start && record.get(at) == Some(&self.delim));
             return Err(match moved {
-                Some(p) => LineError::new(ErrorKind::FieldDelimiter, p + 1),
+                Some(at) => LineError::new(ErrorKind::FieldDelimiter, at),
                 None => LineError::new(ErrorKind::UnknownCharset, r.start),
             });
         };

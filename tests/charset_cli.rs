@@ -857,6 +857,13 @@ fn a_delimiter_that_decoding_moves_is_field_delimiter() {
             &["--field", "2", "--charset", "shift_jis", "--delimiter", "|"],
             Ok(b"1|http://y/%E3%83%9D"),
         ),
+        // ISO-2022-JP: `ESC $ B 4B 7C ESC ( B` is 万, its second byte a `|` (a QA sweep: it
+        // was `unknown-charset` at the moved label).
+        (
+            b"x|http://ex.com/\x1b$BK|\x1b(B|iso-2022-jp",
+            &["--field", "2", "--charset-field", "3", "--delimiter", "|"],
+            Err(21),
+        ),
         (
             b"a\x81\x30\xc9\x32b;http://x/\xa8\xa6;z",
             &["--field", "2", "--charset", "gb18030", "--delimiter", ";"],
@@ -1005,6 +1012,18 @@ fn an_unknown_label_is_not_a_moved_one() {
             b"http://a/\x83\tbogus",
             &["--field", "1", "--charset-field", "2"],
             12,
+        ),
+        // A non-ASCII byte before the `|` with no field after the label (a later sweep:
+        // `field-delimiter`, guessed from that byte).
+        (
+            b"x|http://ex.ru/\xef|bogus",
+            &["--field", "2", "--charset-field", "3", "--delimiter", "|"],
+            18,
+        ),
+        (
+            b"x|http://ex.ru/\x93\xfa|bogus",
+            &["--field", "2", "--charset-field", "3", "--delimiter", "|"],
+            19,
         ),
     ] {
         let p = dir.path().join("in.txt");

@@ -123,15 +123,14 @@ fn normalize_never_writes_what_its_second_pass_refuses() {
             .skip(1)
             .filter_map(|l| l.split('\t').nth(3))
             .collect();
-        assert_eq!(
-            codes,
-            ["idna", "idna", "ambiguous-ipv4", "idna"],
-            "{level}: {report}"
-        );
+        // Line 3 decodes to `255com。255`, `255com.255` once mapped: browsers refuse it
+        // before and after (its last label only is a number), so it is no `ambiguous-ipv4`
+        // (a QA sweep narrowed the rule to hosts browsers read as an address).
+        assert_eq!(codes, ["idna", "idna", "idna"], "{level}: {report}");
         let out = stdout(&o);
         let lines: Vec<&str> = out.lines().collect();
-        // Lines 5 and 6 are written without an error; a second pass keeps them.
-        let ok = format!("{}\n{}\n", lines[4], lines[5]);
+        // Lines 3, 5 and 6 are written without an error; a second pass keeps them.
+        let ok = format!("{}\n{}\n{}\n", lines[2], lines[4], lines[5]);
         let again = run_stdin(&args, ok.as_bytes());
         assert_eq!(again.status.code(), Some(0), "{level}: {}", stderr(&again));
         assert_eq!(stdout(&again), ok, "{level}");

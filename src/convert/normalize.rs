@@ -1330,7 +1330,7 @@ impl Normalizer {
         if !encoded && !presented_encoded {
             return Ok(());
         }
-        // The host to-uri would write (`255com%E3%80%82255` is `255com.255`): one that
+        // The host to-uri would write (`127%E3%80%821` is `127.1`): one that
         // browsers read as IPv4 is the Guard's `ambiguous-ipv4` on a second pass (WHATWG URL
         // §3.5), so it is reported on the first; only for a special scheme, whose host
         // browsers parse, as step 0 and the Guard (`ssh://%E2%91%A0/` was refused here and
