@@ -964,16 +964,9 @@ fn path_key(p: &str) -> Vec<u8> {
     let mut v = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
-        let x = if crate::grammar::pct::is_pct_triplet(b, i) {
-            let h = |k: usize| crate::grammar::classes::hex_value(b[k]).unwrap_or(0);
-            i += 3;
-            h(i - 2) << 4 | h(i - 1)
-        } else {
-            i += 1;
-            match b[i - 1] {
-                b'|' if bar_drive && i == 3 => b':',
-                x => x,
-            }
+        let x = match next_octet(b, &mut i) {
+            (b'|', false) if bar_drive && i == 3 => b':',
+            (x, _) => x,
         };
         v.push(if x == b'\\' { b'/' } else { x });
     }
@@ -1069,19 +1062,25 @@ pub fn made_numeric(from: &[u8], to: &[u8]) -> bool {
     whatwg_ipv4(to) && !pct_decoded_eq(from, to)
 }
 
+/// The octet at `b[*i]`, a `%HH` triplet decoded (true) or a byte as it is (false), and `*i`
+/// moved past it (`i < b.len()`).
+fn next_octet(b: &[u8], i: &mut usize) -> (u8, bool) {
+    if crate::grammar::pct::is_pct_triplet(b, *i) {
+        let h = |k: usize| crate::grammar::classes::hex_value(b[k]).unwrap_or(0);
+        *i += 3;
+        (h(*i - 2) << 4 | h(*i - 1), true)
+    } else {
+        *i += 1;
+        (b[*i - 1], false)
+    }
+}
+
 /// True when `from` with its `%HH` decoded is `to`, ASCII case ignored.
 fn pct_decoded_eq(from: &[u8], to: &[u8]) -> bool {
     let mut t = to.iter();
     let mut i = 0;
     while i < from.len() {
-        let b = if crate::grammar::pct::is_pct_triplet(from, i) {
-            let h = |k: usize| crate::grammar::classes::hex_value(from[k]).unwrap_or(0);
-            i += 3;
-            h(i - 2) << 4 | h(i - 1)
-        } else {
-            i += 1;
-            from[i - 1]
-        };
+        let (b, _) = next_octet(from, &mut i);
         if !t.next().is_some_and(|c| c.eq_ignore_ascii_case(&b)) {
             return false;
         }

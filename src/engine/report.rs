@@ -571,10 +571,10 @@ mod tests {
         assert_eq!(f[5], "x\\u{202E}\\x09y\\xFF");
     }
 
-    #[test]
-    fn a_bidi_control_in_a_file_name_is_escaped_in_jsonl() {
-        let row = Row {
-            file: "a\u{202E}b\u{E0041}\u{85}.txt".as_bytes(),
+    /// A `bad-port` row at 1:1 of the input `x` in the file `file`.
+    fn row_of(file: &[u8]) -> Row<'_> {
+        Row {
+            file,
             line: 1,
             column: 1,
             kind: ErrorKind::BadPort,
@@ -583,7 +583,12 @@ mod tests {
             readings: None,
             records: false,
             legacy: false,
-        };
+        }
+    }
+
+    #[test]
+    fn a_bidi_control_in_a_file_name_is_escaped_in_jsonl() {
+        let row = row_of("a\u{202E}b\u{E0041}\u{85}.txt".as_bytes());
         let mut js = Vec::new();
         write_row(&mut js, ReportFormat::Jsonl, &row, &mut String::new()).unwrap();
         let text = String::from_utf8(js).unwrap();
@@ -608,17 +613,7 @@ mod tests {
             (&b"c\xFEd.txt"[..], "c\\xFEd.txt"),
             (b"c\xFFd.txt", "c\\xFFd.txt"),
         ] {
-            let row = Row {
-                file: name,
-                line: 1,
-                column: 1,
-                kind: ErrorKind::BadPort,
-                warning: false,
-                input: b"x",
-                readings: None,
-                records: false,
-                legacy: false,
-            };
+            let row = row_of(name);
             let mut tsv = Vec::new();
             write_row(&mut tsv, ReportFormat::Tsv, &row, &mut String::new()).unwrap();
             let tsv = String::from_utf8(tsv).unwrap();
@@ -631,17 +626,7 @@ mod tests {
         }
         // JSONL keeps a bidi control a character (written `\u202e` by JSON), and doubles a
         // backslash as the TSV column does: `a\\xE9` is the name with a backslash.
-        let row = Row {
-            file: b"a\\\xE9\xE2\x80\xAE.txt",
-            line: 1,
-            column: 1,
-            kind: ErrorKind::BadPort,
-            warning: false,
-            input: b"x",
-            readings: None,
-            records: false,
-            legacy: false,
-        };
+        let row = row_of(b"a\\\xE9\xE2\x80\xAE.txt");
         let mut js = Vec::new();
         write_row(&mut js, ReportFormat::Jsonl, &row, &mut String::new()).unwrap();
         let text = String::from_utf8(js).unwrap();
