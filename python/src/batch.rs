@@ -100,12 +100,6 @@ impl<'a> Src<'a> {
                 // one offset and an empty value buffer).
                 return Ok(());
             }
-            if o.len() != n + 1 {
-                return Err(format!(
-                    "invalid Arrow array: {} offsets for {n} rows",
-                    o.len()
-                ));
-            }
             let mut prev = 0i64;
             for (i, &x) in o.iter().enumerate() {
                 let x: i64 = x.into();

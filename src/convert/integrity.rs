@@ -784,12 +784,11 @@ pub fn untrimmed_offset(line: &[u8], off: usize) -> usize {
     end
 }
 
-/// True when `reference` starts with `\\`, `/\` or `\/` (WHATWG URL §4.4: after a special
-/// base, "special authority ignore slashes" reads a host there; RFC 3986 §4.2 a path).
+/// True when `reference` starts with a run of two or more `/` and `\` that holds a `\`
+/// (`\\`, `/\`, `\/`, `///\`: found by a QA sweep): after a special base, WHATWG URL §4.4
+/// (special relative slash, special authority ignore slashes) skips the run and reads a host,
+/// RFC 3986 §4.2 a path.
 pub fn backslash_reference(reference: &[u8]) -> bool {
-    // The run of `/` and `\\` a browser skips (WHATWG URL §4.4 special relative slash and
-    // special authority ignore slashes states): two or more, one of them a `\\`
-    // (`///\\evil.com/x` too, found by a QA sweep).
     let run = reference
         .iter()
         .take_while(|&&b| b == b'/' || b == b'\\')
@@ -1094,8 +1093,9 @@ fn pct_decoded_eq(from: &[u8], to: &[u8]) -> bool {
 fn whatwg_ipv4(host: &[u8]) -> bool {
     let h = host.strip_suffix(b".").unwrap_or(host);
     !h.is_empty()
-        && h.split(|&b| b == b'.').count() <= 4
-        && h.split(|&b| b == b'.').all(ipv4_number)
+        && h.split(|&b| b == b'.')
+            .enumerate()
+            .all(|(k, part)| k < 4 && ipv4_number(part))
 }
 
 /// WHATWG URL §4.3 "IPv4 number parser": success of `0x`/`0X` hex (possibly empty), `0`-led
@@ -1843,7 +1843,7 @@ fn check_output(
     };
     if ends_in_number(h) && !components::is_ipv4(h) {
         let from = head.host(input);
-        if from.is_none_or(|i| !i.eq_ignore_ascii_case(h) && made_numeric(i, h)) {
+        if from.is_none_or(|i| made_numeric(i, h)) {
             let at = from.map_or(0, |i| i.as_ptr() as usize - input.as_ptr() as usize);
             return Err(LineError::new(ErrorKind::AmbiguousIpv4, at));
         }

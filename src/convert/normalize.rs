@@ -1267,7 +1267,6 @@ impl Normalizer {
         match self.cache.to_ascii(text, self.opts.idna, &mut self.ace) {
             Ok(())
                 if parsed
-                    && integrity::ends_in_number(&self.ace)
                     && !components::is_ipv4(&self.ace)
                     && integrity::made_numeric(h, &self.ace) =>
             {

@@ -50,21 +50,16 @@ pub fn readings(kind: ErrorKind, line: &[u8], host_mode: HostMode) -> Option<Str
             // Only where the line itself has the `\` there: with `--base`, resolution may put
             // one there (`file:/../\evil.com/x`), and the reference's own readings would be
             // no host's.
-            if integrity::backslash_network_path(line).is_some() {
-                // A reference without a scheme: the browser's reading against a special base.
-                let browser = host_after_slashes(line);
-                let rfc = rfc3986_host(line).unwrap_or_default();
-                return Some(format!(
-                    "against a special base a browser reads {}, RFC 3986 reads {}",
-                    shown(browser),
-                    shown(rfc)
-                ));
-            }
-            integrity::backslash_authority(line)?;
-            let browser = browser_host(line)?;
+            // A reference without a scheme: the browser's reading against a special base.
+            let (browser, base) = if integrity::backslash_network_path(line).is_some() {
+                (host_after_slashes(line), "against a special base ")
+            } else {
+                integrity::backslash_authority(line)?;
+                (browser_host(line)?, "")
+            };
             let rfc = rfc3986_host(line).unwrap_or_default();
             Some(format!(
-                "a browser reads {}, RFC 3986 reads {}",
+                "{base}a browser reads {}, RFC 3986 reads {}",
                 shown(browser),
                 shown(rfc)
             ))

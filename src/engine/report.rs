@@ -226,11 +226,9 @@ pub fn write_row<W: Write + ?Sized>(
             } else {
                 escape_input(row.input, scratch);
             }
-            // A name that is not UTF-8 (a file found by a glob of raw bytes) is written as the
-            // TSV column writes it, its other bytes `\xHH` (it was U+FFFD, which made two
-            // files read the same: a QA sweep).
-            // Its characters stay characters (JSON escapes the unsafe ones below, as for any
-            // name); only a backslash is doubled, as the TSV column writes it.
+            // A name that is not UTF-8 (a file found by a glob of raw bytes) keeps its bytes
+            // (it was U+FFFD, which made two files read the same: a QA sweep):
+            // [`bytes_name`]; JSON escapes its unsafe characters below, as for any name.
             let file = match std::str::from_utf8(row.file) {
                 Ok(f) => std::borrow::Cow::Borrowed(f),
                 Err(_) => std::borrow::Cow::Owned(bytes_name(row.file)),
