@@ -30,6 +30,28 @@ fn columns(report: &std::path::Path) -> Vec<(String, u64)> {
         .collect()
 }
 
+/// README "The error report": a line has one error row, and the host-integrity faults are
+/// looked for first, so their row can point past an earlier fault of the same line.
+#[test]
+fn host_integrity_row_comes_before_an_earlier_fault() {
+    let dir = tempfile::tempdir().unwrap();
+    let rep = dir.path().join("errors.tsv");
+    let rep_s = rep.to_str().unwrap();
+    for mode in ["to-uri", "to-iri", "leiri-to-iri"] {
+        let o = run(
+            &["--mode", mode, "--errors", rep_s],
+            b"http://go\x01od.com\\@evil.com/\nhttp://good.com/\x01a\\b\n",
+        );
+        assert_eq!(o.status.code(), Some(3), "{mode}");
+        let mut want = vec![("backslash-authority".to_string(), 17)];
+        // A LEIRI allows controls (3987bis §6.3): leiri-to-iri encodes the second line's.
+        if mode != "leiri-to-iri" {
+            want.push(("control-char".to_string(), 17));
+        }
+        assert_eq!(columns(&rep), want, "{mode}");
+    }
+}
+
 #[test]
 fn base_error_columns_point_into_the_input_line() {
     let dir = tempfile::tempdir().unwrap();
