@@ -65,9 +65,20 @@ pub fn readings(kind: ErrorKind, line: &[u8], host_mode: HostMode) -> Option<Str
             ))
         }
         ErrorKind::MissingHost => {
-            let browser = browser_host(line).filter(|h| !h.is_empty())?;
+            // A `//` reference without a scheme is `missing-host` only against a special
+            // base (`///x`: a browser skips the slashes, RFC 3986 reads an empty authority);
+            // it had no readings (a QA sweep).
+            let (browser, base) = match integrity::scheme_of(line) {
+                None if line.starts_with(b"//") => {
+                    (host_after_slashes(line), "against a special base ")
+                }
+                _ => (browser_host(line)?, ""),
+            };
+            if browser.is_empty() {
+                return None;
+            }
             Some(format!(
-                "RFC 3986 reads no host, a browser reads {}",
+                "{base}RFC 3986 reads no host, a browser reads {}",
                 shown(browser)
             ))
         }
@@ -186,6 +197,13 @@ mod tests {
         );
         // Nothing for a browser either: no second reading.
         assert_eq!(r(ErrorKind::MissingHost, "http:"), None);
+        // A scheme-less `//` reference (with --base, against a special one).
+        assert_eq!(
+            r(ErrorKind::MissingHost, "///good.com/x").as_deref(),
+            Some("against a special base RFC 3986 reads no host, a browser reads host good.com")
+        );
+        assert_eq!(r(ErrorKind::MissingHost, "//"), None);
+        assert_eq!(r(ErrorKind::MissingHost, "/x"), None);
     }
 
     #[test]
