@@ -945,7 +945,32 @@ pub fn file_path_moved(base: Option<&[u8]>, reference: &[u8], written: &[u8]) ->
     if read.scheme() != "file" || wrote.scheme() != "file" {
         return false;
     }
-    read.host_str() != wrote.host_str() || path_key(read.path()) != path_key(wrote.path())
+    if read.host_str() != wrote.host_str() {
+        return true;
+    }
+    let (rk, wk) = (path_key(read.path()), path_key(wrote.path()));
+    rk != wk && !(same_drive(read.path(), wrote.path()) && nfkc_eq(&rk, &wk))
+}
+
+/// The drive letter (WHATWG URL §4.4: the first segment of a parsed `file` path, `C:`) of
+/// two parsed paths is the same (in either case), or neither has one.
+fn same_drive(a: &str, b: &str) -> bool {
+    let drive =
+        |p: &str| starts_with_drive(p.as_bytes()).then(|| p.as_bytes()[1].to_ascii_lowercase());
+    drive(a) == drive(b)
+}
+
+/// Two decoded paths are the same text after NFKC: `normalize --nfc/--nfkc` changes the
+/// characters of a path by design (RFC 3987 §5.3.2.2), which is no move of the file a link
+/// names (`file:///x/a:ｚ` → `file:///x/a:z` was refused as `drive-letter-reference`: a QA
+/// sweep). NFKC covers NFC's changes too. The drive letter is compared apart
+/// ([`same_drive`]): an NFKC that makes one (`C：` → `C:`) still moves the path.
+fn nfkc_eq(a: &[u8], b: &[u8]) -> bool {
+    use unicode_normalization::UnicodeNormalization;
+    let (Ok(a), Ok(b)) = (std::str::from_utf8(a), std::str::from_utf8(b)) else {
+        return false;
+    };
+    a.nfkc().eq(b.nfkc())
 }
 
 /// The path `p` of a parsed `file` URL as [`file_path_moved`] compares it: a first segment
@@ -2674,6 +2699,33 @@ mod tests {
         assert_eq!(path_key("/C:/caf%65"), b"/C:/cafe");
         assert_eq!(path_key("/C%7C/%5cx"), b"/C|//x");
         assert!(file_path_moved(None, b"file:///C:/%61b", b"file:///C:/ac"));
+    }
+
+    #[test]
+    fn file_paths_compare_after_nfkc_but_not_the_drive() {
+        // normalize --nfc/--nfkc: the same file (a QA sweep found the first refused).
+        for (r, w) in [
+            ("file:///x/a:ｚ", "file:///x/a:z"),
+            ("file:///a:ｚ/x", "file:///a:z/x"),
+            ("file:///C:/cafe\u{301}|", "file:///C:/caf\u{e9}|"),
+            ("file:///c:/ｘ:", "file:///c:/x:"),
+        ] {
+            assert!(!file_path_moved(None, r.as_bytes(), w.as_bytes()), "{r}");
+        }
+        // An NFKC that makes a drive letter moves the path: a browser reads the drive `C:`
+        // in the written line and a plain segment in the input.
+        assert!(file_path_moved(
+            None,
+            "file:///C：/x:".as_bytes(),
+            b"file:///C:/x:"
+        ));
+        assert!(file_path_moved(
+            None,
+            b"file:///C:/x:",
+            "file:///x:".as_bytes()
+        ));
+        // Other text stays another file.
+        assert!(file_path_moved(None, b"file:///C:/a", b"file:///C:/b"));
     }
 
     #[test]
