@@ -957,6 +957,38 @@ fn a_descriptor_by_path_is_read_from_where_it_stands() {
     }
 }
 
+#[test]
+fn a_descriptor_by_path_is_left_at_the_end() {
+    // A mapped file named by its held descriptor is read whole once, and the descriptor is
+    // left where a stream leaves it: a later '-' or the next reader gets nothing more (the
+    // map left it after the magic bytes, and '/dev/stdin -' wrote the file again from there).
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("two.txt"), "http://a/1\nhttp://a/2\n").unwrap();
+    for name in ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"] {
+        for extra in ["", "--no-mmap"] {
+            for then in ["-", name] {
+                let o = sh_in(
+                    d,
+                    &format!(r#""$IRIBULK" -q {extra} {name} {then} < two.txt"#),
+                );
+                assert_eq!(
+                    text(&o.stdout),
+                    "http://a/1\nhttp://a/2\n",
+                    "{name} {then} {extra}"
+                );
+            }
+            let o = sh_in(
+                d,
+                &format!(
+                    r#"{{ "$IRIBULK" -q {extra} --in {name} --out /dev/null; wc -c; }} < two.txt"#
+                ),
+            );
+            assert_eq!(text(&o.stdout).trim(), "0", "{name} {extra} then wc -c");
+        }
+    }
+}
+
 /// A zstd stream as `pzstd` writes it: a skippable frame (RFC 8878 §3.1.2), then the data.
 fn zstd_skippable(data: &[u8]) -> Vec<u8> {
     let mut v = vec![0x5a, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4];

@@ -246,6 +246,12 @@ pub fn open_counted(
                 {
                     let _ = map.advise(memmap2::Advice::Sequential);
                 }
+                // The whole file is read: its descriptor is left at the end, as a stream
+                // leaves it. A held one (`/dev/stdin`) shares its offset with the shell's, so
+                // a later `-` or the next command of `{ …; } < f` read on from there (it stood
+                // after the magic bytes: `/dev/stdin -` wrote the file again from byte 10,
+                // found by a QA sweep).
+                (&f).seek(io::SeekFrom::End(0))?;
                 let sigbus = Some(super::sigbus::register(&map, path));
                 return Ok((
                     Source::Mapped(MappedFile {
