@@ -419,12 +419,26 @@ pub fn script_tlds(s: Script) -> &'static [&'static str] {
 }
 
 /// The delegated TLDs (IANA root zone database) that are whole-script confusables
-/// themselves: written in one non-Latin script, with a UTS #39 skeleton of ASCII letters only
-/// (`рус` reads `pyc`). Every other non-ASCII TLD of that kind is not a TLD but a label
-/// posing as one (`www.аррӏе`, `login.раураӏ`), and excuses nothing ([`tld_matches`]).
-/// The Cyrillic, Greek, Armenian, Georgian, Hebrew and Thai IDN TLDs were checked with
-/// [`skeleton_is_latin`]; these five are the ones it answers true for all characters.
-pub const CONFUSABLE_DELEGATED_TLDS: &[&str] = &["бг", "орг", "рус", "срб", "հայ"];
+/// themselves: written in one non-Latin script, with a UTS #39 skeleton that reads as Latin
+/// ([`skeleton_reads_latin`]: `рус` reads `pyc`, `рф` `pɸ`). Every other non-ASCII TLD of
+/// that kind is not a TLD but a label posing as one (`www.аррӏе`, `login.раураӏ`), and
+/// excuses nothing ([`tld_matches`]). The test `confusable_delegated_tlds_are_the_latin_reading_ones`
+/// checks the Cyrillic, Greek, Armenian, Georgian, Hebrew and Thai IDN TLDs: these thirteen.
+pub const CONFUSABLE_DELEGATED_TLDS: &[&str] = &[
+    "бг",
+    "ком",
+    "мон",
+    "москва",
+    "орг",
+    "рус",
+    "рф",
+    "сайт",
+    "срб",
+    "укр",
+    "қаз",
+    "ευ",
+    "հայ",
+];
 
 /// True when `tld` (a U-label or ASCII, any case) belongs to script `s`: written in it, or
 /// listed by [`script_tlds`]. A TLD written in the script that is itself a whole-script
@@ -438,7 +452,7 @@ pub fn tld_matches(tld: &str, s: Script) -> bool {
     }
     !tld.is_ascii()
         && tld.chars().all(|c| merged_scripts(c).contains_script(s))
-        && (!lower.chars().all(skeleton_is_latin)
+        && (!lower.chars().all(skeleton_reads_latin)
             || CONFUSABLE_DELEGATED_TLDS.contains(&lower.as_str()))
 }
 
@@ -478,7 +492,7 @@ pub fn check_label(label: &str, tld: &str) -> Result<(), Unsafe> {
     leading_mark(label)?;
     match fast_label_script(label) {
         Some(Some(s)) if s != Script::Latin => {
-            if label.chars().all(skeleton_is_latin) && !tld_matches(tld, s) {
+            if label.chars().all(skeleton_reads_latin) && !tld_matches(tld, s) {
                 return Err(Unsafe::WholeScriptConfusable(s));
             }
             Ok(())
@@ -888,6 +902,35 @@ pub fn skeleton_is_latin_naive(c: char) -> bool {
     latin
 }
 
+/// True when every character of the UTS #39 §4 skeleton of `c` alone reads as Latin: an
+/// ASCII letter, digit or `-` ([`skeleton_is_latin`]), another letter of the Latin script, or
+/// a combining mark (Inherited). The whole-script-confusable rule asks this of a label in one
+/// non-Latin script (README "Display safety": "its UTS #39 skeleton is all Latin"): `т`'s
+/// prototype is `ᴛ` (U+1D1B LATIN LETTER SMALL CAPITAL T), `к`'s `ĸ`, `в`'s `ʙ`, `н`'s `ʜ`,
+/// so `сат` (`caᴛ`), `тоу`, `кеу` read as `cat`, `toy`, `key` (they were shown under `.com`:
+/// the test was ASCII only; a QA sweep). Per character is exact, as for
+/// [`skeleton_is_latin`]. The ASCII-look-alike rule of Latin labels keeps
+/// [`skeleton_is_latin`]: there every accented letter's skeleton is Latin.
+/// A [`CharMemo`] of [`skeleton_reads_latin_naive`], asked only where [`skeleton_is_latin`]
+/// says no.
+#[inline]
+pub fn skeleton_reads_latin(c: char) -> bool {
+    static MEMO: CharMemo = CharMemo::new(skeleton_reads_latin_naive);
+    skeleton_is_latin(c) || MEMO.get(c)
+}
+
+/// The twin of [`skeleton_reads_latin`]: the skeleton computed for `c`.
+pub fn skeleton_reads_latin_naive(c: char) -> bool {
+    let mut buf = [0u8; 4];
+    let latin = unicode_security::skeleton(c.encode_utf8(&mut buf)).all(reads_latin);
+    latin
+}
+
+/// A character of a skeleton that reads as Latin ([`skeleton_reads_latin`]).
+fn reads_latin(d: char) -> bool {
+    d.is_ascii_alphanumeric() || d == '-' || matches!(d.script(), Script::Latin | Script::Inherited)
+}
+
 /// What the Script_Extensions of one character says for [`check_label`]'s fast path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScriptFact {
@@ -953,8 +996,7 @@ pub fn check_label_naive(label: &str, tld: &str) -> Result<(), Unsafe> {
         return Err(Unsafe::AsciiLookalike);
     }
     if let Some(s) = single_script(label) {
-        let skeleton_latin =
-            unicode_security::skeleton(label).all(|c| c.is_ascii_alphanumeric() || c == '-');
+        let skeleton_latin = unicode_security::skeleton(label).all(reads_latin);
         if skeleton_latin && !tld_matches(tld, s) {
             return Err(Unsafe::WholeScriptConfusable(s));
         }
@@ -1314,6 +1356,49 @@ pub fn is_mixed_script(label: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// The delegated IDN TLDs (IANA root zone database) in the scripts whose letters have
+    /// Latin look-alikes: Cyrillic, Greek, Armenian, Georgian, Hebrew, Thai.
+    const IDN_TLDS: &[&str] = &[
+        "бг",
+        "бел",
+        "дети",
+        "ею",
+        "католик",
+        "ком",
+        "мкд",
+        "мон",
+        "москва",
+        "онлайн",
+        "орг",
+        "рус",
+        "рф",
+        "сайт",
+        "срб",
+        "укр",
+        "қаз",
+        "ελ",
+        "ευ",
+        "հայ",
+        "გე",
+        "קום",
+        "ישראל",
+        "ไทย",
+        "คอม",
+    ];
+
+    /// [`CONFUSABLE_DELEGATED_TLDS`] is exactly the TLDs of [`IDN_TLDS`] whose skeleton
+    /// reads as Latin ([`skeleton_reads_latin`]): each is excused as a TLD of its script,
+    /// and no other label whose skeleton reads as Latin is.
+    #[test]
+    fn confusable_delegated_tlds_are_the_latin_reading_ones() {
+        let latin: Vec<&str> = IDN_TLDS
+            .iter()
+            .copied()
+            .filter(|t| t.chars().all(skeleton_reads_latin))
+            .collect();
+        assert_eq!(latin, CONFUSABLE_DELEGATED_TLDS);
+    }
+
     use super::*;
 
     #[test]
@@ -1343,6 +1428,9 @@ mod tests {
             assert_eq!(identifier_allowed(c), a, "U+{u:04X}");
             let l = skeleton_is_latin_naive(c);
             assert_eq!(skeleton_is_latin(c), l, "U+{u:04X}");
+            let r = skeleton_reads_latin_naive(c);
+            assert_eq!(skeleton_reads_latin(c), r, "U+{u:04X}");
+            assert!(r || !l, "U+{u:04X}: ASCII is Latin");
             let f = script_fact_naive(c);
             assert_eq!(script_fact(c), f, "U+{u:04X}");
             allowed += a as u32;
@@ -1359,6 +1447,11 @@ mod tests {
         assert_eq!(script_fact('\u{FE00}'), ScriptFact::Neutral);
         assert_eq!(script_fact('\u{30FC}'), ScriptFact::Several);
         assert!(skeleton_is_latin('\u{430}') && !skeleton_is_latin('\u{434}'));
+        // т (prototype ᴛ), к (ĸ), в (ʙ), н (ʜ), м (ʍ), τ, κ read as Latin; д, л do not.
+        for c in ['т', 'к', 'в', 'н', 'м', 'τ', 'κ'] {
+            assert!(!skeleton_is_latin(c) && skeleton_reads_latin(c), "{c}");
+        }
+        assert!(!skeleton_reads_latin('д') && !skeleton_reads_latin('л'));
         assert!(identifier_allowed('\u{E9}') && !identifier_allowed('\u{2215}'));
     }
 
