@@ -292,13 +292,16 @@ const fn displayable_without_nfkc(c: char, in_query: bool) -> bool {
 /// White space and characters that render invisibly (Unicode White_Space and
 /// Default_Ignorable_Code_Point, minus the variation selectors, which only modify the character
 /// before them, e.g. in emoji sequences), and U+2800 BRAILLE PATTERN BLANK, a symbol drawn as
-/// a space (found by a QA sweep).
+/// a space (found by a QA sweep), and the zero-width format controls that Unicode does not
+/// list as default-ignorable: U+13430–U+1343F EGYPTIAN HIEROGLYPH format controls (Cf,
+/// shaping only inside a hieroglyph cluster) and U+16FE4 KHITAN SMALL SCRIPT FILLER (a QA
+/// sweep: `pay%F0%93%90%B0pal` was shown `pay𓐰pal`, read `paypal`).
 const fn is_invisible_or_space(c: char) -> bool {
     matches!(c as u32,
         0x00A0 | 0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x1680 | 0x17B4 | 0x17B5
         | 0x180E | 0x2000..=0x200F | 0x2028..=0x202F | 0x205F..=0x206F | 0x2800 | 0x3000 | 0x3164
-        | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFF8 | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A
-        | 0xE0000..=0xE0FFF)
+        | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFF8 | 0x13430..=0x1343F | 0x16FE4 | 0x1BCA0..=0x1BCA3
+        | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF)
 }
 
 /// The code points (≥ U+00A0) whose NFKC (UAX #15) holds a URI delimiter `/ ? # @ : [ ] %`,
