@@ -756,6 +756,18 @@ fn a_closed_stdout_is_reported() {
     assert!(to_file.status.success(), "{}", stderr(&to_file));
     assert_eq!(stderr(&to_file), "");
     assert!(std::fs::metadata(&out).unwrap().len() > 0);
+    // The report or the summary on a closed stdout is lost as the lines would be (they were
+    // lost without a word: a QA sweep); each is named.
+    for (extra, what) in [
+        ("--errors -", "the error report (--errors -) would be lost"),
+        ("--stats-file -", "the summary (--stats-file -) would be lost"),
+    ] {
+        let o = sh(">&-", &format!("--out {} {extra}", out.display()));
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stderr(&o).contains(what), "{extra}: {}", stderr(&o));
+        let o = sh(">/dev/null", &format!("--out {} {extra}", out.display()));
+        assert!(!stderr(&o).contains("would be lost"), "{extra}: {}", stderr(&o));
+    }
 }
 
 /// A stderr that cannot be written (`2>/dev/full`) is an I/O error, status 1, not a panic

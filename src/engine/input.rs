@@ -328,7 +328,7 @@ impl Read for Counting {
 
 /// The descriptor number that `/dev/stdin`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or
 /// `/proc/self/fd/N` names; `None` for any other path.
-pub(crate) fn fd_number(path: &Path) -> Option<i32> {
+pub fn fd_number(path: &Path) -> Option<i32> {
     let s = path.to_str()?;
     match s {
         "/dev/stdin" => Some(0),

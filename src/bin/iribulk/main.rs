@@ -47,12 +47,26 @@ fn main() -> ExitCode {
         say!("iribulk: {msg}");
         return ExitCode::from(2);
     }
-    let to_stdout = opts.output.as_ref().is_none_or(|p| p.as_os_str() == "-");
-    if to_stdout && stdout_was_closed() {
+    // What goes to stdout: the converted lines, the report (`--errors -` with `--out FILE`),
+    // the summary (`--stats-file -`). Each is lost in a closed stdout (the report and the
+    // summary were lost without a word: a QA sweep).
+    let is_stdout = |p: &std::path::Path| p.as_os_str() == "-" || input::fd_number(p) == Some(1);
+    let mut on_stdout = Vec::new();
+    if opts.output.as_deref().is_none_or(is_stdout) {
+        on_stdout.push("the converted lines");
+    }
+    if opts.errors_to_stdout() {
+        on_stdout.push("the error report (--errors -)");
+    }
+    if cli.stats_file.as_deref().is_some_and(is_stdout) {
+        on_stdout.push("the summary (--stats-file -)");
+    }
+    if !on_stdout.is_empty() && stdout_was_closed() {
         say!(
             "iribulk: warning: stdout is /dev/null opened for reading and writing, which is what \
-             a closed stdout (>&-) becomes when a program starts: the converted lines go \
-             nowhere. Give --out FILE, or send stdout to /dev/null with '>' to silence this"
+             a closed stdout (>&-) becomes when a program starts: {} would be lost. Give a \
+             file, or send stdout to /dev/null with '>' to silence this",
+            on_stdout.join(" and ")
         );
     }
     if let Err(e) = iribulk::engine::output::install_signal_cleanup()
