@@ -760,13 +760,32 @@ fn a_closed_stdout_is_reported() {
     // lost without a word: a QA sweep); each is named.
     for (extra, what) in [
         ("--errors -", "the error report (--errors -) would be lost"),
-        ("--stats-file -", "the summary (--stats-file -) would be lost"),
+        (
+            "--errors /dev/stdout",
+            "the error report (--errors /dev/stdout) would be lost",
+        ),
+        (
+            "--errors /dev/fd/1",
+            "the error report (--errors /dev/fd/1) would be lost",
+        ),
+        (
+            "--stats-file -",
+            "the summary (--stats-file -) would be lost",
+        ),
+        (
+            "--stats-file /dev/stdout",
+            "the summary (--stats-file /dev/stdout) would be lost",
+        ),
     ] {
         let o = sh(">&-", &format!("--out {} {extra}", out.display()));
         assert!(o.status.success(), "{}", stderr(&o));
         assert!(stderr(&o).contains(what), "{extra}: {}", stderr(&o));
         let o = sh(">/dev/null", &format!("--out {} {extra}", out.display()));
-        assert!(!stderr(&o).contains("would be lost"), "{extra}: {}", stderr(&o));
+        assert!(
+            !stderr(&o).contains("would be lost"),
+            "{extra}: {}",
+            stderr(&o)
+        );
     }
 }
 

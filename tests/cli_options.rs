@@ -231,6 +231,11 @@ fn flags_are_refused_without_what_they_need() {
             &["--field", "3", "--base-field", "1", "--charset-field", "1"],
             "--base-field 1 is also --charset-field 1",
         ),
+        // Found by a QA sweep: accepted, and --idn unicode had no effect.
+        (
+            &["--mode", "normalize", "--as-uri", "--idn", "unicode"],
+            "--idn unicode does not go with --as-uri",
+        ),
         // Two at once: both are named.
         (
             &["--mode", "to-iri", "--leiri", "--host-fallback", "percent"],

@@ -482,6 +482,18 @@ impl Checker {
             res?;
             return host_mapping_errors(name, mode, scheme, r.start, pct);
         }
+        // `--idna2003-no-std3` (UseSTD3ASCIIRules=FALSE, RFC 3490 §4.1 step 3): an ASCII
+        // host is not held to STD3 either; its ToASCII decides, as in to-uri (a QA sweep:
+        // `my_site.bücher.de` passed and its own ACE form `my_site.xn--bcher-kva.de` did not).
+        if matches!(mode, HostMode::Idna2003(f) if !f.use_std3_ascii_rules) {
+            let mut tmp = std::mem::take(&mut self.mapped);
+            tmp.clear();
+            let res = self
+                .host_to_ascii(name, idna, &mut tmp)
+                .map_err(|reason| host::idna_error(reason, name, host.as_bytes(), r.start));
+            self.mapped = tmp;
+            return res;
+        }
         let dns = if self.naive {
             is_dns_name_naive(name)
         } else if pct {

@@ -342,13 +342,18 @@ impl Summary {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "iribulk: {} {}, {} bytes in {:.3} s ({:.1} MB/s, {} threads)",
+            "iribulk: {} {}, {} bytes in {:.3} s ({:.1} MB/s, {} {})",
             st.lines,
             if st.lines == 1 { "line" } else { "lines" },
             st.bytes,
             self.elapsed.as_secs_f64(),
             self.mbps(),
-            self.threads
+            self.threads,
+            if self.threads == 1 {
+                "thread"
+            } else {
+                "threads"
+            }
         );
         let _ = writeln!(
             s,

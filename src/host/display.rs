@@ -1174,12 +1174,32 @@ pub fn check_label_naive(label: &str, tld: &str) -> Result<(), Unsafe> {
         if skeleton_latin && !tld_matches(tld, s) {
             return Err(Unsafe::WholeScriptConfusable(s));
         }
-    } else if unicode_security::skeleton(label).all(|c| c.is_ascii_alphanumeric() || c == '-')
+    } else if (unicode_security::skeleton(label).all(|c| c.is_ascii_alphanumeric() || c == '-')
+        || foreign_letters_read_latin(label))
         && !ascii_lookalike_expected(label, tld)
     {
         return Err(Unsafe::AsciiLookalike);
     }
     Ok(())
+}
+
+/// True when a label mixes Latin with letters of another script and every one of those reads
+/// as Latin ([`skeleton_reads_latin`]): the Armenian `ղ` (skeleton `n` and U+0329) in
+/// `amazoղ` makes it read `amazon`, though the skeleton is not all ASCII (a QA sweep: it was
+/// shown). The same reading of Latin as the whole-script rule's (UTS #39 §4).
+fn foreign_letters_read_latin(label: &str) -> bool {
+    let mut foreign = false;
+    for c in label.chars() {
+        let e = c.script_extension();
+        if c.is_ascii() || e.is_common() || e.is_inherited() || e.contains_script(Script::Latin) {
+            continue;
+        }
+        if !skeleton_reads_latin(c) {
+            return false;
+        }
+        foreign = true;
+    }
+    foreign
 }
 
 /// Display safety of a whole host in Unicode form (labels separated by `.`): the index of the

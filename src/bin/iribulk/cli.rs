@@ -104,7 +104,8 @@ pub struct Cli {
     /// IDNA2003: do not apply the STD3 ASCII rules (UseSTD3ASCIIRules=FALSE).
     #[arg(long)]
     pub idna2003_no_std3: bool,
-    /// Make every repair and warning an error with its own code.
+    /// Make every repair and warning of the mode an error with its own code (what is asked
+    /// for by name still applies: --trim, --leiri, --invalid-utf8 percent, --host-fallback).
     #[arg(long)]
     pub strict: bool,
     /// LEIRI input (3987bis §6): percent-encode controls instead of failing.
@@ -137,7 +138,8 @@ pub struct Cli {
     /// Convert only this field (1-based) of each record; other bytes are unchanged.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub field: Option<u32>,
-    /// Field delimiter for --field: one ASCII character, or \t (default TAB).
+    /// Field delimiter for --field: one ASCII character, or \t (default TAB). Every
+    /// occurrence splits: no CSV quoting (a '"' is data).
     #[arg(long, value_name = "C", default_value = "\\t")]
     pub delimiter: String,
     /// The input's charset, a WHATWG Encoding Standard label (shift_jis, gbk, big5, euc-kr,
@@ -760,6 +762,15 @@ impl Cli {
             if let Some(why) = why {
                 refused.push(format!("{} {why}", a.flag));
             }
+        }
+        // `--as-uri` writes a URI, whose DNS hosts are ACE: `--idn unicode` would be ignored
+        // (a QA sweep: accepted, no effect; contract item 14: no option silently ignored).
+        if self.as_uri && self.idn == Some(IdnArg::Unicode) {
+            refused.push(
+                "--idn unicode does not go with --as-uri (a URI's hosts are ACE: --as-uri writes \
+                 them as --idn ascii does)"
+                    .into(),
+            );
         }
         if !refused.is_empty() {
             return Err(refused.join("; "));

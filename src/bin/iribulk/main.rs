@@ -53,13 +53,17 @@ fn main() -> ExitCode {
     let is_stdout = |p: &std::path::Path| p.as_os_str() == "-" || input::fd_number(p) == Some(1);
     let mut on_stdout = Vec::new();
     if opts.output.as_deref().is_none_or(is_stdout) {
-        on_stdout.push("the converted lines");
+        on_stdout.push("the converted lines".to_string());
     }
-    if opts.errors_to_stdout() {
-        on_stdout.push("the error report (--errors -)");
+    let named =
+        |what: &str, opt: &str, p: &std::path::Path| format!("{what} ({opt} {})", p.display());
+    if let Some(e) = opts.errors.as_deref() {
+        if opts.errors_to_stdout() || (e.as_os_str() != "-" && is_stdout(e)) {
+            on_stdout.push(named("the error report", "--errors", e));
+        }
     }
-    if cli.stats_file.as_deref().is_some_and(is_stdout) {
-        on_stdout.push("the summary (--stats-file -)");
+    if let Some(p) = cli.stats_file.as_deref().filter(|p| is_stdout(p)) {
+        on_stdout.push(named("the summary", "--stats-file", p));
     }
     if !on_stdout.is_empty() && stdout_was_closed() {
         say!(
