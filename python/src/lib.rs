@@ -770,26 +770,17 @@ fn run_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R, 
 /// same `threads=N` (a Spark task's Arrow batches, a polars `map_batches`) starts its
 /// workers once instead of once per batch. One pool is kept, the last one asked for; a
 /// call with another count builds its own and keeps it instead. Its threads live until the
-/// process ends. A pool is kept with the process id that built
-/// it: a process forked after it has none of its threads (fork copies only the calling
-/// one), so the child builds its own (found by a QA sweep: the child waited forever on the
-/// parent's workers; `multiprocessing`'s fork start method does this).
+/// process ends. A pool is kept per process ([`process_slot`]): a process forked after it
+/// has none of its threads (fork copies only the calling one), so the child builds its own
+/// (found by a QA sweep: the child waited forever on the parent's workers;
+/// `multiprocessing`'s fork start method does this).
 fn pool_of(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>, String> {
-    use std::sync::{Arc, Mutex};
-    type Kept = (usize, u32, Arc<rayon::ThreadPool>);
-    static LAST: Mutex<Option<Kept>> = Mutex::new(None);
-    let pid = std::process::id();
-    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((n, owner, pool)) = last.as_ref() {
-        if *n == threads && *owner == pid {
+    use std::sync::Arc;
+    let slot = process_slot();
+    let mut last = slot.last.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((n, pool)) = last.as_ref() {
+        if *n == threads {
             return Ok(Arc::clone(pool));
-        }
-    }
-    if last.as_ref().is_some_and(|(_, owner, _)| *owner != pid) {
-        // The parent's pool: its workers are not in this process, and dropping it would
-        // wait for them; it is leaked instead (a few words of memory per fork).
-        if let Some((_, _, pool)) = last.take() {
-            std::mem::forget(pool);
         }
     }
     let pool = Arc::new(
@@ -802,8 +793,47 @@ fn pool_of(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>, String> 
             .build()
             .map_err(|e| e.to_string())?,
     );
-    *last = Some((threads, pid, Arc::clone(&pool)));
+    *last = Some((threads, Arc::clone(&pool)));
     Ok(pool)
+}
+
+/// The kept pool of one process ([`pool_of`]) behind its own lock.
+struct ProcessSlot {
+    pid: u32,
+    last: std::sync::Mutex<Option<(usize, std::sync::Arc<rayon::ThreadPool>)>>,
+}
+
+/// This process's [`ProcessSlot`]: a process forked from one that had a slot gets a new one,
+/// and never touches the parent's. The parent's lock may have been held by another of its
+/// threads at the fork (building a pool, which takes a while), and that thread is not in the
+/// child: the child's first batch call waited on it forever (a QA sweep, about one fork in
+/// thirty while another thread was in a batch call). The parent's slot is leaked in the
+/// child (its pool's workers are not there either, and dropping it would wait for them).
+fn process_slot() -> &'static ProcessSlot {
+    use std::sync::atomic::{AtomicPtr, Ordering};
+    static SLOT: AtomicPtr<ProcessSlot> = AtomicPtr::new(std::ptr::null_mut());
+    let pid = std::process::id();
+    loop {
+        let cur = SLOT.load(Ordering::Acquire);
+        // SAFETY: SLOT is null or points to a `ProcessSlot` leaked by `Box::into_raw` below,
+        // never freed, so a shared reference to it is valid for the rest of the process.
+        if let Some(s) = unsafe { cur.as_ref() } {
+            if s.pid == pid {
+                return s;
+            }
+        }
+        let new = Box::into_raw(Box::new(ProcessSlot {
+            pid,
+            last: std::sync::Mutex::new(None),
+        }));
+        match SLOT.compare_exchange(cur, new, Ordering::AcqRel, Ordering::Acquire) {
+            // SAFETY: `new` came from `Box::into_raw` and is now SLOT's, never freed.
+            Ok(_) => return unsafe { &*new },
+            // Another thread of this process installed one first: ours was never shared.
+            // SAFETY: `new` came from `Box::into_raw` above and no one else has seen it.
+            Err(_) => drop(unsafe { Box::from_raw(new) }),
+        }
+    }
 }
 
 fn first_error(issues: &[RowIssue]) -> Option<&RowIssue> {

@@ -389,6 +389,68 @@ def test_threads_pool_after_fork(threads):
     raise AssertionError("the forked child did not finish in 30 s")
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_fork_while_another_thread_is_in_a_batch_call():
+    """A child forked while another thread is inside a batch call (so perhaps holding the
+    kept pool's lock, or building a pool) gets a pool of its own and never waits on the
+    parent's lock: about one child in thirty waited forever (a QA sweep). 30 forks; each
+    child must answer within 30 s."""
+    import time
+
+    arr = pa.array([GOOD] * 2_000)
+    stop = threading.Event()
+
+    def spin():
+        k = 0
+        while not stop.is_set():
+            # Alternating counts rebuild the kept pool under its lock: the widest window.
+            iribulk.to_uri_batch(arr, threads=(1, 2, 0)[k % 3])
+            k += 1
+
+    t = threading.Thread(target=spin, daemon=True)
+    t.start()
+    try:
+        for _ in range(30):
+            pid = os.fork()
+            if pid == 0:
+                ok = iribulk.to_uri_batch(arr).to_pylist() == [GOOD_URI] * len(arr)
+                os._exit(0 if ok else 1)
+            for _ in range(300):
+                done, status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    assert os.waitstatus_to_exitcode(status) == 0
+                    break
+                time.sleep(0.1)
+            else:
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+                raise AssertionError("a child forked during a batch call did not finish in 30 s")
+    finally:
+        stop.set()
+        t.join()
+
+
+@pytest.mark.parametrize("fn,scalar,prev,row", [
+    ("to_iri_batch", "to_iri", "a", "%CC%81x"),
+    ("to_iri_batch", "to_iri", "a\u0301", "%CC%B8"),
+    ("normalize_batch", "normalize", "a", "\u0301x"),
+    ("normalize_batch", "normalize", "x%2", "%CC%81x"),
+])
+def test_a_row_does_not_depend_on_the_row_before(fn, scalar, prev, row):
+    """Rows are written back to back: a leading combining mark was judged on the previous
+    row's last character (after the row `a`, `%CC%81x` was decoded onto it; a QA sweep). Each
+    row of the batch equals the scalar function, after every kind of row before it."""
+    want = getattr(iribulk, scalar)(row)
+    for rows in ([row], [prev, row], [prev, None, row], [prev, "", row]):
+        for typ in (pa.string(), pa.large_string(), pa.binary()):
+            arr = pa.array([r if r is None or typ != pa.binary() else r.encode() for r in rows],
+                           type=typ)
+            got = getattr(iribulk, fn)(arr).to_pylist()[-1]
+            if isinstance(got, bytes):
+                got = got.decode()
+            assert got == want, (fn, rows, typ)
+
+
 def test_same_as_the_cli_on_the_sample():
     """Each line of datasets/sample.txt through to_uri_batch equals the CLI's output line, and
     the rows with errors are the lines the CLI reports (line, column, code, message)."""

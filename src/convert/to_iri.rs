@@ -436,6 +436,11 @@ pub struct ToIri {
     /// the characters that came raw and were encoded there, so that
     /// [`ToIri::keep_bidi_encoded`] encodes a host label holding one whole (empty otherwise).
     encoded_raw: Vec<usize>,
+    /// Where the current line's output starts in `out`: the display-safety pass judges a
+    /// decoded mark's base within the line, never in what the caller wrote before it (a
+    /// batch writes rows back to back: after the row `a`, `%CC%81x` was decoded onto `a`,
+    /// found by a QA sweep of the Python package).
+    line_start: usize,
 }
 
 impl ToIri {
@@ -454,6 +459,7 @@ impl ToIri {
             bidi_rule: true,
             label_rule: true,
             encoded_raw: Vec::new(),
+            line_start: 0,
         }
     }
 
@@ -586,6 +592,7 @@ impl ToIri {
         out: &mut Vec<u8>,
     ) -> Result<Outcome, LineError> {
         let mark = out.len();
+        self.line_start = mark;
         let mut r = self.convert_inner(line, head, out);
         if self.strict {
             if let Ok(Outcome {
@@ -1101,17 +1108,42 @@ impl ToIri {
         // [`host::display::reencode_lookalikes_in_ranges`] would take, when no decoded mark
         // may sit on an unsafe base either (a look at the characters after ASCII bytes and
         // at the ranges' starts). The naive twin runs the full pass.
+        // The line's own output only (`line_start`): a mark's base is never a byte the
+        // caller wrote before the line.
+        let ls = self.line_start.min(mark);
+        let in_line = |out: &mut Vec<u8>, f: &dyn Fn(&mut Vec<u8>) -> bool| {
+            if ls == 0 {
+                return f(out);
+            }
+            let mut line = out.split_off(ls);
+            let r = f(&mut line);
+            out.append(&mut line);
+            r
+        };
         let reencoded = !decoded.is_empty()
             && if self.naive {
-                host::display::reencode_lookalikes_in(out, mark, marks, |at| {
-                    decoded.iter().any(|r| r.contains(&at))
+                in_line(out, &|line| {
+                    host::display::reencode_lookalikes_in(line, mark - ls, marks, |at| {
+                        decoded.iter().any(|r| r.contains(&at))
+                    })
                 })
             } else {
                 (self.lookalike
                     || (marks
                         && self.mark_risk
-                        && host::display::ranges_may_hold_unsafe_mark(out, mark, &decoded)))
-                    && host::display::reencode_lookalikes_in_ranges(out, mark, marks, &decoded)
+                        && host::display::ranges_may_hold_unsafe_mark(
+                            &out[ls..],
+                            mark - ls,
+                            &decoded,
+                        )))
+                    && in_line(out, &|line| {
+                        host::display::reencode_lookalikes_in_ranges(
+                            line,
+                            mark - ls,
+                            marks,
+                            &decoded,
+                        )
+                    })
             };
         if reencoded {
             o.written = Written::Wrote;
