@@ -169,9 +169,10 @@ pub fn base_problem(base: &str) -> Option<String> {
     base_problem_with(base, ToUriOptions::default())
 }
 
-/// [`base_problem`] in the host mode of `opts` (its `host` and `host_fallback_percent`; the
-/// other options are the line's, not the base's): the run's own conversion of the base's
-/// host. `idna2003-differs` is not a problem: the lines of such a run carry it as a warning.
+/// [`base_problem`] in the host mode of `opts` (its `host` and `host_fallback_percent`) and
+/// with its `repair` applied to the base first (the other options are the line's, not the
+/// base's): the run's own conversion of the base's host. `idna2003-differs` is not a
+/// problem: the lines of such a run carry it as a warning.
 pub fn base_problem_with(base: &str, opts: ToUriOptions) -> Option<String> {
     if !crate::grammar::components::has_scheme(base.as_bytes()) {
         return Some(
@@ -189,14 +190,24 @@ pub fn base_problem_with(base: &str, opts: ToUriOptions) -> Option<String> {
         warnings_unseen: false,
         ..guard(Some(o.host), false, false)
     };
+    // `opts.repair` (`--repair`) applies to the base as to every line: the engine resolves
+    // against the repaired base (`engine::Worker::set_base`).
+    let mut rp = crate::convert::repair::Repairer::default();
+    let repaired = rp.apply(base.as_bytes(), opts.repair).map(<[u8]>::to_vec);
+    let text = repaired.as_deref().unwrap_or(base.as_bytes());
     Guard::new(ToUri::new(o), g)
-        .convert_into(base.as_bytes(), &mut Vec::new())
+        .convert_into(text, &mut Vec::new())
         .err()
         .map(|e| {
+            let at = if repaired.is_some() {
+                rp.offset_in_line(e.offset)
+            } else {
+                e.offset
+            };
             format!(
                 "is not an IRI: {} at byte {} ({})",
                 e.kind.code(),
-                e.offset + 1,
+                at + 1,
                 e.kind.message()
             )
         })

@@ -185,6 +185,9 @@ pub struct Worker {
     /// with the host checks), whose error is the record's `bad-base`
     /// ([`crate::base_problem_with`]'s rule for `--base`).
     base_check: Option<Box<(Guard<ToUri>, Vec<u8>)>>,
+    /// `--repair` on a `--base-field` base ([`Worker::convert_ref`]): the repaired base.
+    base_repair: crate::convert::repair::Repairer,
+    base_repaired: Vec<u8>,
     /// The lines of the current stretch that the walk sends to [`Worker::end_line`]
     /// ([`Worker::flush`]).
     deferred: Vec<Deferred>,
@@ -237,6 +240,8 @@ impl Worker {
             prepared: Vec::new(),
             base_buf: Vec::new(),
             base_check: None,
+            base_repair: Default::default(),
+            base_repaired: Vec::new(),
             deferred: Vec::new(),
             last_out: None,
         }
@@ -269,6 +274,19 @@ impl Worker {
     /// Resolves every reference against `base` (RFC 3986 §5.2, RFC 3987 §6.5) before the mode
     /// applies. Every line then goes through the slow path.
     pub fn set_base(&mut self, base: Base) {
+        // `--repair` applies to the base as to every line (a crawl's page URL holds `?a[]=1`
+        // as its links do; a QA sweep found `--base 'http://shop.com/l?f[]=1'` refused with
+        // `--repair brackets`), before the legacy rule and resolution see it.
+        let base = match base {
+            Base::Fixed(b) => {
+                let mut rp = crate::convert::repair::Repairer::default();
+                match rp.apply(&b, self.opts.to_uri.repair) {
+                    Some(fixed) => Base::Fixed(std::sync::Arc::from(fixed)),
+                    None => Base::Fixed(b),
+                }
+            }
+            other => other,
+        };
         if let Some(l) = self.legacy.as_mut() {
             // The query rule follows the resolved scheme (3987bis §3.5).
             match &base {
@@ -315,7 +333,17 @@ impl Worker {
                 Some(r) => {
                     // RFC 3986 §5.1: the base must be absolute. Resolution would say
                     // `bad-scheme`, about the reference's column.
-                    let base = &record[r.clone()];
+                    let raw = &record[r.clone()];
+                    // `--repair` applies to the base field too ([`Worker::set_base`]).
+                    let repaired = match self.base_repair.apply(raw, self.opts.to_uri.repair) {
+                        Some(fixed) => {
+                            self.base_repaired.clear();
+                            self.base_repaired.extend_from_slice(fixed);
+                            true
+                        }
+                        None => false,
+                    };
+                    let base: &[u8] = if repaired { &self.base_repaired } else { raw };
                     let c = components::split(base);
                     if c.scheme.is_none() || components::check_scheme(base, &c).is_err() {
                         return Err(LineError::new(ErrorKind::BadBase, r.start));
@@ -344,7 +372,12 @@ impl Worker {
                     });
                     sink.clear();
                     if let Err(e) = conv.convert_into(base, sink) {
-                        let at = r.start + e.offset.min(base.len().saturating_sub(1));
+                        let off = if repaired {
+                            self.base_repair.offset_in_line(e.offset)
+                        } else {
+                            e.offset
+                        };
+                        let at = r.start + off.min(raw.len().saturating_sub(1));
                         return Err(LineError::new(ErrorKind::BadBase, at));
                     }
                     Some(base)
