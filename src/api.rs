@@ -169,8 +169,8 @@ pub fn base_problem(base: &str) -> Option<String> {
     base_problem_with(base, ToUriOptions::default())
 }
 
-/// [`base_problem`] in the host mode of `opts` (its `host` and `host_fallback_percent`) and
-/// with its `repair` applied to the base first (the other options are the line's, not the
+/// [`base_problem`] in the host mode of `opts` (its `host` and `host_fallback_percent`),
+/// under its `strict`, and with its `repair` applied to the base first (the other options are the line's, not the
 /// base's): the run's own conversion of the base's host. `idna2003-differs` is not a
 /// problem: the lines of such a run carry it as a warning.
 pub fn base_problem_with(base: &str, opts: ToUriOptions) -> Option<String> {
@@ -181,9 +181,12 @@ pub fn base_problem_with(base: &str, opts: ToUriOptions) -> Option<String> {
                 .to_string(),
         );
     }
+    // `strict` too: a base that `--strict` refuses would fail every line that keeps its
+    // path, each at the reference's first byte (a QA sweep: `--strict --base 'http://a/b c/'`).
     let o = ToUriOptions::default()
         .host(opts.host)
-        .host_fallback_percent(opts.host_fallback_percent);
+        .host_fallback_percent(opts.host_fallback_percent)
+        .strict(opts.strict);
     // Warnings seen as warnings: an `idna2003-differs` that is one (`faß.de`) passes, one
     // that is an error (a joiner Nameprep deletes) does not (found by a QA sweep).
     let g = GuardOptions {

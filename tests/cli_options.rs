@@ -310,6 +310,17 @@ fn a_base_without_a_scheme_is_a_usage_error_before_any_line() {
     let o = run(&strs(&["--base", "urn:x:y", "-q"]), b"#f\n");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(o.stdout, b"urn:x:y#f\n");
+    // Under --strict, as --strict reads the lines (a QA sweep: accepted, then every line
+    // that kept the base's path was `disallowed-ascii` at column 1).
+    let o = run(&strs(&["--strict", "--base", "http://a/b c/"]), b"#f\n");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("disallowed-ascii at byte 11"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&strs(&["-q", "--base", "http://a/b c/"]), b"#f\n");
+    assert_eq!(o.stdout, b"http://a/b%20c/#f\n");
     // An absolute reference that is no IRI (found by a QA sweep): refused before any line.
     refused("http://a/%zz/c", "is not an IRI: bad-percent at byte 10");
     refused("http://[::1/", "is not an IRI: bad-ip-literal at byte 8");

@@ -354,14 +354,17 @@ impl Worker {
                     // In the run's host mode and with the host checks around it, as
                     // `iribulk::base_problem_with` does for `--base` (`http://127。1/` and a
                     // ZWJ in the host were the reference's error; found by a QA sweep).
+                    // Under `--strict` as `--base` is (`iribulk::base_problem_with`).
                     let host = (
                         self.opts.to_uri.host,
                         self.opts.to_uri.host_fallback_percent,
+                        self.opts.to_uri.strict,
                     );
                     let (conv, sink) = &mut **self.base_check.get_or_insert_with(|| {
                         let o = crate::config::ToUriOptions::default()
                             .host(host.0)
-                            .host_fallback_percent(host.1);
+                            .host_fallback_percent(host.1)
+                            .strict(host.2);
                         let g = GuardOptions {
                             trim: false,
                             strict: false,

@@ -778,7 +778,10 @@ impl Cli {
         if let Some(b) = &self.base {
             // An absolute IRI (RFC 3986 §5.1, RFC 3987 §2.2) whose host the run converts,
             // before any line is read.
-            let opts = self.host_options().repair(self.repair.unwrap_or_default());
+            let opts = self
+                .host_options()
+                .repair(self.repair.unwrap_or_default())
+                .strict(self.strict);
             if let Some(why) = iribulk::base_problem_with(b, opts) {
                 return Err(format!("--base '{b}' {why}"));
             }
