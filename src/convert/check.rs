@@ -164,6 +164,25 @@ impl Checker {
         self.conv.host_cache().to_ascii(host, idna, out)
     }
 
+    /// [`Checker::host_to_ascii`] of `name` (the host `host` as written, decoded) into the
+    /// checker's scratch buffer, its failure the line's `idna` error at `at` (the host's
+    /// first byte): the check of a host that the IDNA of the run maps.
+    fn check_host_idna(
+        &mut self,
+        name: &str,
+        idna: host::Idna,
+        host: &str,
+        at: usize,
+    ) -> Result<(), LineError> {
+        let mut tmp = std::mem::take(&mut self.mapped);
+        tmp.clear();
+        let res = self
+            .host_to_ascii(name, idna, &mut tmp)
+            .map_err(|reason| host::idna_error(reason, name, host.as_bytes(), at));
+        self.mapped = tmp;
+        res
+    }
+
     /// Validates one line. A valid line is its own output: it passes through
     /// ([`crate::convert::Written::Passthrough`], `out` as it was), with its warnings.
     pub fn convert_into(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Outcome, LineError> {
@@ -473,26 +492,14 @@ impl Checker {
                 // line; a non-ASCII host makes the line non-ASCII, so it did run.
                 return host_mapping_errors(name, mode, scheme, r.start, pct);
             }
-            let mut tmp = std::mem::take(&mut self.mapped);
-            tmp.clear();
-            let res = self
-                .host_to_ascii(name, idna, &mut tmp)
-                .map_err(|reason| host::idna_error(reason, name, host.as_bytes(), r.start));
-            self.mapped = tmp;
-            res?;
+            self.check_host_idna(name, idna, host, r.start)?;
             return host_mapping_errors(name, mode, scheme, r.start, pct);
         }
         // `--idna2003-no-std3` (UseSTD3ASCIIRules=FALSE, RFC 3490 §4.1 step 3): an ASCII
         // host is not held to STD3 either; its ToASCII decides, as in to-uri (a QA sweep:
         // `my_site.bücher.de` passed and its own ACE form `my_site.xn--bcher-kva.de` did not).
         if matches!(mode, HostMode::Idna2003(f) if !f.use_std3_ascii_rules) {
-            let mut tmp = std::mem::take(&mut self.mapped);
-            tmp.clear();
-            let res = self
-                .host_to_ascii(name, idna, &mut tmp)
-                .map_err(|reason| host::idna_error(reason, name, host.as_bytes(), r.start));
-            self.mapped = tmp;
-            return res;
+            return self.check_host_idna(name, idna, host, r.start);
         }
         let dns = if self.naive {
             is_dns_name_naive(name)

@@ -757,12 +757,19 @@ fn identifier_allowed_naive(c: char) -> bool {
 /// `check_label_matches_twin_on_mixed_labels` compare it with the skeleton of whole labels.
 #[inline]
 pub fn skeleton_is_latin(c: char) -> bool {
+    in_table(&SKELETON_LATIN_BMP, &SKELETON_LATIN, c)
+}
+
+/// `c` is in `ranges` (inclusive, ascending): the bitmap `bmp` of the ranges below U+10000
+/// answers those ([`bmp_bitmap`]), a binary search the rest.
+#[inline]
+fn in_table(bmp: &[u64; 1024], ranges: &[(u32, u32)], c: char) -> bool {
     let u = c as u32;
     if u < 0x10000 {
-        return SKELETON_LATIN_BMP[(u >> 6) as usize] >> (u & 63) & 1 != 0;
+        return bmp[(u >> 6) as usize] >> (u & 63) & 1 != 0;
     }
-    let i = SKELETON_LATIN.partition_point(|&(_, hi)| hi < u);
-    SKELETON_LATIN.get(i).is_some_and(|&(lo, _)| lo <= u)
+    let i = ranges.partition_point(|&(_, hi)| hi < u);
+    ranges.get(i).is_some_and(|&(lo, _)| lo <= u)
 }
 
 /// The code points whose UTS #39 skeleton is made of ASCII letters, digits and `-` only (or
@@ -915,12 +922,7 @@ pub fn skeleton_is_latin_naive(c: char) -> bool {
 /// twin cost to-iri 4.4 % more instructions on `intl.uri.txt`, filling its pages).
 #[inline]
 pub fn skeleton_reads_latin(c: char) -> bool {
-    let u = c as u32;
-    if u < 0x10000 {
-        return SKELETON_READS_LATIN_BMP[(u >> 6) as usize] >> (u & 63) & 1 != 0;
-    }
-    let i = SKELETON_READS_LATIN.partition_point(|&(_, hi)| hi < u);
-    SKELETON_READS_LATIN.get(i).is_some_and(|&(lo, _)| lo <= u)
+    in_table(&SKELETON_READS_LATIN_BMP, &SKELETON_READS_LATIN, c)
 }
 
 /// The code points whose UTS #39 skeleton reads as Latin ([`skeleton_reads_latin_naive`]
