@@ -170,7 +170,7 @@ pub fn base_problem(base: &str) -> Option<String> {
 }
 
 /// [`base_problem`] in the host mode of `opts` (its `host` and `host_fallback_percent`),
-/// under its `strict`, and with its `repair` applied to the base first (the other options are the line's, not the
+/// under its `strict` and with its `repair` (the other options are the line's, not the
 /// base's): the run's own conversion of the base's host. `idna2003-differs` is not a
 /// problem: the lines of such a run carry it as a warning.
 pub fn base_problem_with(base: &str, opts: ToUriOptions) -> Option<String> {
@@ -181,36 +181,29 @@ pub fn base_problem_with(base: &str, opts: ToUriOptions) -> Option<String> {
                 .to_string(),
         );
     }
-    // `strict` too: a base that `--strict` refuses would fail every line that keeps its
-    // path, each at the reference's first byte (a QA sweep: `--strict --base 'http://a/b c/'`).
+    // `strict`: a base that `--strict` refuses would fail every line that keeps its path,
+    // each at the reference's first byte (a QA sweep: `--strict --base 'http://a/b c/'`).
+    // `repair`: it applies to the base as to every line (the engine resolves against the
+    // repaired base, `engine::Worker::set_base`); to-uri maps an error back to the base.
     let o = ToUriOptions::default()
         .host(opts.host)
         .host_fallback_percent(opts.host_fallback_percent)
-        .strict(opts.strict);
+        .strict(opts.strict)
+        .repair(opts.repair);
     // Warnings seen as warnings: an `idna2003-differs` that is one (`faß.de`) passes, one
     // that is an error (a joiner Nameprep deletes) does not (found by a QA sweep).
     let g = GuardOptions {
         warnings_unseen: false,
         ..guard(Some(o.host), false, false)
     };
-    // `opts.repair` (`--repair`) applies to the base as to every line: the engine resolves
-    // against the repaired base (`engine::Worker::set_base`).
-    let mut rp = crate::convert::repair::Repairer::default();
-    let repaired = rp.apply(base.as_bytes(), opts.repair).map(<[u8]>::to_vec);
-    let text = repaired.as_deref().unwrap_or(base.as_bytes());
     Guard::new(ToUri::new(o), g)
-        .convert_into(text, &mut Vec::new())
+        .convert_into(base.as_bytes(), &mut Vec::new())
         .err()
         .map(|e| {
-            let at = if repaired.is_some() {
-                rp.offset_in_line(e.offset)
-            } else {
-                e.offset
-            };
             format!(
                 "is not an IRI: {} at byte {} ({})",
                 e.kind.code(),
-                at + 1,
+                e.offset + 1,
                 e.kind.message()
             )
         })

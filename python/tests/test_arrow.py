@@ -369,14 +369,20 @@ def test_threads_pool_after_fork(threads):
     hang; multiprocessing's fork start method). threads=0, the default, too (a later sweep:
     it used rayon's global pool, which a child cannot rebuild); 20,000 rows, so that the
     work is split across the workers."""
-    import time
-
     n = 20_000
     arr = pa.array([GOOD] * n)
     iribulk.to_uri_batch(arr, threads=threads)
+    _fork_and_convert(arr, threads, "the forked child")
+
+
+def _fork_and_convert(arr, threads, who):
+    """Forks a child that converts `arr` with `threads` and exits 0 when every row is
+    GOOD_URI; the child must finish within 30 s (it is killed otherwise)."""
+    import time
+
     pid = os.fork()
     if pid == 0:
-        ok = iribulk.to_uri_batch(arr, threads=threads).to_pylist() == [GOOD_URI] * n
+        ok = iribulk.to_uri_batch(arr, threads=threads).to_pylist() == [GOOD_URI] * len(arr)
         os._exit(0 if ok else 1)
     for _ in range(300):
         done, status = os.waitpid(pid, os.WNOHANG)
@@ -386,7 +392,7 @@ def test_threads_pool_after_fork(threads):
         time.sleep(0.1)
     os.kill(pid, 9)
     os.waitpid(pid, 0)
-    raise AssertionError("the forked child did not finish in 30 s")
+    raise AssertionError(f"{who} did not finish in 30 s")
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
@@ -395,8 +401,6 @@ def test_fork_while_another_thread_is_in_a_batch_call():
     kept pool's lock, or building a pool) gets a pool of its own and never waits on the
     parent's lock: about one child in thirty waited forever (a QA sweep). 30 forks; each
     child must answer within 30 s."""
-    import time
-
     arr = pa.array([GOOD] * 2_000)
     stop = threading.Event()
 
@@ -411,20 +415,7 @@ def test_fork_while_another_thread_is_in_a_batch_call():
     t.start()
     try:
         for _ in range(30):
-            pid = os.fork()
-            if pid == 0:
-                ok = iribulk.to_uri_batch(arr).to_pylist() == [GOOD_URI] * len(arr)
-                os._exit(0 if ok else 1)
-            for _ in range(300):
-                done, status = os.waitpid(pid, os.WNOHANG)
-                if done:
-                    assert os.waitstatus_to_exitcode(status) == 0
-                    break
-                time.sleep(0.1)
-            else:
-                os.kill(pid, 9)
-                os.waitpid(pid, 0)
-                raise AssertionError("a child forked during a batch call did not finish in 30 s")
+            _fork_and_convert(arr, 0, "a child forked during a batch call")
     finally:
         stop.set()
         t.join()

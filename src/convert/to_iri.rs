@@ -1111,21 +1111,10 @@ impl ToIri {
         // The line's own output only (`line_start`): a mark's base is never a byte the
         // caller wrote before the line.
         let ls = self.line_start.min(mark);
-        let in_line = |out: &mut Vec<u8>, f: &dyn Fn(&mut Vec<u8>) -> bool| {
-            if ls == 0 {
-                return f(out);
-            }
-            let mut line = out.split_off(ls);
-            let r = f(&mut line);
-            out.append(&mut line);
-            r
-        };
         let reencoded = !decoded.is_empty()
             && if self.naive {
-                in_line(out, &|line| {
-                    host::display::reencode_lookalikes_in(line, mark - ls, marks, |at| {
-                        decoded.iter().any(|r| r.contains(&at))
-                    })
+                host::display::reencode_lookalikes_in(out, ls, mark, marks, |at| {
+                    decoded.iter().any(|r| r.contains(&at))
                 })
             } else {
                 (self.lookalike
@@ -1136,14 +1125,7 @@ impl ToIri {
                             mark - ls,
                             &decoded,
                         )))
-                    && in_line(out, &|line| {
-                        host::display::reencode_lookalikes_in_ranges(
-                            line,
-                            mark - ls,
-                            marks,
-                            &decoded,
-                        )
-                    })
+                    && host::display::reencode_lookalikes_in_ranges(out, ls, mark, marks, &decoded)
             };
         if reencoded {
             o.written = Written::Wrote;

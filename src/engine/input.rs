@@ -326,9 +326,15 @@ impl Read for Counting {
     }
 }
 
+/// True when `path` names stdout as an output: `-`, or `/dev/stdout`, `/dev/fd/1`,
+/// `/proc/self/fd/1` ([`fd_number`]).
+pub fn names_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-" || fd_number(path) == Some(1)
+}
+
 /// The descriptor number that `/dev/stdin`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or
 /// `/proc/self/fd/N` names; `None` for any other path.
-pub fn fd_number(path: &Path) -> Option<i32> {
+pub(crate) fn fd_number(path: &Path) -> Option<i32> {
     let s = path.to_str()?;
     match s {
         "/dev/stdin" => Some(0),

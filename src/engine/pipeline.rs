@@ -156,7 +156,7 @@ impl RunOptions {
         let out_is_std = self
             .output
             .as_ref()
-            .is_none_or(|p| p.as_os_str() == "-" || super::input::fd_number(p) == Some(1));
+            .is_none_or(|p| super::input::names_stdout(p));
         self.errors.as_ref().is_some_and(|p| p.as_os_str() == "-") && !out_is_std
     }
 

@@ -187,7 +187,6 @@ pub struct Worker {
     base_check: Option<Box<(Guard<ToUri>, Vec<u8>)>>,
     /// `--repair` on a `--base-field` base ([`Worker::convert_ref`]): the repaired base.
     base_repair: crate::convert::repair::Repairer,
-    base_repaired: Vec<u8>,
     /// The lines of the current stretch that the walk sends to [`Worker::end_line`]
     /// ([`Worker::flush`]).
     deferred: Vec<Deferred>,
@@ -241,7 +240,6 @@ impl Worker {
             base_buf: Vec::new(),
             base_check: None,
             base_repair: Default::default(),
-            base_repaired: Vec::new(),
             deferred: Vec::new(),
             last_out: None,
         }
@@ -334,18 +332,8 @@ impl Worker {
                     // RFC 3986 §5.1: the base must be absolute. Resolution would say
                     // `bad-scheme`, about the reference's column.
                     let raw = &record[r.clone()];
-                    // `--repair` applies to the base field too ([`Worker::set_base`]).
-                    let repaired = match self.base_repair.apply(raw, self.opts.to_uri.repair) {
-                        Some(fixed) => {
-                            self.base_repaired.clear();
-                            self.base_repaired.extend_from_slice(fixed);
-                            true
-                        }
-                        None => false,
-                    };
-                    let base: &[u8] = if repaired { &self.base_repaired } else { raw };
-                    let c = components::split(base);
-                    if c.scheme.is_none() || components::check_scheme(base, &c).is_err() {
+                    let c = components::split(raw);
+                    if c.scheme.is_none() || components::check_scheme(raw, &c).is_err() {
                         return Err(LineError::new(ErrorKind::BadBase, r.start));
                     }
                     // And one that to-uri converts without an error, as `--base` must be
@@ -354,17 +342,17 @@ impl Worker {
                     // In the run's host mode and with the host checks around it, as
                     // `iribulk::base_problem_with` does for `--base` (`http://127。1/` and a
                     // ZWJ in the host were the reference's error; found by a QA sweep).
-                    // Under `--strict` as `--base` is (`iribulk::base_problem_with`).
-                    let host = (
-                        self.opts.to_uri.host,
-                        self.opts.to_uri.host_fallback_percent,
-                        self.opts.to_uri.strict,
-                    );
+                    // Under `--strict` and with `--repair`, as `--base` is
+                    // (`iribulk::base_problem_with`; to-uri maps the offsets of its repairs
+                    // back to the base).
+                    let t = &self.opts.to_uri;
+                    let host = (t.host, t.host_fallback_percent, t.strict, t.repair);
                     let (conv, sink) = &mut **self.base_check.get_or_insert_with(|| {
                         let o = crate::config::ToUriOptions::default()
                             .host(host.0)
                             .host_fallback_percent(host.1)
-                            .strict(host.2);
+                            .strict(host.2)
+                            .repair(host.3);
                         let g = GuardOptions {
                             trim: false,
                             strict: false,
@@ -374,16 +362,16 @@ impl Worker {
                         Box::new((Guard::new(ToUri::new(o), g), Vec::new()))
                     });
                     sink.clear();
-                    if let Err(e) = conv.convert_into(base, sink) {
-                        let off = if repaired {
-                            self.base_repair.offset_in_line(e.offset)
-                        } else {
-                            e.offset
-                        };
-                        let at = r.start + off.min(raw.len().saturating_sub(1));
+                    if let Err(e) = conv.convert_into(raw, sink) {
+                        let at = r.start + e.offset.min(raw.len().saturating_sub(1));
                         return Err(LineError::new(ErrorKind::BadBase, at));
                     }
-                    Some(base)
+                    // Resolution uses the repaired base ([`Worker::set_base`]).
+                    Some(
+                        self.base_repair
+                            .apply(raw, self.opts.to_uri.repair)
+                            .unwrap_or(raw),
+                    )
                 }
                 None => return Err(LineError::new(ErrorKind::MissingField, record.len())),
             },

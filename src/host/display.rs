@@ -418,31 +418,23 @@ pub fn script_tlds(s: Script) -> &'static [&'static str] {
     }
 }
 
-/// The delegated TLDs (IANA root zone database) that are whole-script confusables
-/// themselves: written in one non-Latin script, with a UTS #39 skeleton that reads as Latin
-/// ([`skeleton_reads_latin`]: `рус` reads `pyc`, `рф` `pɸ`). Every other non-ASCII TLD of
-/// that kind is not a TLD but a label posing as one (`www.аррӏе`, `login.раураӏ`), and
-/// excuses nothing ([`tld_matches`]). The test `confusable_delegated_tlds_are_the_latin_reading_ones`
-/// checks the Cyrillic, Greek, Armenian, Georgian, Hebrew and Thai IDN TLDs: these thirteen.
-pub const CONFUSABLE_DELEGATED_TLDS: &[&str] = &[
-    "бг",
-    "ком",
-    "мон",
-    "москва",
-    "орг",
-    "рус",
-    "рф",
-    "сайт",
-    "срб",
-    "укр",
-    "қаз",
-    "ευ",
-    "հայ",
+/// The delegated IDN TLDs (IANA root zone database) in the scripts whose letters have Latin
+/// look-alikes: Cyrillic, Greek, Armenian, Georgian, Hebrew, Thai. Those among them that are
+/// whole-script confusables themselves (a skeleton that reads as Latin,
+/// [`skeleton_reads_latin`]: `рус` reads `pyc`, `рф` `pɸ`; thirteen, the test
+/// `confusable_delegated_tlds_are_the_latin_reading_ones`) are still TLDs of their script.
+/// Every other non-ASCII TLD of that kind is not a TLD but a label posing as one
+/// (`www.аррӏе`, `login.раураӏ`), and excuses nothing ([`tld_matches`]).
+#[rustfmt::skip]
+pub const DELEGATED_IDN_TLDS: &[&str] = &[
+    "бг", "бел", "дети", "ею", "католик", "ком", "мкд", "мон", "москва", "онлайн", "орг",
+    "рус", "рф", "сайт", "срб", "укр", "қаз", "ελ", "ευ", "հայ", "გე", "קום", "ישראל",
+    "ไทย", "คอม",
 ];
 
 /// True when `tld` (a U-label or ASCII, any case) belongs to script `s`: written in it, or
 /// listed by [`script_tlds`]. A TLD written in the script that is itself a whole-script
-/// confusable belongs only when it is a delegated one ([`CONFUSABLE_DELEGATED_TLDS`]):
+/// confusable belongs only when it is a delegated one ([`DELEGATED_IDN_TLDS`]):
 /// otherwise the label posing as a TLD excused itself and the labels before it (a QA sweep:
 /// `www.xn--80ak6aa92e` was shown `www.аррӏе`, `.apple` being a real TLD).
 pub fn tld_matches(tld: &str, s: Script) -> bool {
@@ -453,7 +445,7 @@ pub fn tld_matches(tld: &str, s: Script) -> bool {
     !tld.is_ascii()
         && tld.chars().all(|c| merged_scripts(c).contains_script(s))
         && (!lower.chars().all(skeleton_reads_latin)
-            || CONFUSABLE_DELEGATED_TLDS.contains(&lower.as_str()))
+            || DELEGATED_IDN_TLDS.contains(&lower.as_str()))
 }
 
 /// The one script of a label written in a single non-Latin script, if it is one (UTS #39
@@ -1285,7 +1277,7 @@ pub fn display_host_naive(ace: &str, unicode: &str) -> Option<String> {
 /// by the callers (RFC 3986 §2.2 keeps reserved and disallowed ASCII encoded). Returns true
 /// when something was re-encoded.
 pub fn reencode_lookalikes(out: &mut Vec<u8>, mark: usize) -> bool {
-    reencode_lookalikes_in(out, mark, true, |_| true)
+    reencode_lookalikes_in(out, 0, mark, true, |_| true)
 }
 
 /// [`reencode_lookalikes`] for the characters whose offset in `out[mark..]` `decoded` accepts
@@ -1300,8 +1292,13 @@ pub fn reencode_lookalikes(out: &mut Vec<u8>, mark: usize) -> bool {
 ///
 /// `marks` false leaves marks alone (normalize's comparison form decodes hosts as they are:
 /// there IDNA's NFC makes `=` + U+0338 the host `≠`, `xn--1ch`).
+///
+/// `out[from..mark]` is what precedes the component in its line, where a mark's base may be;
+/// the bytes before `from` are not the line's (a batch writes rows back to back: after the
+/// row `a`, `%CC%81x` was decoded onto `a`, found by a QA sweep of the Python package).
 pub fn reencode_lookalikes_in(
     out: &mut Vec<u8>,
+    from: usize,
     mark: usize,
     marks: bool,
     decoded: impl Fn(usize) -> bool,
@@ -1320,7 +1317,7 @@ pub fn reencode_lookalikes_in(
     let tail = out.split_off(mark);
     let text = std::str::from_utf8(&tail).expect("checked above");
     // Whether the base of the combining sequence being written is one no mark may sit on.
-    let mut unsafe_base = mark_base_unsafe(out);
+    let mut unsafe_base = mark_base_unsafe(&out[from..]);
     let mut found = found.into_iter().peekable();
     let mut changed = false;
     for (at, c) in text.char_indices() {
@@ -1334,7 +1331,7 @@ pub fn reencode_lookalikes_in(
         } else {
             out.extend_from_slice(&tail[at..at + c.len_utf8()]);
             if !is_mark {
-                unsafe_base = c.is_ascii() && ascii_base_unsafe(out);
+                unsafe_base = c.is_ascii() && ascii_base_unsafe(&out[from..]);
             }
         }
     }
@@ -1501,19 +1498,20 @@ pub fn ranges_may_hold_unsafe_mark(
 /// character whose skeleton has a delimiter and no combining mark on a base that must not
 /// carry one ([`ranges_may_hold_unsafe_mark`]), and then nothing can be re-encoded. Otherwise
 /// (or when a range does not start on a character) it is [`reencode_lookalikes_in`], its
-/// twin; the test `ranges_fast_exit_matches_twin` compares both.
+/// twin; the test `ranges_fast_exit_matches_twin` compares both. `from` as for the twin.
 pub fn reencode_lookalikes_in_ranges(
     out: &mut Vec<u8>,
+    from: usize,
     mark: usize,
     marks: bool,
     ranges: &[std::ops::Range<usize>],
 ) -> bool {
     let may = ranges_may_hold_lookalike(&out[mark..], ranges)
-        || marks && ranges_may_hold_unsafe_mark(out, mark, ranges);
+        || marks && ranges_may_hold_unsafe_mark(&out[from..], mark - from, ranges);
     if !may {
         return false;
     }
-    reencode_lookalikes_in(out, mark, marks, |at| {
+    reencode_lookalikes_in(out, from, mark, marks, |at| {
         ranges.iter().any(|r| r.contains(&at))
     })
 }
@@ -1552,47 +1550,34 @@ pub fn is_mixed_script(label: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    /// The delegated IDN TLDs (IANA root zone database) in the scripts whose letters have
-    /// Latin look-alikes: Cyrillic, Greek, Armenian, Georgian, Hebrew, Thai.
-    const IDN_TLDS: &[&str] = &[
-        "бг",
-        "бел",
-        "дети",
-        "ею",
-        "католик",
-        "ком",
-        "мкд",
-        "мон",
-        "москва",
-        "онлайн",
-        "орг",
-        "рус",
-        "рф",
-        "сайт",
-        "срб",
-        "укр",
-        "қаз",
-        "ελ",
-        "ευ",
-        "հայ",
-        "გე",
-        "קום",
-        "ישראל",
-        "ไทย",
-        "คอม",
-    ];
-
-    /// [`CONFUSABLE_DELEGATED_TLDS`] is exactly the TLDs of [`IDN_TLDS`] whose skeleton
-    /// reads as Latin ([`skeleton_reads_latin`]): each is excused as a TLD of its script,
-    /// and no other label whose skeleton reads as Latin is.
+    /// The TLDs of [`DELEGATED_IDN_TLDS`] whose skeleton reads as Latin
+    /// ([`skeleton_reads_latin`]): each is excused as a TLD of its script, and no other
+    /// label whose skeleton reads as Latin is.
     #[test]
     fn confusable_delegated_tlds_are_the_latin_reading_ones() {
-        let latin: Vec<&str> = IDN_TLDS
+        let latin: Vec<&str> = DELEGATED_IDN_TLDS
             .iter()
             .copied()
             .filter(|t| t.chars().all(skeleton_reads_latin))
             .collect();
-        assert_eq!(latin, CONFUSABLE_DELEGATED_TLDS);
+        assert_eq!(
+            latin,
+            [
+                "бг",
+                "ком",
+                "мон",
+                "москва",
+                "орг",
+                "рус",
+                "рф",
+                "сайт",
+                "срб",
+                "укр",
+                "қаз",
+                "ευ",
+                "հայ"
+            ]
+        );
     }
 
     use super::*;
@@ -1722,17 +1707,17 @@ mod tests {
         ];
         for (text, mark, want) in cases {
             let mut v = text.as_bytes().to_vec();
-            let changed = reencode_lookalikes_in(&mut v, mark, true, all);
+            let changed = reencode_lookalikes_in(&mut v, 0, mark, true, all);
             assert_eq!(String::from_utf8_lossy(&v), want, "{text:?}");
             assert_eq!(changed, text != want, "{text:?}");
         }
         // Written literally (not decoded): left as it is.
         let mut v = "?q=\u{338}".as_bytes().to_vec();
-        assert!(!reencode_lookalikes_in(&mut v, 0, true, |_| false));
+        assert!(!reencode_lookalikes_in(&mut v, 0, 0, true, |_| false));
         assert_eq!(v, "?q=\u{338}".as_bytes());
         // A literal mark on `=`, then a decoded one: the base is `=`.
         let mut v = "=\u{338}\u{301}".as_bytes().to_vec();
-        assert!(reencode_lookalikes_in(&mut v, 0, true, |at| at == 3));
+        assert!(reencode_lookalikes_in(&mut v, 0, 0, true, |at| at == 3));
         assert_eq!(v, "=\u{338}%CC%81".as_bytes());
         // A run of marks longer than the walk is judged unsafe.
         let long = format!("e{}", "\u{301}".repeat(MARK_WALK + 1));
@@ -1785,8 +1770,8 @@ mod tests {
                     let mark = prefix.len();
                     let mut fast = [prefix, &t[..]].concat();
                     let mut twin = fast.clone();
-                    let rf = reencode_lookalikes_in_ranges(&mut fast, mark, marks, &ranges);
-                    let rt = reencode_lookalikes_in(&mut twin, mark, marks, |at| {
+                    let rf = reencode_lookalikes_in_ranges(&mut fast, 0, mark, marks, &ranges);
+                    let rt = reencode_lookalikes_in(&mut twin, 0, mark, marks, |at| {
                         ranges.iter().any(|r| r.contains(&at))
                     });
                     assert_eq!(

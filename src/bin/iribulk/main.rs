@@ -50,19 +50,18 @@ fn main() -> ExitCode {
     // What goes to stdout: the converted lines, the report (`--errors -` with `--out FILE`),
     // the summary (`--stats-file -`). Each is lost in a closed stdout (the report and the
     // summary were lost without a word: a QA sweep).
-    let is_stdout = |p: &std::path::Path| p.as_os_str() == "-" || input::fd_number(p) == Some(1);
     let mut on_stdout = Vec::new();
-    if opts.output.as_deref().is_none_or(is_stdout) {
+    if opts.output.as_deref().is_none_or(input::names_stdout) {
         on_stdout.push("the converted lines".to_string());
     }
     let named =
         |what: &str, opt: &str, p: &std::path::Path| format!("{what} ({opt} {})", p.display());
     if let Some(e) = opts.errors.as_deref() {
-        if opts.errors_to_stdout() || (e.as_os_str() != "-" && is_stdout(e)) {
+        if opts.errors_to_stdout() || (e.as_os_str() != "-" && input::names_stdout(e)) {
             on_stdout.push(named("the error report", "--errors", e));
         }
     }
-    if let Some(p) = cli.stats_file.as_deref().filter(|p| is_stdout(p)) {
+    if let Some(p) = cli.stats_file.as_deref().filter(|p| input::names_stdout(p)) {
         on_stdout.push(named("the summary", "--stats-file", p));
     }
     if !on_stdout.is_empty() && stdout_was_closed() {
