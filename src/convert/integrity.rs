@@ -483,7 +483,16 @@ pub fn blob_origin_changed(input: &[u8], written: &[u8]) -> Option<usize> {
             .iter()
             .take_while(|&&b| b == b'/' || b == b'\\')
             .count();
-        if slashes == 0 {
+        // A special scheme other than `file` has an authority even without slashes (WHATWG
+        // URL §4.4 special authority ignore slashes state: `http:ex.com:8/` is the host
+        // ex.com, port 8), so its port and IP literal are read as after `//` (to-iri decoded
+        // `blob:http:0x7f.1:%38/` into the origin `http://127.0.0.1:8`; found by a QA sweep).
+        let authority = slashes > 0
+            || scheme > 1 && {
+                let name = &head[..scheme - 1];
+                is_special(name) && !name.eq_ignore_ascii_case(b"file")
+            };
+        if !authority {
             decoded(&mut k, rest);
         } else {
             k.extend_from_slice(&rest[..slashes]);
