@@ -1062,6 +1062,11 @@ impl LegacyInput {
             if cs.0 != encoding_rs::UTF_16LE && cs.0 != encoding_rs::UTF_16BE)
     }
 
+    /// True for `--charset-field`: each record names its own charset.
+    pub fn per_record(&self) -> bool {
+        matches!(self.source, CharsetSource::Field(_))
+    }
+
     /// True if lines need the per-line decoder at all: not for a fixed UCS-based charset
     /// (UTF-8 is the engine's own input; UTF-16 is transcoded as a stream).
     pub fn decodes_lines(&self) -> bool {

@@ -147,9 +147,11 @@ pub const UTF16_HINT: &str =
     " (NUL between the characters: UTF-16 without a BOM? try --charset utf-16le or utf-16be)";
 
 /// [`UTF16_HINT`] when `input` looks like UTF-16 text read as UTF-8: of its first 32 bytes,
-/// at least three quarters of the bytes at even offsets are NUL and none at odd offsets, or
-/// the other way round (ASCII text in UTF-16LE or UTF-16BE; a line after the first may start
-/// at either byte of a code unit). A UTF-16 file with a BOM is decoded (README "Legacy
+/// at least three quarters of the bytes at even offsets are NUL and at most one in eight at
+/// odd offsets, or the other way round (ASCII text in UTF-16LE or UTF-16BE; a line after the
+/// first may start at either byte of a code unit; a code unit such as the low surrogate
+/// `DE00` of an emoji puts a NUL on the other side: `http://h.com/😀` had no hint, found by
+/// a QA sweep). A UTF-16 file with a BOM is decoded (README "Legacy
 /// charsets"); one without reaches the converters as bytes (a QA sweep: every line was
 /// `invalid-utf8` or `control-char` with no word of UTF-16).
 pub fn utf16_hint(input: &[u8]) -> Option<&'static str> {
@@ -168,7 +170,8 @@ pub fn utf16_hint(input: &[u8]) -> Option<&'static str> {
     };
     let (even, odd) = (nul(0), nul(1));
     let most = |n: usize| 4 * n >= 3 * pairs;
-    ((most(even) && odd == 0) || (most(odd) && even == 0)).then_some(UTF16_HINT)
+    let few = |n: usize| 8 * n <= pairs;
+    ((most(even) && few(odd)) || (most(odd) && few(even))).then_some(UTF16_HINT)
 }
 
 /// What the JSON Lines row writes as `\uXXXX` although serde_json leaves it raw: the
@@ -455,8 +458,8 @@ impl Summary {
 mod tests {
     use super::*;
 
-    /// ASCII text in UTF-16LE and UTF-16BE, at either byte of a code unit, gets the hint;
-    /// UTF-8 text, a line with one NUL, NUL runs and short lines do not.
+    /// ASCII text in UTF-16LE and UTF-16BE, at either byte of a code unit, with an emoji too,
+    /// gets the hint; UTF-8 text, a line with one NUL, NUL runs and short lines do not.
     #[test]
     fn utf16_hint_only_for_text_that_looks_like_utf16() {
         let le: Vec<u8> = "http://a.com/x"
@@ -467,8 +470,14 @@ mod tests {
             .encode_utf16()
             .flat_map(u16::to_be_bytes)
             .collect();
+        // An emoji's low surrogate (DE00) puts a NUL on the other side (found by a QA sweep).
+        let emoji: Vec<u8> = "http://h.com/😀"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
         for (t, hint) in [
             (&le[..], true),
+            (&emoji[..], true),
             (&le[1..], true),
             (&be[..], true),
             ("http://a.com/ü".as_bytes(), false),
