@@ -260,6 +260,70 @@ fn never_loosen() {
     );
 }
 
+/// Character normalization never moves a DNS host (README "Host integrity"): IDNA maps before
+/// it normalizes, and NFC's canonical reordering can move a mark the mapping changes (U+0345
+/// is ι to UTS #46 and to IDNA2003's case folding), so `a\u{345}\u{300}.com` is
+/// `xn--a-76m.com` and its NFC `à\u{345}.com` is `xn--0ca27l.com` (found by a QA sweep:
+/// `--nfc` wrote the other domain). In every rung configuration, the host `to-uri` writes
+/// for the normalized line is the one it writes for the line; and two hosts that are two
+/// domains stay apart.
+#[test]
+fn character_normalization_never_moves_a_dns_host() {
+    use iribulk::config::HostMode;
+    // The host's ACE form, its `%HH` decoded first (3987bis §3.4.2: to-uri keeps them).
+    let ace = |s: &[u8], idna: Idna| -> Option<Vec<u8>> {
+        let t = std::str::from_utf8(s).ok()?;
+        let (h, rest) = t.strip_prefix("http://")?.split_once('/')?;
+        let h = String::from_utf8(iribulk::host::host_octets(h.as_bytes())?).ok()?;
+        let s = format!("http://{h}/{rest}");
+        let s = s.as_bytes();
+        let host = match idna {
+            Idna::Uts46 => HostMode::Uts46,
+            Idna::Idna2003(f) => HostMode::Idna2003(f),
+        };
+        let mut out = Vec::new();
+        ToUri::new(ToUriOptions::default().host(host))
+            .convert_or_copy_into(s, &mut out)
+            .ok()?;
+        let t = String::from_utf8(out).unwrap();
+        let h = t
+            .strip_prefix("http://")?
+            .split('/')
+            .next()?
+            .to_ascii_lowercase();
+        Some(h.into_bytes())
+    };
+    let lines = [
+        "http://a\u{345}\u{300}.com/",
+        "http://a%CD%85%CC%80.com/",
+        "http://\u{345}\u{300}.com/",
+        "http://x\u{345}\u{301}\u{316}y.de/",
+        "http://e\u{301}\u{345}.de/",
+        "http://\u{212B}\u{345}\u{300}.org/",
+    ];
+    for (name, o) in rung_configs() {
+        if !(o.rungs.nfc || o.rungs.nfkc) {
+            continue;
+        }
+        for line in lines {
+            let Some(want) = ace(line.as_bytes(), o.idna) else {
+                continue;
+            };
+            let got =
+                norm_bytes(o, line.as_bytes()).unwrap_or_else(|e| panic!("{name}: {line}: {e}"));
+            assert_eq!(
+                ace(&got, o.idna),
+                Some(want),
+                "{name}: {line} → {}",
+                String::from_utf8_lossy(&got)
+            );
+        }
+        let a = norm(o, "http://a\u{345}\u{300}.com/");
+        let b = norm(o, "http://\u{E0}\u{345}.com/");
+        assert_ne!(a, b, "{name}: two domains merged");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Properties.
 
@@ -292,6 +356,8 @@ fn ladder_iri() -> impl Strategy<Value = Vec<u8>> {
             "xn--zz.de",
             "re\u{301}sume\u{301}",
             "ｶﾀｶﾅ.jp",
+            "a\u{345}\u{300}.com",
+            "\u{E0}\u{345}.com",
         ][..],
     );
     let userinfo = prop::sample::select(&["", "u@", "U%3a@", "ü:p@", "@", "a%7e@"][..]);

@@ -1368,7 +1368,43 @@ impl Normalizer {
             self.comp.extend_from_slice(&dst[start..]);
             dst.truncate(start);
             normalize_runs(&self.comp, form, &mut self.text, &mut self.run, dst);
+            // A host of a DNS scheme keeps its character normalization only where IDNA reads
+            // the same name in it: IDNA maps before it normalizes (UTS #46 §4 steps 1–2,
+            // RFC 3490 §4.1 via Nameprep), and NFC's canonical reordering can move a mark
+            // that the mapping changes (U+0345 is ι to IDNA: `a\u{345}\u{300}.com` is
+            // `xn--a-76m.com`, its NFC `xn--0ca27l.com`; found by a QA sweep: `--nfc` moved
+            // the link to another domain). Otherwise NFKC falls back to NFC (so that what
+            // NFC merges NFKC merges too), and NFC to the host as written, for the IDN rung
+            // and `to-uri` to map.
+            if dst[start..] != self.comp[..]
+                && scheme.is_some_and(is_dns_scheme)
+                && !self.same_idn_host(start, dst)
+            {
+                dst.truncate(start);
+                if form == Form::Nfkc {
+                    normalize_runs(&self.comp, Form::Nfc, &mut self.text, &mut self.run, dst);
+                    if dst[start..] == self.comp[..] || self.same_idn_host(start, dst) {
+                        return self.host_idn_and_case(h, hr, scheme, start, dst);
+                    }
+                    dst.truncate(start);
+                }
+                dst.extend_from_slice(&self.comp);
+            }
         }
+        self.host_idn_and_case(h, hr, scheme, start, dst)
+    }
+
+    /// Step 4 after character normalization: the IDN rung and case, on `dst[start..]`, the
+    /// host `h` at `hr` of the line so far.
+    fn host_idn_and_case(
+        &mut self,
+        h: &[u8],
+        hr: Range<usize>,
+        scheme: Option<&[u8]>,
+        start: usize,
+        dst: &mut Vec<u8>,
+    ) -> Result<(), LineError> {
+        let rungs = self.opts.rungs;
         if let Some(mode) = self.idn_for(scheme) {
             // Every host goes through ToASCII, ASCII ones too: UTS #46 maps ASCII capitals
             // (`EX%41MPLE.com`, `exAmple.com` and `example.com` are one host whichever other
@@ -1407,6 +1443,23 @@ impl Normalizer {
             lower_host(&mut dst[start..], ascii_only);
         }
         Ok(())
+    }
+
+    /// True when the host as written (`self.comp`) and as character-normalized
+    /// (`dst[start..]`) are one name to IDNA (this run's version): both decode (`%HH` as
+    /// 3987bis §3.4.2 reads a host) to UTF-8 and have the same ACE form, up to ASCII case.
+    fn same_idn_host(&mut self, start: usize, dst: &[u8]) -> bool {
+        let ace = |cache: &mut HostCache, h: &[u8], idna| -> Option<Vec<u8>> {
+            let octets = crate::host::host_octets(h)?;
+            let text = String::from_utf8(octets).ok()?;
+            let mut out = Vec::new();
+            cache.to_ascii(&text, idna, &mut out).ok()?;
+            out.make_ascii_lowercase();
+            Some(out)
+        };
+        let idna = self.opts.idna;
+        let before = ace(&mut self.cache, &self.comp, idna);
+        before.is_some() && before == ace(&mut self.cache, &dst[start..], idna)
     }
 
     /// [`Idn::Unicode`]: ToUnicode of the ACE form in `self.ace` (in lower case), kept when
