@@ -307,7 +307,7 @@ fn convert_range(
                             row: i,
                             err: w,
                             warning: true,
-                            message: lib_api::message(&w, v, opts.to_uri.host),
+                            message: lib_api::message_for(&w, conv.kept(v), opts),
                         });
                     }
                 }
@@ -317,7 +317,7 @@ fn convert_range(
                         row: i,
                         err: e,
                         warning: false,
-                        message: lib_api::message(&e, v, opts.to_uri.host),
+                        message: lib_api::message_for(&e, conv.kept(v), opts),
                     });
                     match on_error {
                         OnError::Keep => {

@@ -317,6 +317,14 @@ fn normalize_mode(
         Some("unicode") => rungs.idn = Some(Idn::Unicode),
         Some(s) => return Err(choice_error("idn", s, &["ascii", "unicode"])),
     }
+    // The CLI's refusal of `--idn unicode --as-uri`: a URI's hosts are ACE, so `idn` would be
+    // ignored (found by a QA sweep: accepted, no effect).
+    if as_uri && rungs.idn == Some(Idn::Unicode) {
+        return Err(PyValueError::new_err(
+            "idn=\"unicode\" does not go with as_uri=True (a URI's hosts are ACE: as_uri writes \
+             them as idn=\"ascii\" does)",
+        ));
+    }
     Ok(Mode::Normalize { rungs, as_uri })
 }
 
@@ -392,8 +400,11 @@ fn scalar_bytes(
         // A str the slow path passed through (check, normalize of a normal value: the
         // outcome says so) is returned as the same object too, as README promises (found by
         // a QA sweep).
+        // The message's readings are of the line the CLI reports: a UTF-16 value's UTF-8
+        // transcoding (found by a QA sweep: they were missing, or named a host of NUL bytes).
         c.convert_slow(v, &mut out, input)
             .map(|o| (same.is_none() || o.written != Written::Passthrough).then_some(out))
+            .map_err(|e| (e, lib_api::message_for(&e, c.kept(v), opts)))
     });
     match r {
         Ok(None) => Ok(same.expect("checked").clone().unbind()),
@@ -405,12 +416,7 @@ fn scalar_bytes(
             };
             Ok(s.into_any().unbind())
         }
-        Err(e) => Err(iri_error(
-            py,
-            &e,
-            lib_api::message(&e, v, opts.to_uri.host),
-            None,
-        )),
+        Err((e, message)) => Err(iri_error(py, &e, message, None)),
     }
 }
 

@@ -272,7 +272,13 @@ impl Converter {
         let r = match how {
             Err(e) => Err(e),
             Ok(Prepared::No) => self.resolve_and_convert(v, out),
-            Ok(_) if prepared.len() > max => Err(LineError::new(ErrorKind::LineTooLong, max)),
+            // Only UTF-16's cap is on the transcoding: a legacy charset's decoding may be
+            // longer than the bytes as read, which the CLI caps (README `--max-line-bytes`;
+            // found by a QA sweep: 29 windows-1252 bytes under `max_line_bytes=30` were
+            // refused, and nulled with `on_error="null"`).
+            Ok(Prepared::Utf16) if prepared.len() > max => {
+                Err(LineError::new(ErrorKind::LineTooLong, max))
+            }
             Ok(_) => self.resolve_and_convert(&prepared, out).map(|mut o| {
                 o.written = Written::Wrote;
                 o
@@ -422,6 +428,21 @@ pub fn message(e: &LineError, value: &[u8], host: HostMode) -> String {
     }
     m
 }
+
+/// [`message`] for the value `v` converted with `opts` (its line as [`Converter::kept`]
+/// gives it): without a charset, a value whose first bytes alternate with NUL adds the CLI's
+/// UTF-16 hint, spelled as the keyword (found by a QA sweep: Python dropped it).
+pub fn message_for(e: &LineError, v: &[u8], opts: &Options) -> String {
+    let mut m = message(e, v, opts.to_uri.host);
+    if opts.charset.is_none() && iribulk::engine::report::utf16_hint(v).is_some() {
+        m.push_str(UTF16_HINT);
+    }
+    m
+}
+
+/// The CLI's UTF-16 hint ([`iribulk::engine::report::UTF16_HINT`]) with the keyword's spelling.
+pub const UTF16_HINT: &str =
+    " (NUL between the characters: UTF-16 without a BOM? try charset=\"utf-16le\" or \"utf-16be\")";
 
 /// The 1-based byte column of an error, as in the CLI's report.
 pub fn column(e: &LineError) -> u64 {

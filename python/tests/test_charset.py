@@ -367,6 +367,53 @@ def test_utf16_kept_rows_and_the_line_cap():
     assert iribulk.to_uri(fits, charset="utf-16le", max_line_bytes=20) == "http://a/bcd%C3%A9f"
 
 
+def test_utf16_messages_read_the_transcoding():
+    """A host-integrity message of UTF-16 bytes names the hosts of their UTF-8 transcoding,
+    as the CLI's report of such a file does (found by a QA sweep: the readings were missing,
+    or named a host of NUL bytes); a value that looks like UTF-16 read as bytes gets the
+    CLI's hint with the keyword's spelling."""
+    for s, code, reading in [
+        ("ws://a@b\\c", "backslash-authority", "a browser reads host b"),
+        ("\\\\.\\x", "backslash-reference", "a browser reads host ."),
+        ("http:example.com/", "missing-host", "a browser reads host example.com"),
+    ]:
+        messages = []
+        for v, kw in [(s.encode(), {}), (s.encode("utf-16-le"), {"charset": "utf-16le"})]:
+            with pytest.raises(iribulk.IriError) as e:
+                iribulk.to_uri(v, **kw)
+            assert e.value.code == code
+            messages.append(e.value.message)
+            _, err = iribulk.to_uri_batch(pa.array([v], pa.binary()), errors=True, **kw)
+            messages.append(err.to_pylist()[0]["message"])
+        assert reading in messages[0], messages[0]
+        assert len(set(messages)) == 1, messages
+    with pytest.raises(iribulk.IriError) as e:
+        iribulk.to_uri("http://a/b".encode("utf-16-le"))
+    assert 'try charset="utf-16le" or "utf-16be"' in e.value.message
+    with pytest.raises(iribulk.IriError) as e:
+        iribulk.to_uri(b"http://a/\xff\xfe")
+    assert "UTF-16" not in e.value.message
+
+
+def test_legacy_line_cap_is_on_the_bytes_as_read():
+    """With a legacy charset the cap is on the bytes as given, as the CLI's --max-line-bytes
+    counts the bytes as read, not the longer decoding (found by a QA sweep: 29 windows-1252
+    bytes under max_line_bytes=30 were line-too-long, and null with on_error="null")."""
+    v = b"http://a/" + b"\xe9" * 20  # 29 bytes; 49 once decoded to UTF-8
+    want = "http://a/" + "%C3%A9" * 20
+    assert iribulk.to_uri(v, charset="windows-1252", max_line_bytes=30) == want
+    out = iribulk.to_uri_batch(pa.array([v], pa.binary()), charset="windows-1252",
+                               max_line_bytes=30, on_error="null")
+    assert out.to_pylist() == [want.encode()]
+    sj = b"http://a/" + b"\x82\xa0" * 10  # Shift_JIS: 29 bytes, 39 decoded
+    assert iribulk.to_uri(sj, charset="shift_jis", max_line_bytes=30) == (
+        "http://a/" + "%E3%81%82" * 10)
+    # Past the cap as given: line-too-long, as in the CLI.
+    with pytest.raises(iribulk.IriError) as e:
+        iribulk.to_uri(v + b"ab", charset="windows-1252", max_line_bytes=30)
+    assert e.value.code == "line-too-long"
+
+
 # WHATWG labels of UTF-16LE and UTF-16BE (the Encoding Standard's table).
 UTF16_LABELS = {"csunicode", "iso-10646-ucs-2", "ucs-2", "unicode", "unicodefeff", "utf-16",
                 "utf-16le", "unicodefffe", "utf-16be"}

@@ -128,6 +128,8 @@ def test_options_the_cli_refuses_are_value_errors():
         # Absolute but no IRI, as the CLI's --base refuses it (iribulk::base_problem).
         (iribulk.to_uri, {"base": "http://a/%zz/c"}),
         (iribulk.check, {"base": "http://a/\x01b"}),
+        # --idn unicode does not go with --as-uri (a QA sweep: idn was dropped).
+        (iribulk.normalize, {"idn": "unicode", "as_uri": True}),
     ]:
         with pytest.raises(ValueError):
             f("http://a_b.\u00fc.de/", **kw)
