@@ -255,6 +255,30 @@ pub fn configs() -> Vec<Config> {
             false,
         ),
         c("normalize/idn-unicode", e(norm(unicode), auto), false),
+        // Character normalization of a DNS host must keep its IDNA name (a QA sweep: NFC
+        // reordered U+0345, which IDNA maps to ι, and wrote another domain).
+        c(
+            "normalize/syntax+nfc",
+            e(
+                norm(Rungs {
+                    nfc: true,
+                    ..Rungs::level(Level::Syntax)
+                }),
+                auto,
+            ),
+            false,
+        ),
+        c(
+            "normalize/scheme+nfkc",
+            e(
+                norm(Rungs {
+                    nfkc: true,
+                    ..Rungs::level(Level::Scheme)
+                }),
+                auto,
+            ),
+            false,
+        ),
         c(
             "normalize/scheme-as-uri",
             e(
