@@ -1445,8 +1445,22 @@ impl<C: Converter> Guard<C> {
         // A reference without a scheme resolves into a line with the base's authority: the
         // strip rule treats a base with an authority (`foo://host/`) as a special one, so that
         // resolving first (`iribulk::resolve`) and converting after gives the same answer.
-        let strip_base = base_special || base.is_some_and(browser_authority);
-        let stripped = browser_stripped_at(reference, strip_base, &head);
+        // A `blob:` base is special to a browser too (`#x ` against it was written `#x%20`;
+        // found by a QA sweep).
+        let strip_base = base_special
+            || base
+                .is_some_and(|b| browser_authority(b) || browser_scheme_special(b) == Some(true));
+        let mut stripped = browser_stripped_at(reference, strip_base, &head);
+        // Against a `file` base a reference without a scheme is a file URL, whose path decides
+        // the host too: a TAB/CR/LF anywhere counts, as in a file line (`g<TAB>h` against
+        // `file://host/share/x` was written `g%09h`; found by a QA sweep).
+        if stripped.is_none()
+            && head.tab_newline_or_backslash
+            && base.is_some_and(browser_scheme_is_file)
+            && scheme_of(reference).is_none()
+        {
+            stripped = reference.iter().position(|&b| is_tab_or_newline(b));
+        }
         // `--trim` removes what browsers strip anywhere in a special line, except what starts
         // a `blob:` inner URL, which stays `browser-stripped` ([`blob_inner_stripped`]).
         let trim = self.opts.trim
