@@ -292,6 +292,93 @@ fn signals_remove_temporary_files_and_keep_previous_outputs() {
     }
 }
 
+/// The outputs are renamed into place all at once, or none: a signal that comes while the
+/// summary is written (here a `--stats-file` FIFO nobody reads, which blocks the run there,
+/// after the report is finished) leaves the report and the output as they were (found by a
+/// QA sweep: the report had been renamed, so a new report sat beside the old output), and
+/// still ends the run at once; a summary that cannot be written (`/dev/full`) leaves both
+/// too.
+#[test]
+fn outputs_are_renamed_all_at_once_or_not_at_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let input = d.join("in.txt");
+    std::fs::write(&input, "http://a/\u{FC}\nhttp://a/%zz\n").unwrap();
+    let out = d.join("out.txt");
+    let rep = d.join("errors.tsv");
+    let reset = || {
+        std::fs::write(&out, "previous output\n").unwrap();
+        std::fs::write(&rep, "previous report\n").unwrap();
+    };
+    let args = |stats: &Path| {
+        let mut c = bin();
+        c.args(["-q", "--in"])
+            .arg(&input)
+            .arg("--out")
+            .arg(&out)
+            .arg("--errors")
+            .arg(&rep)
+            .arg("--stats-file")
+            .arg(stats)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        c
+    };
+    reset();
+    let fifo = d.join("stats");
+    mkfifo(&fifo);
+    let mut child = args(&fifo).spawn().unwrap();
+    // The run blocks opening the FIFO for the summary, after the report: give it the time
+    // to get there (it never gets further).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while tmp_files(d).is_empty() {
+        assert!(Instant::now() < deadline, "no temporary files appeared");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the run did not wait for the FIFO"
+    );
+    let st = Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("SIGTERM did not end the run");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(143));
+    assert_eq!(tmp_files(d), Vec::<String>::new());
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "previous output\n");
+    assert_eq!(std::fs::read_to_string(&rep).unwrap(), "previous report\n");
+    // A summary that cannot be written: status 1, neither file replaced.
+    reset();
+    let o = args(Path::new("/dev/full")).output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert_eq!(tmp_files(d), Vec::<String>::new());
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "previous output\n");
+    assert_eq!(std::fs::read_to_string(&rep).unwrap(), "previous report\n");
+    // And a run that ends well replaces both.
+    let o = args(&d.join("stats.json")).output().unwrap();
+    assert_eq!(o.status.code(), Some(3), "{o:?}");
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .starts_with("http://a/%C3%BC"));
+    assert!(std::fs::read_to_string(&rep)
+        .unwrap()
+        .starts_with("file\tline"));
+}
+
 #[test]
 fn overwriting_keeps_mode_and_writes_through_symlinks() {
     let dir = tempfile::tempdir().unwrap();

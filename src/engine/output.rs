@@ -40,6 +40,54 @@ fn temps() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     TEMPS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Held by [`commit_pending`] while it renames the finished outputs into place (the report,
+/// the summary file, the output), and by the signal cleanup before it looks at [`TEMPS`]: a
+/// signal that comes during those renames waits for all of them, so a run never ends with a
+/// new report beside an old output (found by a QA sweep: SIGTERM between two renames did),
+/// and one that comes before them renames none. Only renames happen under it (they do not
+/// block), never a write, which could wait on a pipe.
+static COMMIT: Mutex<()> = Mutex::new(());
+
+/// Outputs written and flushed whose rename waits for [`commit_pending`]
+/// ([`Output::finish_deferred`]): (temporary path, final path), in order. Their temporary
+/// files stay in [`TEMPS`] until renamed.
+static PENDING: Mutex<Vec<(PathBuf, PathBuf)>> = Mutex::new(Vec::new());
+
+fn pending() -> std::sync::MutexGuard<'static, Vec<(PathBuf, PathBuf)>> {
+    PENDING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Renames every output [`Output::finish_deferred`] left pending, in the order they were
+/// finished, all of them or, if a signal comes first, none (README "Shell habits", Signals).
+/// On a failed rename the outputs not yet renamed are removed; the error names the file.
+pub fn commit_pending() -> Result<(), (PathBuf, io::Error)> {
+    let _commit = COMMIT.lock().unwrap_or_else(|e| e.into_inner());
+    let list = std::mem::take(&mut *pending());
+    let mut temps = temps();
+    let mut failed = None;
+    for (tmp, fin) in list {
+        if failed.is_none() {
+            if let Err(e) = fs::rename(&tmp, &fin) {
+                failed = Some((fin, e));
+            }
+        }
+        if failed.is_some() {
+            let _ = fs::remove_file(&tmp);
+        }
+        forget_temp(&mut temps, &tmp);
+    }
+    failed.map_or(Ok(()), Err)
+}
+
+/// Removes the outputs [`Output::finish_deferred`] left pending (a run that fails after
+/// finishing some of its outputs).
+pub fn abort_pending() {
+    let list = std::mem::take(&mut *pending());
+    for (tmp, _) in list {
+        remove_temp(&tmp);
+    }
+}
+
 fn forget_temp(list: &mut Vec<PathBuf>, p: &Path) {
     list.retain(|q| q != p);
 }
@@ -59,6 +107,8 @@ pub fn install_signal_cleanup() -> io::Result<()> {
         .name("iribulk-signals".into())
         .spawn(move || {
             if let Some(sig) = signals.forever().next() {
+                // After any renames under way (never released: the process exits).
+                std::mem::forget(COMMIT.lock().unwrap_or_else(|e| e.into_inner()));
                 let list = temps();
                 for p in list.iter() {
                     let _ = fs::remove_file(p);
@@ -68,6 +118,16 @@ pub fn install_signal_cleanup() -> io::Result<()> {
             }
         })?;
     Ok(())
+}
+
+/// Creates and removes a file in `dir`, to learn before any input is read that an output can
+/// be created there. The list of temporary files is held meanwhile, so a signal's cleanup
+/// waits for the removal (a `.iribulk-probe-PID` was left behind; found by a QA sweep).
+pub fn probe_dir(dir: &Path) -> io::Result<()> {
+    let f = dir.join(format!(".iribulk-probe-{}", std::process::id()));
+    let _list = temps();
+    File::options().write(true).create_new(true).open(&f)?;
+    fs::remove_file(&f)
 }
 
 /// Removes the temporary outputs from inside a signal handler (`sigbus`): no allocation, no
@@ -473,11 +533,37 @@ impl Output {
     }
 
     /// Flushes, ends the compressed stream, and renames the temporary file to its name.
+    pub fn finish(self) -> io::Result<()> {
+        match self.flush_all()? {
+            Some((tmp, fin)) => {
+                let mut list = temps();
+                let r = fs::rename(&tmp, &fin);
+                if r.is_err() {
+                    let _ = fs::remove_file(&tmp);
+                }
+                forget_temp(&mut list, &tmp);
+                r
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// [`Output::finish`] but for the rename, which waits for [`commit_pending`] (or
+    /// [`abort_pending`]): a run renames all its outputs at once.
+    pub fn finish_deferred(self) -> io::Result<()> {
+        if let Some(r) = self.flush_all()? {
+            pending().push(r);
+        }
+        Ok(())
+    }
+
+    /// Flushes and ends the compressed stream: the (temporary, final) paths of a file, whose
+    /// temporary file is removed on an error.
     #[cfg_attr(
         not(feature = "compression"),
         allow(clippy::redundant_closure_call, clippy::infallible_destructuring_match)
     )]
-    pub fn finish(self) -> io::Result<()> {
+    fn flush_all(self) -> io::Result<Option<(PathBuf, PathBuf)>> {
         let rename = self.rename;
         let done = (|| {
             let mut bw = match self.sink {
@@ -490,19 +576,13 @@ impl Output {
             bw.flush()
         })();
         let Some((tmp, fin)) = rename else {
-            return done;
+            return done.map(|()| None);
         };
         if let Err(e) = done {
             remove_temp(&tmp);
             return Err(e);
         }
-        let mut list = temps();
-        let r = fs::rename(&tmp, &fin);
-        if r.is_err() {
-            let _ = fs::remove_file(&tmp);
-        }
-        forget_temp(&mut list, &tmp);
-        r
+        Ok(Some((tmp, fin)))
     }
 
     /// Gives up: removes the temporary file, if any.

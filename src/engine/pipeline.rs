@@ -220,7 +220,7 @@ pub fn run_with_progress(
 
 /// [`run_with_progress`], calling `before_commit` with the run's summary after the error
 /// report is finished and before the output is renamed into place: the command writes its
-/// `--stats-file` there, so that a summary that cannot be written (a full disk) leaves an
+/// `--stats-file` there (with [`Output::finish_deferred`], so that all are renamed at once), so that a summary that cannot be written (a full disk) leaves an
 /// existing `--out` as it was, as a report that cannot be written does (found by a QA
 /// sweep). Its error ends the run with [`Fatal::Other`], the output not renamed.
 pub fn run_with_hook(
@@ -300,17 +300,23 @@ pub fn run_with_hook(
             return Err(e);
         }
     };
+    // Every output is written and flushed first, then all are renamed into place at once
+    // (`output::commit_pending`), or none if a signal comes first: a run never ends with a new
+    // report beside an old output (found by a QA sweep: SIGTERM between two renames did).
     // The report first: a report that cannot be finished (a full disk) ends the run before
     // the output is renamed into place, so an existing --out stays as it was (found by a QA
     // sweep: the output was replaced, then the report failed with status 1).
     if let Some(r) = report {
-        if let Err(e) = r.finish() {
+        if let Err(e) = r.finish_deferred() {
             output.abort();
             return Err(Fatal::Report(rep_name, e));
         }
     }
+    // The command's `--stats-file` is written here, deferred as well
+    // ([`Output::finish_deferred`]).
     if let Err(msg) = before_commit(&summary) {
         output.abort();
+        output::abort_pending();
         return Err(Fatal::Other(msg));
     }
     if summary.stopped_at_error || summary.output_closed {
@@ -318,8 +324,19 @@ pub fn run_with_hook(
         // output pipe takes nothing more (the report is still finished: the rows of the
         // lines before the stop, not the last run's report; found by a QA sweep).
         output.abort();
-    } else if let Err(e) = output.finish() {
+    } else if let Err(e) = output.finish_deferred() {
+        output::abort_pending();
         return Err(out_err(&out_name, e));
+    }
+    if let Err((path, e)) = output::commit_pending() {
+        return Err(if opts.output.as_deref() == Some(path.as_path()) {
+            out_err(&out_name, e)
+        } else {
+            Fatal::Other(format!(
+                "cannot rename '{}' into place: {e}",
+                path.display()
+            ))
+        });
     }
     Ok(summary)
 }

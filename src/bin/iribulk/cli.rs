@@ -697,12 +697,7 @@ pub fn check_writable(flag: &str, p: &Path) -> Result<(), String> {
 }
 
 fn probe(dir: &Path) -> std::io::Result<()> {
-    let f = dir.join(format!(".iribulk-probe-{}", std::process::id()));
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&f)?;
-    std::fs::remove_file(&f)
+    iribulk::engine::output::probe_dir(dir)
 }
 
 impl Cli {

@@ -35,6 +35,14 @@ fn main() -> ExitCode {
         return bench(b);
     }
     let given = |id: &str| given.iter().any(|g| g == id);
+    // Before the options are checked: that check creates and removes a probe file beside
+    // each output, which a signal must not leave behind (found by a QA sweep).
+    if let Err(e) = iribulk::engine::output::install_signal_cleanup()
+        .and_then(|()| iribulk::engine::sigbus::install())
+    {
+        say!("iribulk: cannot watch for signals: {e}");
+        return ExitCode::from(1);
+    }
     let opts = match cli.to_options(&given) {
         Ok(o) => o,
         Err(msg) => {
@@ -71,12 +79,6 @@ fn main() -> ExitCode {
              file, or send stdout to /dev/null with '>' to silence this",
             on_stdout.join(" and ")
         );
-    }
-    if let Err(e) = iribulk::engine::output::install_signal_cleanup()
-        .and_then(|()| iribulk::engine::sigbus::install())
-    {
-        say!("iribulk: cannot watch for signals: {e}");
-        return ExitCode::from(1);
     }
     // An explicit --stats or --stats-file asks for the summary even with --quiet. A closed
     // output pipe (`| head`) ends quietly, with status 0 (README "Shell habits"): the summary
@@ -207,7 +209,8 @@ fn write_stats(cli: &Cli, summary: &Summary) -> Result<(), String> {
                     o.abort();
                     return Err(e);
                 }
-                o.finish()
+                // Renamed with the report and the output, all at once (`run_with_hook`).
+                o.finish_deferred()
             };
             write().map_err(|e| format!("cannot write --stats-file '{}': {e}", p.display()))
         }
