@@ -978,6 +978,46 @@ fn a_utf8_bom_wins_over_a_legacy_charset() {
     );
 }
 
+/// A UTF-8 BOM wins over `--charset utf-16le/be` as well: the input is read as UTF-8 as it is,
+/// invalid bytes kept (they were all made `FF` by the UTF-16 reader: `C0 AF E9` was written
+/// `FF FF FF`, `%FF%FF%FF` with `--invalid-utf8 percent`; found by a QA sweep). The same
+/// output and report as `--charset utf-8`, mapped or streamed.
+#[test]
+fn a_utf8_bom_wins_over_utf16() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("bom.txt");
+    std::fs::write(
+        &p,
+        b"\xef\xbb\xbfhttp://a/\xc0\xaf\xe9\nhttp://b/\xc3\xbc\n",
+    )
+    .unwrap();
+    let run = |cs: &str, extra: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_iribulk"))
+            .args(["-q", "--errors", "-", "--out", "/dev/null", "--charset", cs])
+            .args(extra)
+            .arg(&p)
+            .output()
+            .unwrap();
+        let kept = std::process::Command::new(env!("CARGO_BIN_EXE_iribulk"))
+            .args(["-q", "--charset", cs])
+            .args(extra)
+            .arg(&p)
+            .output()
+            .unwrap();
+        (o.stdout, kept.stdout)
+    };
+    for extra in [&[][..], &["--no-mmap"], &["--invalid-utf8", "percent"]] {
+        let want = run("utf-8", extra);
+        for cs in ["utf-16le", "utf-16be"] {
+            assert_eq!(run(cs, extra), want, "{cs} {extra:?}");
+        }
+    }
+    let (_, kept) = run("utf-16le", &[]);
+    assert_eq!(kept, b"http://a/\xc0\xaf\xe9\nhttp://b/%C3%BC\n");
+    let (_, pct) = run("utf-16le", &["--invalid-utf8", "percent"]);
+    assert_eq!(pct, b"http://a/%C0%AF%E9\nhttp://b/%C3%BC\n");
+}
+
 /// `--max-line-bytes` limits the line as read, not its decoding (found by a QA sweep: a
 /// 6 MB Shift_JIS line, 9 MB decoded, was `line-too-long` under the 8 MiB default, and a
 /// document-charset query, three bytes an octet once encoded, at a column of no meaning):
