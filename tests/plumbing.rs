@@ -236,6 +236,27 @@ fn tmp_files(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Sends SIG`sig` (`INT`, `TERM`, `HUP`) to `child` and waits up to 30 s for it to end.
+fn signal_and_wait(child: &mut std::process::Child, sig: &str) -> std::process::ExitStatus {
+    let st = Command::new("kill")
+        .arg(format!("-{sig}"))
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("SIG{sig} did not end the run");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn signals_remove_temporary_files_and_keep_previous_outputs() {
     let dir = tempfile::tempdir().unwrap();
@@ -267,23 +288,7 @@ fn signals_remove_temporary_files_and_keep_previous_outputs() {
             assert!(Instant::now() < deadline, "no temporary files appeared");
             std::thread::sleep(Duration::from_millis(20));
         }
-        let st = Command::new("kill")
-            .arg(format!("-{sig}"))
-            .arg(child.id().to_string())
-            .status()
-            .unwrap();
-        assert!(st.success());
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let status = loop {
-            if let Some(s) = child.try_wait().unwrap() {
-                break s;
-            }
-            if Instant::now() > deadline {
-                let _ = child.kill();
-                panic!("SIG{sig} did not end the run");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
+        let status = signal_and_wait(&mut child, sig);
         drop(w);
         assert_eq!(status.code(), Some(code), "SIG{sig}");
         assert_eq!(tmp_files(d), Vec::<String>::new(), "SIG{sig}");
@@ -340,23 +345,7 @@ fn outputs_are_renamed_all_at_once_or_not_at_all() {
         child.try_wait().unwrap().is_none(),
         "the run did not wait for the FIFO"
     );
-    let st = Command::new("kill")
-        .arg("-TERM")
-        .arg(child.id().to_string())
-        .status()
-        .unwrap();
-    assert!(st.success());
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("SIGTERM did not end the run");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = signal_and_wait(&mut child, "TERM");
     assert_eq!(status.code(), Some(143));
     assert_eq!(tmp_files(d), Vec::<String>::new());
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "previous output\n");

@@ -435,41 +435,22 @@ fn convert_all(
         } else {
             (opts, utf16)
         };
-        // A UTF-8 BOM wins over a fixed `--charset utf-16le/be` too (WHATWG Encoding §6 decode
-        // sniffs it first): such an input is read as UTF-8 as it is, not through the UTF-16
-        // reader, which decoded it as UTF-8 but made every invalid byte `FF` (`C0 AF E9` was
-        // written `FF FF FF`; found by a QA sweep).
-        let (source, utf16, utf8_over_utf16) = match utf16 {
-            Some(cs) if !bom16 => {
-                let (source, bom8) = input::sniff_utf8_bom(source)
-                    .map_err(|e| Fatal::Input(input_msg_name(inp), e))?;
-                if bom8 {
-                    (source, None, true)
-                } else {
-                    (source, Some(cs), false)
-                }
-            }
-            _ => (source, utf16, false),
-        };
-        let utf8_opts16;
-        let opts = if utf8_over_utf16 {
-            let mut o = opts.clone();
-            o.engine.charset = None;
-            utf8_opts16 = o;
-            &utf8_opts16
-        } else {
-            opts
-        };
-        let source = input::wrap_utf16(source, utf16);
         // A UTF-8 BOM wins over a fixed legacy `--charset` (WHATWG Encoding §6 decode): this
         // input is read as UTF-8 (it was decoded as windows-1252, `Ã©` for `é`, without a
-        // report; found by a QA sweep).
-        let (source, bom) = match opts.engine.charset {
-            Some(c) if c.bom_decides() => {
-                input::sniff_utf8_bom(source).map_err(|e| Fatal::Input(input_msg_name(inp), e))?
-            }
-            _ => (source, false),
+        // report; found by a QA sweep). So it does over a fixed `--charset utf-16le/be`: read
+        // as it is, not through the UTF-16 reader, which decoded it as UTF-8 but made every
+        // invalid byte `FF` (`C0 AF E9` was written `FF FF FF`; found by a QA sweep).
+        let sniff8 = !bom16
+            && opts
+                .engine
+                .charset
+                .is_some_and(|c| c.bom_decides() || c.stream_charset().is_some());
+        let (source, bom) = if sniff8 {
+            input::sniff_utf8_bom(source).map_err(|e| Fatal::Input(input_msg_name(inp), e))?
+        } else {
+            (source, false)
         };
+        let source = input::wrap_utf16(source, utf16.filter(|_| !bom));
         let utf8_opts;
         let opts = if bom {
             let mut o = opts.clone();
