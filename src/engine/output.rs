@@ -48,21 +48,26 @@ fn temps() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 /// block), never a write, which could wait on a pipe.
 static COMMIT: Mutex<()> = Mutex::new(());
 
-/// Outputs written and flushed whose rename waits for [`commit_pending`]
-/// ([`Output::finish_deferred`]): (temporary path, final path), in order. Their temporary
-/// files stay in [`TEMPS`] until renamed.
-static PENDING: Mutex<Vec<(PathBuf, PathBuf)>> = Mutex::new(Vec::new());
-
-fn pending() -> std::sync::MutexGuard<'static, Vec<(PathBuf, PathBuf)>> {
-    PENDING.lock().unwrap_or_else(|e| e.into_inner())
+thread_local! {
+    /// Outputs written and flushed whose rename waits for [`commit_pending`]
+    /// ([`Output::finish_deferred`]): (temporary path, final path), in order. Their temporary
+    /// files stay in [`TEMPS`] until renamed. Per thread: a run finishes and commits its
+    /// outputs on one thread, and two runs of a library caller on two threads keep theirs
+    /// apart.
+    static PENDING: std::cell::RefCell<Vec<(PathBuf, PathBuf)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Renames every output [`Output::finish_deferred`] left pending, in the order they were
+fn take_pending() -> Vec<(PathBuf, PathBuf)> {
+    PENDING.with(|p| std::mem::take(&mut *p.borrow_mut()))
+}
+
+/// Renames every output [`Output::finish_deferred`] left pending on this thread, in the order they were
 /// finished, all of them or, if a signal comes first, none (README "Shell habits", Signals).
 /// On a failed rename the outputs not yet renamed are removed; the error names the file.
 pub fn commit_pending() -> Result<(), (PathBuf, io::Error)> {
     let _commit = COMMIT.lock().unwrap_or_else(|e| e.into_inner());
-    let list = std::mem::take(&mut *pending());
+    let list = take_pending();
     let mut temps = temps();
     let mut failed = None;
     for (tmp, fin) in list {
@@ -82,8 +87,7 @@ pub fn commit_pending() -> Result<(), (PathBuf, io::Error)> {
 /// Removes the outputs [`Output::finish_deferred`] left pending (a run that fails after
 /// finishing some of its outputs).
 pub fn abort_pending() {
-    let list = std::mem::take(&mut *pending());
-    for (tmp, _) in list {
+    for (tmp, _) in take_pending() {
         remove_temp(&tmp);
     }
 }
@@ -552,7 +556,7 @@ impl Output {
     /// [`abort_pending`]): a run renames all its outputs at once.
     pub fn finish_deferred(self) -> io::Result<()> {
         if let Some(r) = self.flush_all()? {
-            pending().push(r);
+            PENDING.with(|p| p.borrow_mut().push(r));
         }
         Ok(())
     }

@@ -220,8 +220,9 @@ pub fn run_with_progress(
 
 /// [`run_with_progress`], calling `before_commit` with the run's summary after the error
 /// report is finished and before the output is renamed into place: the command writes its
-/// `--stats-file` there (with [`Output::finish_deferred`], so that all are renamed at once), so that a summary that cannot be written (a full disk) leaves an
-/// existing `--out` as it was, as a report that cannot be written does (found by a QA
+/// `--stats-file` there (with [`Output::finish_deferred`] on the calling thread, so that
+/// all are renamed at once), so that a summary that cannot be written (a full disk) leaves
+/// an existing `--out` as it was, as a report that cannot be written does (found by a QA
 /// sweep). Its error ends the run with [`Fatal::Other`], the output not renamed.
 pub fn run_with_hook(
     opts: &RunOptions,
