@@ -1272,6 +1272,15 @@ impl RecordDecoder {
         if self.iri_field.is_some() {
             self.check_fields(cs, record, info.normalized)?;
         }
+        if info.normalized {
+            let mut raw = String::new();
+            if cs
+                .decode_with_encoding_rs(record, self.bad, &mut raw)
+                .is_ok()
+            {
+                self.keep_host_name(&raw);
+            }
+        }
         out.clear();
         self.assemble(cs, &self.text, out, None);
         Ok(true)
@@ -1414,6 +1423,7 @@ impl RecordDecoder {
             self.text.push_str(record);
         } else {
             self.text = nfc_keeping_delimiters(record);
+            self.keep_host_name(record);
         }
         out.clear();
         self.assemble(cs, &self.text, out, None);
@@ -1433,9 +1443,37 @@ impl RecordDecoder {
         }
         self.repairs = 0;
         self.text = nfc_keeping_delimiters(record);
+        self.keep_host_name(record);
         out.clear();
         self.assemble(cs, &self.text, out, None);
         Ok(true)
+    }
+
+    /// Step 1b's NFC (in `self.text`, of the decoded `raw`) must not give the IRI field's host
+    /// another name where IDNA reads it ([`crate::host::idna_reads`]): IDNA maps before it
+    /// normalizes, so NFC's reordering of U+0345 (ι to IDNA) wrote `a\u{345}\u{300}.com`,
+    /// `xn--a-76m.com` to a browser reading the page, as `xn--0ca27l.com` (found by a QA
+    /// sweep). Such a host is put back as decoded ([`crate::host::same_idna_name`], UTS #46, as
+    /// browsers map); IDNA normalizes it itself.
+    fn keep_host_name(&mut self, raw: &str) {
+        let host = |t: &str| -> Option<(std::ops::Range<usize>, bool)> {
+            let f = match self.iri_field {
+                None => 0..t.len(),
+                Some(k) => field_of(t.as_bytes(), k, self.delim)?,
+            };
+            let iri = &t.as_bytes()[f.clone()];
+            let c = components::split(iri);
+            let a = components::split_authority(iri, c.authority?).ok()?;
+            let reads = crate::host::idna_reads(c.scheme.map(|s| &iri[s]));
+            Some((f.start + a.host.start..f.start + a.host.end, reads))
+        };
+        let (Some((at_raw, true)), Some((at, _))) = (host(raw), host(&self.text)) else {
+            return;
+        };
+        let (was, now) = (&raw[at_raw], &self.text[at.clone()]);
+        if was != now && !crate::host::same_idna_name(was, now, crate::host::Idna::Uts46) {
+            self.text.replace_range(at, was);
+        }
     }
 
     /// The byte offset in `record` (as given to [`RecordDecoder::prepare_decoded`]) of byte

@@ -978,6 +978,41 @@ fn a_utf8_bom_wins_over_a_legacy_charset() {
     );
 }
 
+/// Step 1b's NFC of a legacy line never gives its host another IDNA name: U+0345 (ι to IDNA)
+/// reordered by NFC wrote `http://a` U+0345 U+0300 `.com/` as `xn--0ca27l.com` where a
+/// browser reading the page goes to `xn--a-76m.com` (found by a QA sweep). The host is kept
+/// as decoded (the path is still NFC, as RFC 3987 §3.1 says); the same with `--field` and
+/// `--charset-field`, and in check.
+#[test]
+fn legacy_nfc_keeps_the_idna_name_of_the_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("in.txt");
+    let (gb, _, _) =
+        encoding_rs::GB18030.encode("http://a\u{345}\u{300}.com/\n//a\u{345}\u{300}.com/\n");
+    std::fs::write(&p, &gb).unwrap();
+    let o = run(&["-q", "--charset", "gb18030"], &p);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "http://xn--a-76m.com/\n//a%CD%85%CC%80.com/\n"
+    );
+    let o = run(&["-q", "--mode", "check", "--charset", "gb18030"], &p);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "http://a\u{345}\u{300}.com/\n//a\u{345}\u{300}.com/\n"
+    );
+    let (rec, _, _) = encoding_rs::GB18030.encode("x\thttp://a\u{345}\u{300}.com/\tgb18030\n");
+    std::fs::write(&p, &rec).unwrap();
+    for cs in [&["--charset", "gb18030"][..], &["--charset-field", "3"]] {
+        let args: Vec<&str> = [&["-q", "--field", "2"][..], cs].concat();
+        let o = run(&args, &p);
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout),
+            "x\thttp://xn--a-76m.com/\tgb18030\n",
+            "{cs:?}"
+        );
+    }
+}
+
 /// A UTF-8 BOM wins over `--charset utf-16le/be` as well: the input is read as UTF-8 as it is,
 /// invalid bytes kept (they were all made `FF` by the UTF-16 reader: `C0 AF E9` was written
 /// `FF FF FF`, `%FF%FF%FF` with `--invalid-utf8 percent`; found by a QA sweep). The same

@@ -260,7 +260,7 @@ fn never_loosen() {
     );
 }
 
-/// Character normalization never moves a DNS host (README "Host integrity"): IDNA maps before
+/// Character normalization never moves a host IDNA reads (README "Host integrity"): IDNA maps before
 /// it normalizes, and NFC's canonical reordering can move a mark the mapping changes (U+0345
 /// is ι to UTS #46 and to IDNA2003's case folding), so `a\u{345}\u{300}.com` is
 /// `xn--a-76m.com` and its NFC `à\u{345}.com` is `xn--0ca27l.com` (found by a QA sweep:
@@ -269,30 +269,17 @@ fn never_loosen() {
 /// domains stay apart.
 #[test]
 fn character_normalization_never_moves_a_dns_host() {
-    use iribulk::config::HostMode;
-    // The host's ACE form, its `%HH` decoded first (3987bis §3.4.2: to-uri keeps them).
-    let ace = |s: &[u8], idna: Idna| -> Option<Vec<u8>> {
+    // The host's ACE form (`host::to_ascii` percent-decodes first, 3987bis §3.4.2): the host
+    // is what follows the first `//` up to the next `/`.
+    let ace = |s: &[u8], idna: Idna| -> Option<String> {
         let t = std::str::from_utf8(s).ok()?;
-        let (h, rest) = t.strip_prefix("http://")?.split_once('/')?;
-        let h = String::from_utf8(iribulk::host::host_octets(h.as_bytes())?).ok()?;
-        let s = format!("http://{h}/{rest}");
-        let s = s.as_bytes();
-        let host = match idna {
-            Idna::Uts46 => HostMode::Uts46,
-            Idna::Idna2003(f) => HostMode::Idna2003(f),
-        };
-        let mut out = Vec::new();
-        ToUri::new(ToUriOptions::default().host(host))
-            .convert_or_copy_into(s, &mut out)
-            .ok()?;
-        let t = String::from_utf8(out).unwrap();
-        let h = t
-            .strip_prefix("http://")?
-            .split('/')
-            .next()?
-            .to_ascii_lowercase();
-        Some(h.into_bytes())
+        let h = t.split_once("//")?.1.split('/').next()?;
+        let mut out = String::new();
+        iribulk::host::to_ascii(h, idna, &mut out).ok()?;
+        Some(out.to_ascii_lowercase())
     };
+    // DNS schemes, `file` (browsers map its host too) and a reference without a scheme
+    // (found by a QA sweep: the first fix covered DNS schemes only).
     let lines = [
         "http://a\u{345}\u{300}.com/",
         "http://a%CD%85%CC%80.com/",
@@ -300,6 +287,10 @@ fn character_normalization_never_moves_a_dns_host() {
         "http://x\u{345}\u{301}\u{316}y.de/",
         "http://e\u{301}\u{345}.de/",
         "http://\u{212B}\u{345}\u{300}.org/",
+        "ssh://a\u{345}\u{300}.com/",
+        "file://a\u{345}\u{300}.com/x",
+        "FILE://a%CD%85%CC%80.com/x",
+        "//a\u{345}\u{300}.com/x",
     ];
     for (name, o) in rung_configs() {
         if !(o.rungs.nfc || o.rungs.nfkc) {

@@ -1376,8 +1376,10 @@ impl Normalizer {
             // the link to another domain). Otherwise NFKC falls back to NFC (so that what
             // NFC merges NFKC merges too), and NFC to the host as written, for the IDN rung
             // and `to-uri` to map.
+            // A `file` host and a scheme-less reference's are read by IDNA too
+            // ([`host::idna_reads`]; found by a QA sweep).
             if dst[start..] != self.comp[..]
-                && scheme.is_some_and(is_dns_scheme)
+                && host::idna_reads(scheme)
                 && !self.same_idn_host(start, dst)
             {
                 dst.truncate(start);
@@ -1445,21 +1447,11 @@ impl Normalizer {
         Ok(())
     }
 
-    /// True when the host as written (`self.comp`) and as character-normalized
-    /// (`dst[start..]`) are one name to IDNA (this run's version): both decode (`%HH` as
-    /// 3987bis §3.4.2 reads a host) to UTF-8 and have the same ACE form, up to ASCII case.
-    fn same_idn_host(&mut self, start: usize, dst: &[u8]) -> bool {
-        let ace = |cache: &mut HostCache, h: &[u8], idna| -> Option<Vec<u8>> {
-            let octets = crate::host::host_octets(h)?;
-            let text = String::from_utf8(octets).ok()?;
-            let mut out = Vec::new();
-            cache.to_ascii(&text, idna, &mut out).ok()?;
-            out.make_ascii_lowercase();
-            Some(out)
-        };
-        let idna = self.opts.idna;
-        let before = ace(&mut self.cache, &self.comp, idna);
-        before.is_some() && before == ace(&mut self.cache, &dst[start..], idna)
+    /// [`host::same_idna_name`] of the host as written (`self.comp`) and as
+    /// character-normalized (`dst[start..]`), in this run's IDNA version.
+    fn same_idn_host(&self, start: usize, dst: &[u8]) -> bool {
+        let text = |b| std::str::from_utf8(b).expect("UTF-8 validated, ASCII edits");
+        host::same_idna_name(text(&self.comp), text(&dst[start..]), self.opts.idna)
     }
 
     /// [`Idn::Unicode`]: ToUnicode of the ACE form in `self.ace` (in lower case), kept when

@@ -277,6 +277,30 @@ pub fn to_ascii(host: &str, idna: Idna, out: &mut String) -> Result<(), IdnaReas
     to_ascii_with(host, idna, out, true)
 }
 
+/// True when `a` and `b`, two spellings of one host (as written, and character-normalized),
+/// are one name to IDNA `idna`: both have an ACE form ([`to_ascii`], which percent-decodes
+/// first), equal up to ASCII case. IDNA maps before it normalizes (UTS #46 §4 steps 1–2, RFC
+/// 3490 §4.1 via Nameprep), so NFC's canonical reordering can give a host another name
+/// (U+0345 is ι to IDNA: `a\u{345}\u{300}.com` is `xn--a-76m.com`, its NFC `xn--0ca27l.com`;
+/// found by a QA sweep): `normalize --nfc/--nfkc` and the NFC of a legacy charset's text
+/// (RFC 3987 §3.1 step 1b) keep a host's normalized form only when this holds.
+pub fn same_idna_name(a: &str, b: &str, idna: Idna) -> bool {
+    let (mut x, mut y) = (String::new(), String::new());
+    to_ascii(a, idna, &mut x).is_ok()
+        && to_ascii(b, idna, &mut y).is_ok()
+        && x.eq_ignore_ascii_case(&y)
+}
+
+/// True when a host of `scheme` is read by IDNA somewhere: a browser's (a special scheme,
+/// `file` included, WHATWG URL §3.5), to-uri's (its DNS schemes), or, for a reference without
+/// a scheme (`//host/x`), whichever base it meets. [`same_idna_name`] must hold for a change
+/// of such a host's spelling.
+pub fn idna_reads(scheme: Option<&[u8]>) -> bool {
+    scheme.is_none_or(|s| {
+        crate::config::is_dns_scheme(s) || crate::grammar::components::is_special_scheme(s)
+    })
+}
+
 /// Whether `shown`, the display form of the host `host` (ToUnicode of its `xn--` labels),
 /// maps back to `host` up to ASCII case (RFC 3490 §5 and §4.2; ASCII case is not significant
 /// in a host, RFC 3986 §3.2.2): by ToASCII of `idna` (skipped when `idna_known`, the caller
