@@ -395,6 +395,19 @@ def test_utf16_messages_read_the_transcoding():
     assert "UTF-16" not in e.value.message
 
 
+def test_legacy_nfc_keeps_the_idna_name_of_the_host():
+    """Step 1b's NFC of text said to come from a legacy charset never gives its host another
+    IDNA name: U+0345 (iota to IDNA) reordered by NFC made xn--a-76m.com xn--0ca27l.com (found
+    by a QA sweep). The same for bytes in the charset, and in a batch."""
+    s = "http://a\u0345\u0300.com/"
+    assert iribulk.to_uri(s) == "http://xn--a-76m.com/"
+    assert iribulk.to_uri(s, charset="windows-1252") == "http://xn--a-76m.com/"
+    b = s.encode("gb18030")
+    assert iribulk.to_uri(b, charset="gb18030") == "http://xn--a-76m.com/"
+    out = iribulk.to_uri_batch(pa.array([b], pa.binary()), charset="gb18030")
+    assert out.to_pylist() == [b"http://xn--a-76m.com/"]
+
+
 def test_legacy_line_cap_is_on_the_bytes_as_read():
     """With a legacy charset the cap is on the bytes as given, as the CLI's --max-line-bytes
     counts the bytes as read, not the longer decoding (found by a QA sweep: 29 windows-1252
