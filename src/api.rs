@@ -185,11 +185,7 @@ pub fn base_problem_with(base: &str, opts: ToUriOptions) -> Option<String> {
     // each at the reference's first byte (a QA sweep: `--strict --base 'http://a/b c/'`).
     // `repair`: it applies to the base as to every line (the engine resolves against the
     // repaired base, `engine::Worker::set_base`); to-uri maps an error back to the base.
-    let o = ToUriOptions::default()
-        .host(opts.host)
-        .host_fallback_percent(opts.host_fallback_percent)
-        .strict(opts.strict)
-        .repair(opts.repair);
+    let o = opts.for_base();
     // Warnings seen as warnings: an `idna2003-differs` that is one (`faß.de`) passes, one
     // that is an error (a joiner Nameprep deletes) does not (found by a QA sweep).
     let g = GuardOptions {

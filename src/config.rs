@@ -173,6 +173,17 @@ impl ToUriOptions {
         self.repair = r;
         self
     }
+    /// The options a base (`--base`, `--base-field`) is checked with: this run's host mode
+    /// (`host`, `host_fallback_percent`), `strict` and `repair`, the rest default (the other
+    /// options are the line's, not the base's). [`crate::base_problem_with`] and the engine's
+    /// `--base-field` check.
+    pub fn for_base(&self) -> Self {
+        ToUriOptions::default()
+            .host(self.host)
+            .host_fallback_percent(self.host_fallback_percent)
+            .strict(self.strict)
+            .repair(self.repair)
+    }
     /// Sets [`ToUriOptions::trim`].
     pub fn trim(mut self, yes: bool) -> Self {
         self.trim = yes;

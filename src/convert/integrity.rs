@@ -491,11 +491,8 @@ pub fn blob_origin_changed(input: &[u8], written: &[u8]) -> Option<usize> {
         // URL §4.4 special authority ignore slashes state: `http:ex.com:8/` is the host
         // ex.com, port 8), so its port and IP literal are read as after `//` (to-iri decoded
         // `blob:http:0x7f.1:%38/` into the origin `http://127.0.0.1:8`; found by a QA sweep).
-        let authority = slashes > 0
-            || scheme > 1 && {
-                let name = &head[..scheme - 1];
-                is_special(name) && !name.eq_ignore_ascii_case(b"file")
-            };
+        let authority =
+            slashes > 0 || components::scheme_class(&head[..scheme - 1]) == SchemeClass::NetSpecial;
         if !authority {
             decoded(&mut k, rest);
         } else {
@@ -1447,9 +1444,8 @@ impl<C: Converter> Guard<C> {
         // resolving first (`iribulk::resolve`) and converting after gives the same answer.
         // A `blob:` base is special to a browser too (`#x ` against it was written `#x%20`;
         // found by a QA sweep).
-        let strip_base = base_special
-            || base
-                .is_some_and(|b| browser_authority(b) || browser_scheme_special(b) == Some(true));
+        let strip_base =
+            base.is_some_and(|b| browser_scheme_special(b) == Some(true) || browser_authority(b));
         let mut stripped = browser_stripped_at(reference, strip_base, &head);
         // Against a `file` base a reference without a scheme is a file URL, whose path decides
         // the host too: a TAB/CR/LF anywhere counts, as in a file line (`g<TAB>h` against

@@ -1367,46 +1367,32 @@ impl Normalizer {
             self.comp.clear();
             self.comp.extend_from_slice(&dst[start..]);
             dst.truncate(start);
-            normalize_runs(&self.comp, form, &mut self.text, &mut self.run, dst);
-            // A host of a DNS scheme keeps its character normalization only where IDNA reads
-            // the same name in it: IDNA maps before it normalizes (UTS #46 §4 steps 1–2,
-            // RFC 3490 §4.1 via Nameprep), and NFC's canonical reordering can move a mark
-            // that the mapping changes (U+0345 is ι to IDNA: `a\u{345}\u{300}.com` is
-            // `xn--a-76m.com`, its NFC `xn--0ca27l.com`; found by a QA sweep: `--nfc` moved
-            // the link to another domain). Otherwise NFKC falls back to NFC (so that what
-            // NFC merges NFKC merges too), and NFC to the host as written, for the IDN rung
-            // and `to-uri` to map.
-            // A `file` host and a scheme-less reference's are read by IDNA too
-            // ([`host::idna_reads`]; found by a QA sweep).
-            if dst[start..] != self.comp[..]
-                && host::idna_reads(scheme)
-                && !self.same_idn_host(start, dst)
-            {
-                dst.truncate(start);
-                if form == Form::Nfkc {
-                    normalize_runs(&self.comp, Form::Nfc, &mut self.text, &mut self.run, dst);
-                    if dst[start..] == self.comp[..] || self.same_idn_host(start, dst) {
-                        return self.host_idn_and_case(h, hr, scheme, start, dst);
-                    }
-                    dst.truncate(start);
+            // A host that IDNA reads ([`host::idna_reads`]: a DNS scheme, `file`, or no
+            // scheme) keeps its character normalization only where IDNA reads the same name
+            // in it: IDNA maps before it normalizes (UTS #46 §4 steps 1–2, RFC 3490 §4.1 via
+            // Nameprep), and NFC's canonical reordering can move a mark that the mapping
+            // changes (U+0345 is ι to IDNA: `a\u{345}\u{300}.com` is `xn--a-76m.com`, its
+            // NFC `xn--0ca27l.com`; found by a QA sweep: `--nfc` moved the link to another
+            // domain). Otherwise NFKC falls back to NFC (so that what NFC merges NFKC merges
+            // too), and NFC to the host as written, for the IDN rung and `to-uri` to map.
+            let reads = host::idna_reads(scheme);
+            let forms: &[Form] = match form {
+                Form::Nfkc => &[Form::Nfkc, Form::Nfc],
+                Form::Nfc => &[Form::Nfc],
+            };
+            let mut kept = false;
+            for &f in forms {
+                normalize_runs(&self.comp, f, &mut self.text, &mut self.run, dst);
+                if !reads || dst[start..] == self.comp[..] || self.same_idn_host(start, dst) {
+                    kept = true;
+                    break;
                 }
+                dst.truncate(start);
+            }
+            if !kept {
                 dst.extend_from_slice(&self.comp);
             }
         }
-        self.host_idn_and_case(h, hr, scheme, start, dst)
-    }
-
-    /// Step 4 after character normalization: the IDN rung and case, on `dst[start..]`, the
-    /// host `h` at `hr` of the line so far.
-    fn host_idn_and_case(
-        &mut self,
-        h: &[u8],
-        hr: Range<usize>,
-        scheme: Option<&[u8]>,
-        start: usize,
-        dst: &mut Vec<u8>,
-    ) -> Result<(), LineError> {
-        let rungs = self.opts.rungs;
         if let Some(mode) = self.idn_for(scheme) {
             // Every host goes through ToASCII, ASCII ones too: UTS #46 maps ASCII capitals
             // (`EX%41MPLE.com`, `exAmple.com` and `example.com` are one host whichever other

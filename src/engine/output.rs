@@ -72,16 +72,26 @@ pub fn commit_pending() -> Result<(), (PathBuf, io::Error)> {
     let mut failed = None;
     for (tmp, fin) in list {
         if failed.is_none() {
-            if let Err(e) = fs::rename(&tmp, &fin) {
+            if let Err(e) = rename_into_place(&mut temps, &tmp, &fin) {
                 failed = Some((fin, e));
             }
-        }
-        if failed.is_some() {
+        } else {
             let _ = fs::remove_file(&tmp);
+            forget_temp(&mut temps, &tmp);
         }
-        forget_temp(&mut temps, &tmp);
     }
     failed.map_or(Ok(()), Err)
+}
+
+/// Renames the temporary file `tmp` to `fin` (removed if that fails) and drops it from the
+/// list of temporary files, which the caller holds ([`temps`]).
+fn rename_into_place(list: &mut Vec<PathBuf>, tmp: &Path, fin: &Path) -> io::Result<()> {
+    let r = fs::rename(tmp, fin);
+    if r.is_err() {
+        let _ = fs::remove_file(tmp);
+    }
+    forget_temp(list, tmp);
+    r
 }
 
 /// Removes the outputs [`Output::finish_deferred`] left pending (a run that fails after
@@ -539,15 +549,7 @@ impl Output {
     /// Flushes, ends the compressed stream, and renames the temporary file to its name.
     pub fn finish(self) -> io::Result<()> {
         match self.flush_all()? {
-            Some((tmp, fin)) => {
-                let mut list = temps();
-                let r = fs::rename(&tmp, &fin);
-                if r.is_err() {
-                    let _ = fs::remove_file(&tmp);
-                }
-                forget_temp(&mut list, &tmp);
-                r
-            }
+            Some((tmp, fin)) => rename_into_place(&mut temps(), &tmp, &fin),
             None => Ok(()),
         }
     }

@@ -400,29 +400,23 @@ fn convert_all(
         // encoding): the input is read as with `--charset utf-16` (under `--charset
         // shift_jis` it was split at the 0x0A bytes of UTF-16 code units; found by a QA
         // sweep). A UTF-8 mark is sniffed below.
-        let (source, bom16) = if opts.engine.charset.is_none_or(|c| c.utf16_bom_decides()) {
-            input::sniff_utf16_bom(source).map_err(|e| Fatal::Input(input_msg_name(inp), e))?
-        } else {
-            (source, false)
-        };
+        let per_record = opts.engine.charset.is_some_and(|c| c.per_record());
+        let (source, bom16) =
+            if per_record || opts.engine.charset.is_none_or(|c| c.utf16_bom_decides()) {
+                input::sniff_utf16_bom(source).map_err(|e| Fatal::Input(input_msg_name(inp), e))?
+            } else {
+                (source, false)
+            };
         // `--charset-field` reads each record's bytes in the record's own charset, which a
         // UTF-16 file cannot give (its labels are UTF-16 too): such an input is refused
         // before a line is written, with what to do, instead of every record failing
         // `unknown-charset` without a word of UTF-16 (found by a QA sweep).
-        let source = match opts.engine.charset {
-            Some(c) if c.per_record() => {
-                let (source, bom16) = input::sniff_utf16_bom(source)
-                    .map_err(|e| Fatal::Input(input_msg_name(inp), e))?;
-                if bom16 {
-                    return Err(Fatal::Input(
-                        input_msg_name(inp),
-                        std::io::Error::new(std::io::ErrorKind::InvalidData, UTF16_PER_RECORD),
-                    ));
-                }
-                source
-            }
-            _ => source,
-        };
+        if bom16 && per_record {
+            return Err(Fatal::Input(
+                input_msg_name(inp),
+                std::io::Error::new(std::io::ErrorKind::InvalidData, UTF16_PER_RECORD),
+            ));
+        }
         let utf16_opts;
         let (opts, utf16) = if bom16 {
             let cs = crate::charset::Charset::for_label(b"utf-16le").expect("a WHATWG label");

@@ -345,18 +345,13 @@ impl Worker {
                     // Under `--strict` and with `--repair`, as `--base` is
                     // (`iribulk::base_problem_with`; to-uri maps the offsets of its repairs
                     // back to the base).
-                    let t = &self.opts.to_uri;
-                    let host = (t.host, t.host_fallback_percent, t.strict, t.repair);
+                    let t = self.opts.to_uri;
                     let (conv, sink) = &mut **self.base_check.get_or_insert_with(|| {
-                        let o = crate::config::ToUriOptions::default()
-                            .host(host.0)
-                            .host_fallback_percent(host.1)
-                            .strict(host.2)
-                            .repair(host.3);
+                        let o = t.for_base();
                         let g = GuardOptions {
                             trim: false,
                             strict: false,
-                            maps_hosts: Some(host.0),
+                            maps_hosts: Some(o.host),
                             warnings_unseen: false,
                         };
                         Box::new((Guard::new(ToUri::new(o), g), Vec::new()))
