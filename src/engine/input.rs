@@ -194,6 +194,14 @@ pub fn open_counted(
     };
     let path = path.filter(|p| p.as_os_str() != "-");
     let Some(path) = path else {
+        // stdin redirected from a regular file (`iribulk < f`) is a regular file streamed:
+        // it must give the bytes it had from where it stands ([`ExpectLen`]). It was read to
+        // whatever end a truncation left, the last line cut and the run a success, where
+        // `--in f` and `--in /dev/stdin < f` stop with status 1 (found by a QA sweep). The
+        // descriptor is duplicated (it shares the shell's offset, as `io::stdin` reads it).
+        if let Some(rest) = stdin_file()? {
+            return Ok((stream(counted(Box::new(rest)), Compression::None)?, None));
+        }
         return Ok((
             stream(counted(Box::new(io::stdin())), Compression::None)?,
             None,
@@ -267,6 +275,7 @@ pub fn open_counted(
         let rest = ExpectLen {
             want: meta.len().saturating_sub(at + nhead as u64),
             got: 0,
+            before: at + nhead as u64,
             f,
         };
         return Ok((stream(counted(Box::new(head.chain(rest))), by_name)?, size));
@@ -276,11 +285,41 @@ pub fn open_counted(
         let rest = ExpectLen {
             want: meta.len().saturating_sub(at),
             got: 0,
+            before: at,
             f,
         };
         return Ok((stream(counted(Box::new(rest)), by_name)?, size));
     }
     Ok((stream(counted(Box::new(f)), by_name)?, size))
+}
+
+/// stdin as an [`ExpectLen`] when it is a regular file, from where its offset stands; `None`
+/// for a pipe, a terminal, a socket (read through `io::stdin` as before).
+fn stdin_file() -> io::Result<Option<ExpectLen>> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        let Ok(fd) = io::stdin().as_fd().try_clone_to_owned() else {
+            // No descriptor 0 (closed by the caller): `io::stdin` reads it as empty.
+            return Ok(None);
+        };
+        let f = File::from(fd);
+        let meta = f.metadata()?;
+        if !meta.is_file() {
+            return Ok(None);
+        }
+        let at = (&f).stream_position()?;
+        Ok(Some(ExpectLen {
+            want: meta.len().saturating_sub(at),
+            got: 0,
+            before: at,
+            f,
+        }))
+    }
+    #[cfg(not(unix))]
+    {
+        Ok(None)
+    }
 }
 
 /// A regular file streamed (`--no-mmap`, compressed, or with a UTF-16 mark) that must give
@@ -292,6 +331,10 @@ struct ExpectLen {
     f: File,
     want: u64,
     got: u64,
+    /// The bytes of the file before this reader's first (its offset when opened, and the
+    /// magic bytes read to look): the message counts from the file's start (it said 10
+    /// bytes less than the file had for a `.gz`, found by a QA sweep).
+    before: u64,
 }
 
 impl Read for ExpectLen {
@@ -304,7 +347,8 @@ impl Read for ExpectLen {
                 format!(
                     "the file was truncated while iribulk read it: it ended after {} of the {} \
                      bytes it had when opened",
-                    self.got, self.want
+                    self.before + self.got,
+                    self.before + self.want
                 ),
             ));
         }
