@@ -849,3 +849,33 @@ fn a_failing_stderr_is_status_1_not_a_panic() {
         stderr(&o)
     );
 }
+
+/// `--errors` or `--stats-file` naming a descriptor held for reading only (`--errors
+/// /dev/stdin < f`) is refused before any input is read, status 2, as a side file that
+/// cannot be created; it was "Bad file descriptor", status 1, after the run (found by a QA
+/// sweep).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_side_file_on_a_read_only_descriptor_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let held = dir.path().join("held.txt");
+    std::fs::write(&held, "kept\n").unwrap();
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, "http://x/%zz\n").unwrap();
+    for flag in ["--errors", "--stats-file"] {
+        let o = bin()
+            .args(["-q", "--in", input.to_str().unwrap(), flag, "/dev/stdin"])
+            .stdin(std::fs::File::open(&held).unwrap())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{flag}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("open for reading only") && o.stdout.is_empty(),
+            "{flag}: {}",
+            stderr(&o)
+        );
+        assert_eq!(std::fs::read_to_string(&held).unwrap(), "kept\n");
+    }
+}

@@ -392,6 +392,26 @@ pub(crate) fn fd_number(path: &Path) -> Option<i32> {
     }
 }
 
+/// True when `path` names a descriptor this process holds ([`fd_number`]) that is open for
+/// reading only (`--errors /dev/stdin < f`, `3<f ... --errors /dev/fd/3`): an output there
+/// cannot be written, which the CLI says before any input is read (status 2, as for a side
+/// file that cannot be created). It said "Bad file descriptor" at the first write, status 1
+/// (found by a QA sweep). Linux only (`/proc/self/fdinfo`); false elsewhere and for any other
+/// path.
+pub fn names_read_only_descriptor(path: &Path) -> bool {
+    let Some(n) = fd_number(path) else {
+        return false;
+    };
+    let Ok(info) = std::fs::read_to_string(format!("/proc/self/fdinfo/{n}")) else {
+        return false;
+    };
+    // `flags:\t0100000`: octal open flags; the access mode is the low two bits (O_RDONLY 0).
+    info.lines()
+        .find_map(|l| l.strip_prefix("flags:"))
+        .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
+        .is_some_and(|f| f & 3 == 0)
+}
+
 /// The descriptor named by `/dev/stdin`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or
 /// `/proc/self/fd/N` ([`fd_number`]), duplicated; `None` for any other path. Outputs use it
 /// too: writing to `/dev/stdout` goes to the descriptor as the shell set it up (appending

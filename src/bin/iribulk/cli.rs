@@ -659,6 +659,12 @@ pub fn check_writable(flag: &str, p: &Path) -> Result<(), String> {
     if p.as_os_str() == "-" {
         return Ok(());
     }
+    if iribulk::engine::input::names_read_only_descriptor(p) {
+        return Err(format!(
+            "{flag} '{}' names a descriptor open for reading only",
+            p.display()
+        ));
+    }
     if p.is_dir() {
         return Err(format!("{flag} '{}' is a folder, not a file", p.display()));
     }
