@@ -75,15 +75,18 @@ fn check_label_matches_twin_on_datasets() {
 
 /// Characters of the mixed alphabet: Latin (ASCII and not), Cyrillic and Greek (with
 /// look-alikes of Latin letters), Han, Hiragana, Katakana, Hangul, Arabic, Devanagari, Thai,
-/// digits, `-`, Common and Inherited characters, a Latin dotless i, delimiter look-alikes and
-/// characters outside the identifier profile.
+/// digits, `-`, Common and Inherited characters, a Latin dotless i, delimiter look-alikes,
+/// characters outside the identifier profile, and the characters of `browser_rules` (CJK
+/// strokes, kana shapes, digit look-alikes, letters browsers hide, browsers' Latin look-alike
+/// letters).
 const ALPHABET: &[char] = &[
     'a', 'e', 'o', 'p', 'c', 'x', 'y', 'l', 'm', 'Z', 'é', 'ß', '\u{131}', 'а', 'е', 'о', 'р', 'с',
     'х', 'у', 'ӏ', 'д', 'ж', 'ο', 'α', 'ν', 'ρ', '日', '本', '語', 'ひ', 'ら', 'カ', 'ナ', 'ノ',
     'ー', '한', '국', 'م', 'ث', 'ا', 'ل', '٠', '٢', 'क', 'ि', 'ः', 'ก', 'ข', '\u{E31}', '0', '1',
     '7', '-', '\u{301}', '\u{308}', '\u{B7}', '\u{200D}', '\u{2215}', '\u{30FB}', '\u{FF10}', 'ǃ',
     '\u{2010}', '\u{2019}', '\u{58A}', 'ա', '\u{5F3}', 'ש', '\u{F0B}', 'ཀ', '\u{2BC}', 'ɑ',
-    '\u{4E00}', '\u{307}', 'i', 'j',
+    '\u{4E00}', '\u{307}', 'i', 'j', '丨', '十', 'ソ', 'ン', 'ヽ', 'べ', 'ベ', 'ア', 'ペ', 'ვ',
+    '२', 'п', 'ю', 'ω', 'η', 'ḷ', 'ð', 'ə', 'ǎ', 'บ', 'ס',
 ];
 
 fn label_strategy() -> impl Strategy<Value = String> {
@@ -178,6 +181,64 @@ fn fast_path_takes_one_script_labels_and_keeps_decisions() {
         assert_eq!(takes_fast_path(l), fast, "{l}");
         assert_eq!(check_label(l, t).is_ok(), ok, "{l}.{t}");
         assert_eq!(check_label(l, t), check_label_naive(l, t), "{l}.{t}");
+    }
+}
+
+/// The rules browsers add to UTS #39 (`browser_rules`, and browsers' whole-script lists,
+/// `all_look_latin`): each label a display-safety QA sweep found shown that reads as another
+/// name stays in `xn--` form, and the words beside them stay shown; the fast path and its
+/// twin agree on every one.
+#[test]
+fn browsers_rules_keep_look_alikes_and_show_words() {
+    use Unsafe::*;
+    for (l, t, want) in [
+        // CJK strokes beside another script; the Katakana ソ ゾ ン between two others.
+        ("goog丨e", "com", Err(CjkLookalike('丨'))),
+        ("1丨1", "com", Err(CjkLookalike('丨'))),
+        ("丁witter", "com", Err(CjkLookalike('丁'))),
+        ("paypal工com", "com", Err(CjkLookalike('工'))),
+        ("googleソcom", "com", Err(CjkLookalike('ソ'))),
+        ("aヽb", "com", Err(CjkLookalike('ヽ'))),
+        ("十八", "com", Ok(())),
+        ("一つ", "jp", Ok(())),
+        ("ソニー", "jp", Ok(())),
+        ("sonyソニー", "com", Ok(())),
+        ("カヽ", "jp", Ok(())),
+        // Whole-script confusables by browsers' lists (Cyrillic п, Greek ω, Thai, Hebrew).
+        ("ореп", "com", Err(WholeScriptConfusable(Script::Cyrillic))),
+        ("спп", "com", Err(WholeScriptConfusable(Script::Cyrillic))),
+        ("пр", "пр", Err(WholeScriptConfusable(Script::Cyrillic))),
+        ("ωωω", "com", Err(WholeScriptConfusable(Script::Greek))),
+        ("บบบ", "com", Err(WholeScriptConfusable(Script::Thai))),
+        ("סוד", "com", Err(WholeScriptConfusable(Script::Hebrew))),
+        ("ореп", "ru", Ok(())),
+        ("ωωω", "gr", Ok(())),
+        ("บบบ", "th", Ok(())),
+        ("безписемна", "info", Ok(())),
+        ("пример", "com", Ok(())),
+        // Hiragana へべぺ among Katakana only, and the other way round.
+        ("アべア", "jp", Err(KanaLookalike('べ'))),
+        ("ひペひ", "jp", Err(KanaLookalike('ペ'))),
+        ("アベア", "jp", Ok(())),
+        ("ひぺひ", "jp", Ok(())),
+        ("ひらがなべカタカナ", "jp", Ok(())),
+        // Digits and their look-alikes.
+        ("1ვ2", "com", Err(DigitLookalike)),
+        ("२२", "com", Err(DigitLookalike)),
+        ("1-२", "com", Err(DigitLookalike)),
+        ("१२३", "in", Ok(())),
+        // Letters browsers do not show, or only under their TLD.
+        ("paypaḷ", "com", Err(LetterNotShown('ḷ'))),
+        ("ǎbc", "com", Err(LetterNotShown('ǎ'))),
+        ("goðaddy", "com", Err(LetterNotShown('ð'))),
+        ("goðaddy", "is", Ok(())),
+        ("gəmə", "com", Err(LetterNotShown('ə'))),
+        ("gəmə", "az", Ok(())),
+        ("\u{131}\u{301}x", "com", Err(LetterNotShown('\u{131}'))),
+        ("tiếng", "vn", Ok(())),
+    ] {
+        assert_eq!(check_label(l, t), want, "{l}.{t}");
+        assert_eq!(check_label_naive(l, t), want, "naive {l}.{t}");
     }
 }
 

@@ -545,6 +545,10 @@ fn display_unsafe(line: &[u8], out: &[u8]) -> Option<Violation> {
                     Unsafe::MarkOnOtherScript(_) => {
                         "display-unsafe label: combining mark of another script"
                     }
+                    Unsafe::CjkLookalike(_) => "display-unsafe label: CJK stroke look-alike",
+                    Unsafe::KanaLookalike(_) => "display-unsafe label: kana look-alike",
+                    Unsafe::DigitLookalike => "display-unsafe label: digit look-alike",
+                    Unsafe::LetterNotShown(_) => "display-unsafe label: letter browsers hide",
                 },
                 input: format!("decoded label {i}"),
                 output: u.to_string(),

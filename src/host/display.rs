@@ -80,6 +80,23 @@ pub enum Unsafe {
     /// look like the base alone), and Moderately Restrictive allows Latin with Thai, so the
     /// label would read `paypal` ([`mark_on_other_script`]).
     MarkOnOtherScript(char),
+    /// A CJK character drawn as a plain stroke or shape (`丨 一 十 丁 〇 ㄒ`…) beside a
+    /// character of another script, or the Katakana `ソ ゾ ン` between two non-Japanese
+    /// characters, or the iteration mark `ヽ ヾ` not after Katakana: it reads as a Latin
+    /// letter, a digit or punctuation there (`goog丨e`; [`browser_rules`]).
+    CjkLookalike(char),
+    /// The Hiragana `へ べ ぺ` among Katakana only, or the Katakana `ヘ ベ ペ` among
+    /// Hiragana only: they are drawn alike, so the label reads as another written in one
+    /// kana script (`アべア` and `アベア`; [`browser_rules`]).
+    KanaLookalike(char),
+    /// Every character is an ASCII digit, `-`, or a letter or digit of another script drawn
+    /// like an ASCII digit (`1ვ2` reads `132`; [`DIGIT_LOOKALIKES`]).
+    DigitLookalike,
+    /// A letter browsers do not show in a host name at all: Latin Extended Additional
+    /// U+1E00–U+1E9B (`ḷ`), the pinyin letters U+01CD–U+01DC, Latin Extended-D U+A720–U+A7FF,
+    /// Greek Extended U+1F00–U+1FFF; or `ð`, `þ` outside `.is`/`.fo` and `ə` outside `.az`;
+    /// or the dotless `ı` under a combining mark (`ı́` reads `í`) ([`browser_rules`]).
+    LetterNotShown(char),
 }
 
 impl std::fmt::Display for Unsafe {
@@ -119,6 +136,24 @@ impl std::fmt::Display for Unsafe {
             Unsafe::MarkOnOtherScript(c) => write!(
                 f,
                 "the combining mark U+{:04X} sits on a letter of another script, a digit or '-'",
+                c as u32
+            ),
+            Unsafe::CjkLookalike(c) => write!(
+                f,
+                "U+{:04X} is drawn as a stroke that reads as a Latin letter, a digit or punctuation beside characters of another script",
+                c as u32
+            ),
+            Unsafe::KanaLookalike(c) => write!(
+                f,
+                "U+{:04X} is drawn as its Hiragana or Katakana twin: the label reads as one in a single kana script",
+                c as u32
+            ),
+            Unsafe::DigitLookalike => {
+                f.write_str("every character is a digit or drawn as one: it imitates a number")
+            }
+            Unsafe::LetterNotShown(c) => write!(
+                f,
+                "U+{:04X} is a letter browsers do not show in a host name (here)",
                 c as u32
             ),
         }
@@ -414,6 +449,16 @@ pub fn script_tlds(s: Script) -> &'static [&'static str] {
         Script::Hebrew => &["il"],
         Script::Thai => &["th"],
         Script::Ethiopic => &["et", "er"],
+        Script::Bengali => &["bd", "in"],
+        Script::Devanagari => &["in", "np"],
+        Script::Gujarati
+        | Script::Gurmukhi
+        | Script::Kannada
+        | Script::Malayalam
+        | Script::Oriya
+        | Script::Telugu => &["in"],
+        Script::Tamil => &["in", "lk", "my", "sg"],
+        Script::Myanmar => &["mm"],
         _ => &[],
     }
 }
@@ -444,7 +489,7 @@ pub fn tld_matches(tld: &str, s: Script) -> bool {
     }
     !tld.is_ascii()
         && tld.chars().all(|c| merged_scripts(c).contains_script(s))
-        && (!lower.chars().all(skeleton_reads_latin)
+        && (!(lower.chars().all(skeleton_reads_latin) || all_look_latin(&lower))
             || DELEGATED_IDN_TLDS.contains(&lower.as_str()))
 }
 
@@ -484,10 +529,12 @@ pub fn check_label(label: &str, tld: &str) -> Result<(), Unsafe> {
     leading_mark(label)?;
     match fast_label_script(label) {
         Some(Some(s)) if s != Script::Latin => {
-            if label.chars().all(skeleton_reads_latin) && !tld_matches(tld, s) {
+            if (label.chars().all(skeleton_reads_latin) || all_look_latin(label))
+                && !tld_matches(tld, s)
+            {
                 return Err(Unsafe::WholeScriptConfusable(s));
             }
-            Ok(())
+            browser_rules(label, tld)
         }
         Some(_) => {
             if (label.chars().all(skeleton_is_latin) || dot_above_on_ijl(label))
@@ -495,7 +542,7 @@ pub fn check_label(label: &str, tld: &str) -> Result<(), Unsafe> {
             {
                 return Err(Unsafe::AsciiLookalike);
             }
-            Ok(())
+            browser_rules(label, tld)
         }
         None => check_label_naive(label, tld),
     }
@@ -656,6 +703,206 @@ fn mark_on_other_script(label: &str) -> Result<(), Unsafe> {
         }
     }
     Ok(())
+}
+
+/// [`skeleton_reads_latin`], or one of the letters browsers' lists add ([`looks_latin`]):
+/// what [`foreign_letters_read_latin`] asks of the letters of another script in a Latin
+/// label.
+#[inline]
+pub fn reads_as_latin(c: char) -> bool {
+    skeleton_reads_latin(c) || looks_latin(c)
+}
+
+/// True when `label` holds a [`looks_latin`] letter and nothing but those, ASCII digits and
+/// `-`: the second reading of the whole-script-confusable rule, beside "every character's
+/// skeleton reads as Latin". The two are not mixed (a label of `п` and letters only UTS #39
+/// reads as Latin, such as the Bulgarian `безписемна` with `б` → `6`, `з` → `3`, `и` → `ᴎ`,
+/// reads as neither: it stays shown, as in browsers).
+pub fn all_look_latin(label: &str) -> bool {
+    label.chars().any(looks_latin)
+        && label
+            .chars()
+            .all(|c| looks_latin(c) || c.is_ascii_digit() || c == '-')
+}
+
+/// Letters that read as Latin letters (or ASCII digits) in common fonts though their UTS #39
+/// prototype is not Latin, so that [`skeleton_reads_latin`] misses them (Cyrillic `п ъ ь ю
+/// г ѵ ѡ к ы`: `ореп` reads `open`, `спп` `cnn`; Greek `ω η ι κ ν ρ υ τ α ο`: `ωωω` reads
+/// `www`; letters of Armenian, Georgian, Ethiopic, Hebrew, Thai, Myanmar and the Indic
+/// scripts: `װ` reads `ll`, `บ` `u`, `๐` `o`), with the letters of those scripts that UTS #39
+/// does read as Latin (`а е о р с у х`…). A label of nothing else ([`all_look_latin`]) is a
+/// whole-script confusable ([`Unsafe::WholeScriptConfusable`]) unless its TLD belongs to
+/// the script ([`script_tlds`]). The set is the one browsers keep in Punycode (Chromium's
+/// IDN display policy, per script; a QA sweep found `ореп.com`, `ωωω.com`, `paypal.com.пр`
+/// shown). Lower
+/// case only: IDNA maps a host to lower case, and a percent-decoded host keeps capitals
+/// that these letters' capitals do not resemble.
+#[rustfmt::skip]
+pub fn looks_latin(c: char) -> bool {
+    matches!(c as u32,
+        // Greek
+        0x03B1 | 0x03B7 | 0x03B9 | 0x03BA | 0x03BD | 0x03BF | 0x03C1 | 0x03C4 | 0x03C5 | 0x03C9
+        // Cyrillic
+        | 0x0430 | 0x0433 | 0x0435 | 0x043A | 0x043E | 0x043F | 0x0440 | 0x0441 | 0x0443
+        | 0x0445 | 0x044A | 0x044B | 0x044C | 0x044E | 0x0455 | 0x0456 | 0x0458 | 0x0461
+        | 0x0475 | 0x04BB | 0x04BD | 0x04CF | 0x0501 | 0x050D | 0x0517 | 0x051B | 0x051D
+        // Armenian
+        | 0x0559 | 0x0561 | 0x0563 | 0x0566 | 0x0567 | 0x056C | 0x0570 | 0x0575 | 0x0578
+        | 0x057D | 0x0582 | 0x0585
+        // Hebrew
+        | 0x05D3 | 0x05D5 | 0x05D7 | 0x05D9 | 0x05DF | 0x05E1 | 0x05F0 | 0x05F2 | 0x05F3 | 0xFB26
+        // Devanagari, Bengali, Gurmukhi, Gujarati, Oriya, Tamil, Telugu, Kannada, Malayalam
+        | 0x093D | 0x0966 | 0x0971 | 0x09E6 | 0x09ED | 0x0A66 | 0x0A67 | 0x0A9F | 0x0AA1
+        | 0x0AE6 | 0x0AE7 | 0x0B20 | 0x0B66 | 0x0B6E | 0x0B9F | 0x0BAA | 0x0BE6 | 0x0C66
+        | 0x0C67 | 0x0CBD | 0x0CE6 | 0x0CE7 | 0x0D1F | 0x0D20 | 0x0D27 | 0x0D28 | 0x0D31
+        | 0x0D66
+        // Thai
+        | 0x0E14 | 0x0E17 | 0x0E19 | 0x0E1A | 0x0E1B | 0x0E1E | 0x0E1F | 0x0E21 | 0x0E23
+        | 0x0E25 | 0x0E2B | 0x0E40 | 0x0E41 | 0x0E50
+        // Myanmar
+        | 0x1001 | 0x1002 | 0x1004 | 0x1011 | 0x1015 | 0x101D | 0x1040 | 0x1042 | 0x1054
+        | 0x105C | 0x1090 | 0x1091 | 0x1095 | 0x1096 | 0x1097
+        // Georgian
+        | 0x10D8 | 0x10DD | 0x10E7 | 0x10EB | 0x10EE | 0x10FD | 0x10FF
+        // Ethiopic
+        | 0x1200 | 0x1220 | 0x1230 | 0x1235 | 0x1260 | 0x1270 | 0x1290 | 0x12A8 | 0x12D0
+        | 0x12D5 | 0x12D8 | 0x1320 | 0x1350 | 0xAB05)
+}
+
+/// Letters and digits of other scripts drawn like an ASCII digit (`з` 3, `ვ` 3, `२` 2,
+/// `৪` 8, `θ` 0…): a label of nothing but ASCII digits, `-` and these reads as a number
+/// ([`Unsafe::DigitLookalike`]; browsers keep such a label in Punycode; a QA sweep found
+/// `1ვ2.com` shown, read `132.com`).
+#[rustfmt::skip]
+pub fn is_digit_lookalike(c: char) -> bool {
+    matches!(c as u32,
+        0x03B8 | 0x0437 | 0x0499 | 0x04E1 | 0x0573 | 0x0577 | 0x0909 | 0x0968 | 0x0993
+        | 0x09E8 | 0x09EA | 0x0A24 | 0x0A5C | 0x0A68 | 0x0A69 | 0x0A6A | 0x0A6B | 0x0AE8
+        | 0x0AE9 | 0x0AED | 0x0B68 | 0x0B6B | 0x0C68 | 0x0C69 | 0x0CE9 | 0x0CED | 0x1012
+        | 0x10D5 | 0x10D9 | 0x10DE | 0x3110 | 0x4E29)
+}
+
+/// The CJK characters drawn as a plain stroke or a simple shape that reads as a Latin
+/// letter, an ASCII digit or punctuation beside Latin text: `一 ㄧ` (`-`), `丨` (`l`), `亅`
+/// (`J`), `丁 丅 ㄒ` (`T`), `七 十` (`t`, `+`), `工` (`I`), `乛` (`7`), `〇` (`O`), `ㄚ`
+/// (`Y`), `ㄟ ㄨ ㄩ ㄈ` (`\`, `X`, `U`, `C`), `乀 乁` (`\`), `讠` (`i`), `ㆲ ㆳ ㆺ`
+/// ([`Unsafe::CjkLookalike`]).
+#[rustfmt::skip]
+fn is_cjk_stroke(c: char) -> bool {
+    matches!(c as u32,
+        0x3007 | 0x3108 | 0x3112 | 0x311A | 0x311F | 0x3127 | 0x3128 | 0x3129 | 0x31B2
+        | 0x31B3 | 0x31BA | 0x4E00 | 0x4E01 | 0x4E03 | 0x4E05 | 0x4E28 | 0x4E40 | 0x4E41
+        | 0x4E5B | 0x4E85 | 0x5341 | 0x5DE5 | 0x8BA0)
+}
+
+/// True when `c` belongs to Han, Hiragana, Katakana or Bopomofo (Script_Extensions), and
+/// with `bopomofo` false to the first three (Japanese).
+fn is_cjk(c: char, bopomofo: bool) -> bool {
+    let e = c.script_extension();
+    // Common and Inherited contain every script (`unicode-script`): a digit, `-`, a mark is
+    // not CJK.
+    if e.is_common() || e.is_inherited() || e.is_empty() {
+        return false;
+    }
+    e.contains_script(Script::Han)
+        || e.contains_script(Script::Hiragana)
+        || e.contains_script(Script::Katakana)
+        || (bopomofo && e.contains_script(Script::Bopomofo))
+}
+
+/// The display rules browsers apply to a host label beyond UTS #39's profile, restriction
+/// levels and skeletons (issue 16; a QA sweep compared iribulk's display with Chromium's IDN
+/// policy and found labels shown that read as another name):
+///
+/// * a CJK stroke ([`is_cjk_stroke`]) beside a character that is not Han, Hiragana,
+///   Katakana or Bopomofo (`goog丨e`, `1丨1`, `丁witter`); the Katakana `ソ ゾ ン` with a
+///   non-Japanese character on both sides (`googleソcom`); `ヽ ヾ` not after Katakana
+///   ([`Unsafe::CjkLookalike`]). `ノ 丿 丶` are delimiter look-alikes, ruled by contract
+///   item 20 ([`delimiter_lookalikes`]);
+/// * Hiragana `へ べ ぺ` in a label whose other kana are all Katakana, or Katakana `ヘ ベ ペ`
+///   among Hiragana only ([`Unsafe::KanaLookalike`]);
+/// * a label of ASCII digits, `-` and [`is_digit_lookalike`] characters
+///   ([`Unsafe::DigitLookalike`]);
+/// * letters browsers never show in a host, and those they show under one TLD only
+///   ([`Unsafe::LetterNotShown`]).
+///
+/// One pass over the label's characters, with a look at the neighbours of the few
+/// characters concerned. `check_label` and its twin both end with it.
+pub fn browser_rules(label: &str, tld: &str) -> Result<(), Unsafe> {
+    if label.is_ascii() {
+        return Ok(());
+    }
+    let mut prev: Option<char> = None;
+    let mut chars = label.chars().peekable();
+    let mut digits_only = true;
+    let mut lookalike_digit = false;
+    // Kana letters of each script other than the shapes the two share (へべぺ / ヘベペ), and
+    // the first of those shapes of each.
+    let (mut hira, mut kata) = (false, false);
+    let (mut hira_shape, mut kata_shape): (Option<char>, Option<char>) = (None, None);
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied();
+        let u = c as u32;
+        if c.is_ascii_digit() || c == '-' {
+        } else if is_digit_lookalike(c) {
+            lookalike_digit = true;
+        } else {
+            digits_only = false;
+        }
+        if u >= 0x80 {
+            let other = |x: Option<char>, bopomofo: bool| x.is_some_and(|x| !is_cjk(x, bopomofo));
+            if is_cjk_stroke(c) && (other(prev, true) || other(next, true)) {
+                return Err(Unsafe::CjkLookalike(c));
+            }
+            match u {
+                0x30BD | 0x30BE | 0x30F3 if other(prev, false) && other(next, false) => {
+                    return Err(Unsafe::CjkLookalike(c));
+                }
+                0x30FD | 0x30FE
+                    if !prev.is_some_and(|p| {
+                        let e = p.script_extension();
+                        !e.is_common() && !e.is_inherited() && e.contains_script(Script::Katakana)
+                    }) =>
+                {
+                    return Err(Unsafe::CjkLookalike(c));
+                }
+                0x1E00..=0x1E9B | 0x01CD..=0x01DC | 0xA720..=0xA7FF | 0x1F00..=0x1FFF => {
+                    return Err(Unsafe::LetterNotShown(c));
+                }
+                0x00D0 | 0x00F0 | 0x00DE | 0x00FE
+                    if !(tld.eq_ignore_ascii_case("is") || tld.eq_ignore_ascii_case("fo")) =>
+                {
+                    return Err(Unsafe::LetterNotShown(c));
+                }
+                0x018F | 0x0259 if !tld.eq_ignore_ascii_case("az") => {
+                    return Err(Unsafe::LetterNotShown(c));
+                }
+                0x0300..=0x036F if prev == Some('\u{131}') => {
+                    return Err(Unsafe::LetterNotShown('\u{131}'));
+                }
+                0x3078..=0x307A => hira_shape = hira_shape.or(Some(c)),
+                0x30D8..=0x30DA => kata_shape = kata_shape.or(Some(c)),
+                _ => {
+                    let e = c.script_extension();
+                    if !e.is_common() && !e.is_inherited() {
+                        hira |= e.contains_script(Script::Hiragana)
+                            && !e.contains_script(Script::Katakana);
+                        kata |= e.contains_script(Script::Katakana)
+                            && !e.contains_script(Script::Hiragana);
+                    }
+                }
+            }
+        }
+        prev = Some(c);
+    }
+    if digits_only && lookalike_digit {
+        return Err(Unsafe::DigitLookalike);
+    }
+    match (hira_shape, kata_shape) {
+        (Some(c), _) if kata && !hira => Err(Unsafe::KanaLookalike(c)),
+        (_, Some(c)) if hira && !kata => Err(Unsafe::KanaLookalike(c)),
+        _ => Ok(()),
+    }
 }
 
 /// The TLD that [`check_label`] judges a host's labels under: its last non-empty label (at
@@ -1164,7 +1411,9 @@ pub fn check_label_naive(label: &str, tld: &str) -> Result<(), Unsafe> {
         return Err(Unsafe::AsciiLookalike);
     }
     if let Some(s) = single_script(label) {
-        let skeleton_latin = unicode_security::skeleton(label).all(reads_latin);
+        // The skeleton of the whole label, or browsers' list of look-alike letters.
+        let skeleton_latin =
+            unicode_security::skeleton(label).all(reads_latin) || all_look_latin(label);
         if skeleton_latin && !tld_matches(tld, s) {
             return Err(Unsafe::WholeScriptConfusable(s));
         }
@@ -1174,7 +1423,7 @@ pub fn check_label_naive(label: &str, tld: &str) -> Result<(), Unsafe> {
     {
         return Err(Unsafe::AsciiLookalike);
     }
-    Ok(())
+    browser_rules(label, tld)
 }
 
 /// True when a label mixes Latin with letters of another script and every one of those reads
@@ -1188,7 +1437,7 @@ fn foreign_letters_read_latin(label: &str) -> bool {
         if c.is_ascii() || e.is_common() || e.is_inherited() || e.contains_script(Script::Latin) {
             continue;
         }
-        if !skeleton_reads_latin(c) {
+        if !reads_as_latin(c) {
             return false;
         }
         foreign = true;
