@@ -737,9 +737,18 @@ pub fn all_look_latin(label: &str) -> bool {
 /// shown). Lower
 /// case only: IDNA maps a host to lower case, and a percent-decoded host keeps capitals
 /// that these letters' capitals do not resemble.
-#[rustfmt::skip]
+#[inline]
 pub fn looks_latin(c: char) -> bool {
-    matches!(c as u32,
+    let u = c as u32;
+    // Every letter of the list is in the BMP.
+    u < 0x10000 && LOOKS_LATIN_BMP[(u >> 6) as usize] >> (u & 63) & 1 != 0
+}
+
+/// [`looks_latin`]'s list, evaluated by the compiler into [`LOOKS_LATIN_BMP`] (the test
+/// `browser_rule_bitmaps_match_their_lists` compares the two on every code point).
+#[rustfmt::skip]
+pub const fn looks_latin_listed(u: u32) -> bool {
+    matches!(u,
         // Greek
         0x03B1 | 0x03B7 | 0x03B9 | 0x03BA | 0x03BD | 0x03BF | 0x03C1 | 0x03C4 | 0x03C5 | 0x03C9
         // Cyrillic
@@ -774,8 +783,8 @@ pub fn looks_latin(c: char) -> bool {
 /// ([`Unsafe::DigitLookalike`]; browsers keep such a label in Punycode; a QA sweep found
 /// `1ვ2.com` shown, read `132.com`).
 #[rustfmt::skip]
-pub fn is_digit_lookalike(c: char) -> bool {
-    matches!(c as u32,
+pub const fn is_digit_lookalike(u: u32) -> bool {
+    matches!(u,
         0x03B8 | 0x0437 | 0x0499 | 0x04E1 | 0x0573 | 0x0577 | 0x0909 | 0x0968 | 0x0993
         | 0x09E8 | 0x09EA | 0x0A24 | 0x0A5C | 0x0A68 | 0x0A69 | 0x0A6A | 0x0A6B | 0x0AE8
         | 0x0AE9 | 0x0AED | 0x0B68 | 0x0B6B | 0x0C68 | 0x0C69 | 0x0CE9 | 0x0CED | 0x1012
@@ -788,12 +797,53 @@ pub fn is_digit_lookalike(c: char) -> bool {
 /// (`Y`), `ㄟ ㄨ ㄩ ㄈ` (`\`, `X`, `U`, `C`), `乀 乁` (`\`), `讠` (`i`), `ㆲ ㆳ ㆺ`
 /// ([`Unsafe::CjkLookalike`]).
 #[rustfmt::skip]
-fn is_cjk_stroke(c: char) -> bool {
-    matches!(c as u32,
+const fn is_cjk_stroke(u: u32) -> bool {
+    matches!(u,
         0x3007 | 0x3108 | 0x3112 | 0x311A | 0x311F | 0x3127 | 0x3128 | 0x3129 | 0x31B2
         | 0x31B3 | 0x31BA | 0x4E00 | 0x4E01 | 0x4E03 | 0x4E05 | 0x4E28 | 0x4E40 | 0x4E41
         | 0x4E5B | 0x4E85 | 0x5341 | 0x5DE5 | 0x8BA0)
 }
+
+/// The characters [`browser_rules`] looks at (beyond ASCII digits and `-`): the digit
+/// look-alikes, the CJK strokes, `ソ ゾ ン ヽ ヾ`, the letters browsers hide or show under one
+/// TLD, the dotless `ı`, and the kana blocks. Every other character only ends a label of
+/// digits. [`browser_rule_char`] answers it from a bitmap.
+#[rustfmt::skip]
+pub const fn browser_rule_listed(u: u32) -> bool {
+    is_digit_lookalike(u)
+        || is_cjk_stroke(u)
+        || matches!(u,
+            0x00D0 | 0x00DE | 0x00F0 | 0x00FE | 0x0131 | 0x018F | 0x0259
+            | 0x01CD..=0x01DC | 0x1E00..=0x1E9B | 0x1F00..=0x1FFF | 0xA720..=0xA7FF
+            | 0x3040..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F | 0x1AFF0..=0x1B16F)
+}
+
+/// [`browser_rule_listed`] by one bitmap load for the BMP.
+#[inline]
+fn browser_rule_char(u: u32) -> bool {
+    if u < 0x10000 {
+        return BROWSER_RULE_BMP[(u >> 6) as usize] >> (u & 63) & 1 != 0;
+    }
+    browser_rule_listed(u)
+}
+
+/// A BMP bitmap of a `const fn` list, evaluated by the compiler.
+macro_rules! bmp_of {
+    ($f:expr) => {{
+        let mut m = [0u64; 1024];
+        let mut u = 0u32;
+        while u < 0x10000 {
+            if $f(u) {
+                m[(u >> 6) as usize] |= 1 << (u & 63);
+            }
+            u += 1;
+        }
+        m
+    }};
+}
+
+static LOOKS_LATIN_BMP: [u64; 1024] = bmp_of!(looks_latin_listed);
+static BROWSER_RULE_BMP: [u64; 1024] = bmp_of!(browser_rule_listed);
 
 /// True when `c` belongs to Han, Hiragana, Katakana or Bopomofo (Script_Extensions), and
 /// with `bopomofo` false to the first three (Japanese).
@@ -841,57 +891,69 @@ pub fn browser_rules(label: &str, tld: &str) -> Result<(), Unsafe> {
     let (mut hira, mut kata) = (false, false);
     let (mut hira_shape, mut kata_shape): (Option<char>, Option<char>) = (None, None);
     while let Some(c) = chars.next() {
-        let next = chars.peek().copied();
         let u = c as u32;
         if c.is_ascii_digit() || c == '-' {
-        } else if is_digit_lookalike(c) {
+            prev = Some(c);
+            continue;
+        }
+        if u < 0x80 || !browser_rule_char(u) {
+            digits_only = false;
+            prev = Some(c);
+            continue;
+        }
+        let next = chars.peek().copied();
+        if is_digit_lookalike(u) {
             lookalike_digit = true;
         } else {
             digits_only = false;
         }
-        if u >= 0x80 {
-            let other = |x: Option<char>, bopomofo: bool| x.is_some_and(|x| !is_cjk(x, bopomofo));
-            if is_cjk_stroke(c) && (other(prev, true) || other(next, true)) {
+        let other = |x: Option<char>, bopomofo: bool| x.is_some_and(|x| !is_cjk(x, bopomofo));
+        if is_cjk_stroke(u) && (other(prev, true) || other(next, true)) {
+            return Err(Unsafe::CjkLookalike(c));
+        }
+        match u {
+            0x30BD | 0x30BE | 0x30F3 if other(prev, false) && other(next, false) => {
                 return Err(Unsafe::CjkLookalike(c));
             }
-            match u {
-                0x30BD | 0x30BE | 0x30F3 if other(prev, false) && other(next, false) => {
-                    return Err(Unsafe::CjkLookalike(c));
-                }
-                0x30FD | 0x30FE
-                    if !prev.is_some_and(|p| {
-                        let e = p.script_extension();
-                        !e.is_common() && !e.is_inherited() && e.contains_script(Script::Katakana)
-                    }) =>
-                {
-                    return Err(Unsafe::CjkLookalike(c));
-                }
-                0x1E00..=0x1E9B | 0x01CD..=0x01DC | 0xA720..=0xA7FF | 0x1F00..=0x1FFF => {
-                    return Err(Unsafe::LetterNotShown(c));
-                }
-                0x00D0 | 0x00F0 | 0x00DE | 0x00FE
-                    if !(tld.eq_ignore_ascii_case("is") || tld.eq_ignore_ascii_case("fo")) =>
-                {
-                    return Err(Unsafe::LetterNotShown(c));
-                }
-                0x018F | 0x0259 if !tld.eq_ignore_ascii_case("az") => {
-                    return Err(Unsafe::LetterNotShown(c));
-                }
-                0x0300..=0x036F if prev == Some('\u{131}') => {
-                    return Err(Unsafe::LetterNotShown('\u{131}'));
-                }
-                0x3078..=0x307A => hira_shape = hira_shape.or(Some(c)),
-                0x30D8..=0x30DA => kata_shape = kata_shape.or(Some(c)),
-                _ => {
-                    let e = c.script_extension();
-                    if !e.is_common() && !e.is_inherited() {
-                        hira |= e.contains_script(Script::Hiragana)
-                            && !e.contains_script(Script::Katakana);
-                        kata |= e.contains_script(Script::Katakana)
-                            && !e.contains_script(Script::Hiragana);
-                    }
+            0x30FD | 0x30FE
+                if !prev.is_some_and(|p| {
+                    let e = p.script_extension();
+                    !e.is_common() && !e.is_inherited() && e.contains_script(Script::Katakana)
+                }) =>
+            {
+                return Err(Unsafe::CjkLookalike(c));
+            }
+            0x1E00..=0x1E9B | 0x01CD..=0x01DC | 0xA720..=0xA7FF | 0x1F00..=0x1FFF => {
+                return Err(Unsafe::LetterNotShown(c));
+            }
+            0x00D0 | 0x00F0 | 0x00DE | 0x00FE
+                if !(tld.eq_ignore_ascii_case("is") || tld.eq_ignore_ascii_case("fo")) =>
+            {
+                return Err(Unsafe::LetterNotShown(c));
+            }
+            0x018F | 0x0259 if !tld.eq_ignore_ascii_case("az") => {
+                return Err(Unsafe::LetterNotShown(c));
+            }
+            0x0131 if next.is_some_and(|n| matches!(n as u32, 0x0300..=0x036F)) => {
+                return Err(Unsafe::LetterNotShown(c));
+            }
+            0x3078..=0x307A => hira_shape = hira_shape.or(Some(c)),
+            0x30D8..=0x30DA => kata_shape = kata_shape.or(Some(c)),
+            // Script_Extensions only in the kana blocks (Hiragana, Katakana, Katakana
+            // Phonetic Extensions, halfwidth Katakana, Kana Supplement and Extended): no
+            // letter outside them is Hiragana or Katakana alone (the test
+            // `only_the_kana_blocks_hold_characters_of_one_kana_script`), and a lookup for
+            // every character cost to-iri 7 % more instructions on intl.uri.txt.
+            0x3040..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F | 0x1AFF0..=0x1B16F => {
+                let e = c.script_extension();
+                if !e.is_common() && !e.is_inherited() {
+                    hira |=
+                        e.contains_script(Script::Hiragana) && !e.contains_script(Script::Katakana);
+                    kata |=
+                        e.contains_script(Script::Katakana) && !e.contains_script(Script::Hiragana);
                 }
             }
+            _ => {}
         }
         prev = Some(c);
     }
@@ -1830,6 +1892,42 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn browser_rule_bitmaps_match_their_lists() {
+        for u in 0..=0x10FFFFu32 {
+            if let Some(c) = char::from_u32(u) {
+                assert_eq!(looks_latin(c), looks_latin_listed(u), "U+{u:04X}");
+                assert_eq!(browser_rule_char(u), browser_rule_listed(u), "U+{u:04X}");
+                // Every character a rule names is in the bitmap of characters looked at.
+                if is_digit_lookalike(u) || is_cjk_stroke(u) {
+                    assert!(browser_rule_char(u), "U+{u:04X}");
+                }
+            }
+        }
+        assert!(!looks_latin('a') && looks_latin('п') && !looks_latin('б'));
+    }
+
+    #[test]
+    fn only_the_kana_blocks_hold_characters_of_one_kana_script() {
+        // `browser_rules` asks Script_Extensions only inside these blocks: no letter outside
+        // them is of one kana script and not the other (marks such as U+0305 name Katakana
+        // among other scripts; they are no kana letter).
+        let blocks = |u: u32| matches!(u, 0x3040..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F | 0x1AFF0..=0x1B16F);
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let e = c.script_extension();
+            if e.is_common()
+                || e.is_inherited()
+                || blocks(c as u32)
+                || c.general_category_group() != GeneralCategoryGroup::Letter
+            {
+                continue;
+            }
+            let hira = e.contains_script(Script::Hiragana);
+            let kata = e.contains_script(Script::Katakana);
+            assert!(hira == kata, "U+{:04X}", c as u32);
+        }
+    }
 
     #[test]
     fn skeleton_memo_matches_twin_on_every_code_point() {
