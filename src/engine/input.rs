@@ -249,25 +249,28 @@ pub fn open_counted(
                 // use --no-mmap for files that grow"). A concurrent truncation raises SIGBUS,
                 // never reads uninitialized memory; the command catches it for this map
                 // (`sigbus::register`: a message, temporary outputs removed, status 1).
-                let map = unsafe { Mmap::map(&f)? };
-                #[cfg(unix)]
-                {
-                    let _ = map.advise(memmap2::Advice::Sequential);
+                // A file the kernel will not map (sysfs: "No such device") is streamed below
+                // (it was status 1, found by a QA sweep).
+                if let Ok(map) = unsafe { Mmap::map(&f) } {
+                    #[cfg(unix)]
+                    {
+                        let _ = map.advise(memmap2::Advice::Sequential);
+                    }
+                    // The whole file is read: its descriptor is left at the end, as a stream
+                    // leaves it. A held one (`/dev/stdin`) shares its offset with the shell's, so
+                    // a later `-` or the next command of `{ …; } < f` read on from there (it stood
+                    // after the magic bytes: `/dev/stdin -` wrote the file again from byte 10,
+                    // found by a QA sweep).
+                    (&f).seek(io::SeekFrom::End(0))?;
+                    let sigbus = Some(super::sigbus::register(&map, path));
+                    return Ok((
+                        Source::Mapped(MappedFile {
+                            _sigbus: sigbus,
+                            map: Some(map),
+                        }),
+                        size,
+                    ));
                 }
-                // The whole file is read: its descriptor is left at the end, as a stream
-                // leaves it. A held one (`/dev/stdin`) shares its offset with the shell's, so
-                // a later `-` or the next command of `{ …; } < f` read on from there (it stood
-                // after the magic bytes: `/dev/stdin -` wrote the file again from byte 10,
-                // found by a QA sweep).
-                (&f).seek(io::SeekFrom::End(0))?;
-                let sigbus = Some(super::sigbus::register(&map, path));
-                return Ok((
-                    Source::Mapped(MappedFile {
-                        _sigbus: sigbus,
-                        map: Some(map),
-                    }),
-                    size,
-                ));
             }
         }
         // Streamed from where it stood: the bytes read to look are put back in front.
@@ -341,7 +344,15 @@ impl Read for ExpectLen {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.f.read(buf)?;
         self.got += n as u64;
-        if n == 0 && !buf.is_empty() && self.got < self.want {
+        // A file whose size is still what it was is not truncated: a pseudo-file whose size
+        // is not its content (sysfs says 4096 for a line of text; `iribulk < /sys/…` was
+        // status 1 once stdin was held to its size, found by a QA sweep) ends here.
+        let shrunk = || {
+            self.f
+                .metadata()
+                .map_or(true, |m| m.len() < self.before + self.want)
+        };
+        if n == 0 && !buf.is_empty() && self.got < self.want && shrunk() {
             return Err(io::Error::new(
                 io::ErrorKind::UnexpectedEof,
                 format!(
@@ -399,9 +410,15 @@ pub(crate) fn fd_number(path: &Path) -> Option<i32> {
 /// (found by a QA sweep). Linux only (`/proc/self/fdinfo`); false elsewhere and for any other
 /// path.
 pub fn names_read_only_descriptor(path: &Path) -> bool {
-    let Some(n) = fd_number(path) else {
-        return false;
-    };
+    fd_number(path).is_some_and(descriptor_read_only)
+}
+
+/// True when descriptor `n` of this process is open for reading only (`1< f`, a pipe's read
+/// end as stdout). Rust's standard streams take a write's "Bad file descriptor" for success
+/// (as for a closed descriptor), so the output sent there vanished with status 0 (found by a
+/// QA sweep); the CLI refuses such a stdout or stderr before any input is read. Linux only
+/// (`/proc/self/fdinfo`); false elsewhere, and for a descriptor that is not open.
+pub fn descriptor_read_only(n: i32) -> bool {
     let Ok(info) = std::fs::read_to_string(format!("/proc/self/fdinfo/{n}")) else {
         return false;
     };

@@ -148,6 +148,27 @@ fn check_files(cli: &Cli, opts: &pipeline::RunOptions) -> Result<(), String> {
     } else {
         opts.inputs.iter().map(|p| Some(p.as_path())).collect()
     };
+    // A stdout or stderr held for reading only (`1< f`, a pipe's read end): Rust's standard
+    // streams take a write's "Bad file descriptor" for success, so what went there vanished
+    // with status 0 (found by a QA sweep). The summary on stderr counts too (README: a
+    // stderr that cannot take it is not a success).
+    use iribulk::engine::input::{descriptor_read_only, names_stdout};
+    let to_stdout = outs.iter().any(|(_, p)| p.is_none_or(names_stdout));
+    if to_stdout && descriptor_read_only(1) {
+        return Err("standard output is open for reading only: nothing could be written".into());
+    }
+    for (flag, p) in &outs {
+        if let Some(p) = p.filter(|p| iribulk::engine::input::names_read_only_descriptor(p)) {
+            return Err(format!(
+                "{flag} '{}' names a descriptor open for reading only",
+                p.display()
+            ));
+        }
+    }
+    let summary_to_stderr = !cli.quiet && stats.is_none();
+    if (opts.errors_to_stderr() || summary_to_stderr) && descriptor_read_only(2) {
+        return Err("standard error is open for reading only: nothing could be written".into());
+    }
     check_not_inputs(&[("--stats-file", stats)], &inputs)?;
     // The same outputs: those written through a descriptor (stdout, `/dev/fd/N`) may not
     // be an input either.
