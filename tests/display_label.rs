@@ -86,7 +86,7 @@ const ALPHABET: &[char] = &[
     '7', '-', '\u{301}', '\u{308}', '\u{B7}', '\u{200D}', '\u{2215}', '\u{30FB}', '\u{FF10}', 'ǃ',
     '\u{2010}', '\u{2019}', '\u{58A}', 'ա', '\u{5F3}', 'ש', '\u{F0B}', 'ཀ', '\u{2BC}', 'ɑ',
     '\u{4E00}', '\u{307}', 'i', 'j', '丨', '十', 'ソ', 'ン', 'ヽ', 'べ', 'ベ', 'ア', 'ペ', 'ვ',
-    '२', 'п', 'ю', 'ω', 'η', 'ḷ', 'ð', 'ə', 'ǎ', 'บ', 'ס',
+    '२', 'п', 'ю', 'ω', 'η', 'ḷ', 'ð', 'ə', 'ǎ', 'บ', 'ס', 'П', 'Ω', '\u{323}', 'エ', '乙',
 ];
 
 fn label_strategy() -> impl Strategy<Value = String> {
@@ -194,7 +194,13 @@ fn browsers_rules_keep_look_alikes_and_show_words() {
     for (l, t, want) in [
         // CJK strokes beside another script; the Katakana ソ ゾ ン between two others.
         ("goog丨e", "com", Err(CjkLookalike('丨'))),
-        ("1丨1", "com", Err(CjkLookalike('丨'))),
+        ("a1丨", "com", Ok(())),
+        ("銀座1丁目", "jp", Ok(())),
+        ("第2工場", "jp", Ok(())),
+        ("七-11", "jp", Ok(())),
+        ("ama乙on", "com", Err(CjkLookalike('乙'))),
+        ("goog乚e", "com", Err(CjkLookalike('乚'))),
+        ("googleエcom", "com", Err(CjkLookalike('エ'))),
         ("丁witter", "com", Err(CjkLookalike('丁'))),
         ("paypal工com", "com", Err(CjkLookalike('工'))),
         ("googleソcom", "com", Err(CjkLookalike('ソ'))),
@@ -211,7 +217,29 @@ fn browsers_rules_keep_look_alikes_and_show_words() {
         ("ωωω", "com", Err(WholeScriptConfusable(Script::Greek))),
         ("บบบ", "com", Err(WholeScriptConfusable(Script::Thai))),
         ("סוד", "com", Err(WholeScriptConfusable(Script::Hebrew))),
+        ("Ореп", "com", Err(WholeScriptConfusable(Script::Cyrillic))),
+        (
+            "спп\u{326}",
+            "com",
+            Err(WholeScriptConfusable(Script::Cyrillic)),
+        ),
+        (
+            "о\u{301}реп",
+            "com",
+            Err(WholeScriptConfusable(Script::Cyrillic)),
+        ),
+        ("Ωικι", "com", Err(WholeScriptConfusable(Script::Greek))),
         ("ореп", "ru", Ok(())),
+        // A combining diacritical mark on a letter of another script than Latin, Greek or
+        // Cyrillic (its shape hidden from the rules above).
+        (
+            "googleソ\u{323}com",
+            "com",
+            Err(MarkOnOtherScript('\u{323}')),
+        ),
+        ("中\u{323}b", "com", Err(MarkOnOtherScript('\u{323}'))),
+        ("vie\u{323}\u{302}t", "vn", Ok(())),
+        ("α\u{301}", "gr", Ok(())),
         ("ωωω", "gr", Ok(())),
         ("บบบ", "th", Ok(())),
         ("безписемна", "info", Ok(())),
@@ -222,6 +250,9 @@ fn browsers_rules_keep_look_alikes_and_show_words() {
         ("アベア", "jp", Ok(())),
         ("ひぺひ", "jp", Ok(())),
         ("ひらがなべカタカナ", "jp", Ok(())),
+        ("東京へアクセス", "jp", Ok(())),
+        ("ハワイへ", "jp", Ok(())),
+        ("ーべー", "jp", Err(KanaLookalike('べ'))),
         // Digits and their look-alikes.
         ("1ვ2", "com", Err(DigitLookalike)),
         ("२२", "com", Err(DigitLookalike)),
