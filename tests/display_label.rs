@@ -194,7 +194,11 @@ fn browsers_rules_keep_look_alikes_and_show_words() {
     for (l, t, want) in [
         // CJK strokes beside another script; the Katakana ソ ゾ ン between two others.
         ("goog丨e", "com", Err(CjkLookalike('丨'))),
-        ("a1丨", "com", Ok(())),
+        ("a1丨", "com", Err(CjkLookalike('丨'))),
+        ("paypa1丨", "com", Err(CjkLookalike('丨'))),
+        ("pay-丨-pal", "com", Err(CjkLookalike('丨'))),
+        ("google1ソ1com", "com", Err(CjkLookalike('ソ'))),
+        ("1丨1", "com", Ok(())),
         ("銀座1丁目", "jp", Ok(())),
         ("第2工場", "jp", Ok(())),
         ("七-11", "jp", Ok(())),
@@ -251,6 +255,10 @@ fn browsers_rules_keep_look_alikes_and_show_words() {
         ("ひぺひ", "jp", Ok(())),
         ("ひらがなべカタカナ", "jp", Ok(())),
         ("東京へアクセス", "jp", Ok(())),
+        ("アべア1", "jp", Err(KanaLookalike('べ'))),
+        ("アべマtv", "jp", Err(KanaLookalike('べ'))),
+        ("アべア漢", "jp", Err(KanaLookalike('べ'))),
+        ("ひベひ1", "jp", Err(KanaLookalike('ベ'))),
         ("ハワイへ", "jp", Ok(())),
         ("ーべー", "jp", Err(KanaLookalike('べ'))),
         // Digits and their look-alikes.
@@ -271,6 +279,45 @@ fn browsers_rules_keep_look_alikes_and_show_words() {
         assert_eq!(check_label(l, t), want, "{l}.{t}");
         assert_eq!(check_label_naive(l, t), want, "naive {l}.{t}");
     }
+}
+
+/// A percent-decoded label keeps the case and normalization form it was written in; the
+/// browser shows its UTS #46 mapping. The rules judge both (`check_decoded_label`, a third
+/// QA sweep: `file://paypal%CC%A3.com/` was shown `paypaḷ.com`).
+#[test]
+fn decoded_labels_are_judged_as_browsers_show_them() {
+    use iribulk::host::display::check_decoded_label;
+    for (l, t, ok) in [
+        ("paypal\u{323}", "com", false),
+        ("ƑACEBOOK", "com", false),
+        ("ƲISA", "com", false),
+        ("1ᲙᲞ", "com", false),
+        ("Ореп", "com", false),
+        ("BÜCHER", "de", true),
+        ("bu\u{308}cher", "DE", true),
+        ("日本", "jp", true),
+    ] {
+        for check in [check_label as fn(&str, &str) -> _, check_label_naive] {
+            assert_eq!(check_decoded_label(l, t, check).is_ok(), ok, "{l}.{t}");
+        }
+    }
+    use iribulk::convert::to_iri::{ToIri, ToIriOptions};
+    use iribulk::Converter as _;
+    let to_iri = |s: &str| {
+        let mut out = Vec::new();
+        ToIri::new(ToIriOptions::default())
+            .convert_or_copy_into(s.as_bytes(), &mut out)
+            .unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    for kept in [
+        "file://paypal%CC%A3.com/",
+        "file://%C6%91ACEBOOK.com/",
+        "blob:https://%C6%B2ISA.com/",
+    ] {
+        assert_eq!(to_iri(kept), kept);
+    }
+    assert_eq!(to_iri("file://B%C3%9CCHER.de/"), "file://BÜCHER.de/");
 }
 
 #[test]

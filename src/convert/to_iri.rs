@@ -1094,8 +1094,11 @@ impl ToIri {
             self.decode(line, start..end, Component::Host, out, o)?;
             let label = &line[start..end];
             let unsafe_label = label.contains(&b'%')
-                && std::str::from_utf8(&out[m..])
-                    .is_ok_and(|t| !t.is_ascii() && t.split('.').any(|l| check(l, tld).is_err()));
+                && std::str::from_utf8(&out[m..]).is_ok_and(|t| {
+                    !t.is_ascii()
+                        && t.split('.')
+                            .any(|l| host::display::check_decoded_label(l, tld, check).is_err())
+                });
             if unsafe_label {
                 out.truncate(m);
                 if push_as_it_came(label, false, out) {
