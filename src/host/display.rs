@@ -537,8 +537,8 @@ pub fn check_label(label: &str, tld: &str) -> Result<(), Unsafe> {
             browser_rules(label, tld)
         }
         Some(_) => {
-            if (label.chars().all(skeleton_is_latin) || dot_above_on_ijl(label))
-                && !ascii_lookalike_expected(label, tld)
+            if dot_above_on_ijl(label)
+                || (label.chars().all(skeleton_is_latin) && !ascii_lookalike_expected(label, tld))
             {
                 return Err(Unsafe::AsciiLookalike);
             }
@@ -618,24 +618,15 @@ pub fn separator_context_ok(chars: &[char], i: usize) -> bool {
 }
 
 /// Whether a label whose skeleton is ASCII ([`Unsafe::AsciiLookalike`]) is expected under
-/// `tld`: a Turkish or Azerbaijani word whose only non-ASCII characters are the dotless `ı`
-/// (U+0131; `kapı`) and the combining dot above of a lower-cased `İ` (`i̇`, U+0069 U+0307)
-/// under `.tr` or `.az`, as a Cyrillic word under `.ru` ([`script_tlds`]). Everywhere else
-/// it is kept in `xn--` form.
+/// `tld`: a Turkish or Azerbaijani word whose only non-ASCII character is the dotless `ı`
+/// (U+0131; `kapı`) under `.tr` or `.az`, as a Cyrillic word under `.ru` ([`script_tlds`]).
+/// Everywhere else it is kept in `xn--` form. The combining dot above of a lower-cased `İ`
+/// (`i̇`, U+0069 U+0307) is not excused even there: `li̇nkedin.com.tr` reads as
+/// `linkedin.com.tr`, and browsers refuse `i j l` + U+0307 under every TLD (a fourth QA
+/// sweep; [`dot_above_on_ijl`]).
 fn ascii_lookalike_expected(label: &str, tld: &str) -> bool {
-    if !(tld.eq_ignore_ascii_case("tr") || tld.eq_ignore_ascii_case("az")) {
-        return false;
-    }
-    // Each U+0307 right after an `i` or `I` (one dot, the lower-cased `İ`): `lı̇nkedin`,
-    // `l̇inkedin`, `i̇̇srail` are not Turkish words (found by a QA sweep).
-    let mut prev = '\0';
-    label.chars().all(|c| {
-        let ok = c.is_ascii()
-            || matches!(c, '\u{131}' | '\u{130}')
-            || (c == '\u{307}' && matches!(prev, 'i' | 'I'));
-        prev = c;
-        ok
-    })
+    (tld.eq_ignore_ascii_case("tr") || tld.eq_ignore_ascii_case("az"))
+        && label.chars().all(|c| c.is_ascii() || c == '\u{131}')
 }
 
 /// True when U+0307 COMBINING DOT ABOVE follows `i`, `j`, `l` or `ı` (either case) in
@@ -737,8 +728,7 @@ pub fn all_look_latin(label: &str) -> bool {
     label.chars().any(|c| looks_latin(lower(c)))
         && label.chars().all(|c| {
             looks_latin(lower(c))
-                || c.is_ascii_digit()
-                || c == '-'
+                || (c.is_ascii() && !c.is_ascii_alphabetic())
                 || matches!(c as u32, 0x0300..=0x036F)
         })
 }
@@ -922,7 +912,9 @@ pub fn browser_rules(label: &str, tld: &str) -> Result<(), Unsafe> {
     let (mut hira_shape, mut kata_shape): (Option<char>, Option<char>) = (None, None);
     while let Some(c) = chars.next() {
         let u = c as u32;
-        if c.is_ascii_digit() || c == '-' {
+        // ASCII digits and the other ASCII characters that are not letters (`-`, `_`, `'`)
+        // leave a label of digits one.
+        if c.is_ascii() && !c.is_ascii_alphabetic() {
             prev = Some(c);
             base = prev;
             continue;
@@ -951,7 +943,7 @@ pub fn browser_rules(label: &str, tld: &str) -> Result<(), Unsafe> {
         };
         let other = |x: Option<char>, bopomofo: bool| {
             x.is_some_and(|x| {
-                if x.is_ascii_digit() || x == '-' {
+                if x.is_ascii() && !x.is_ascii_alphabetic() {
                     return foreign(bopomofo);
                 }
                 own_scripts(x).is_some_and(|_| !is_cjk(x, bopomofo))
@@ -1060,7 +1052,7 @@ fn shape_among_other_kana(label: &str, script: Script) -> Option<char> {
 /// [`check_label`] (or its twin, `check`) of a label that percent-decoding produced, which
 /// keeps the case and the normalization form it was written in (a host from IDNA's ToUnicode
 /// is already mapped): also on the form a browser shows for it, UTS #46's mapping (lower
-/// case, NFC...: ToUnicode of its ToASCII), when that differs. `file://paypal%CC%A3.com/`
+/// case, NFC...: the URL Standard's domain to Unicode), when that differs. `file://paypal%CC%A3.com/`
 /// is the host `paypaḷ.com` and `file://%C6%91ACEBOOK.com/` is `ƒacebook.com`; the rules
 /// judged `paypal` + U+0323 and `ƑACEBOOK` as written and showed them (a third QA sweep).
 pub fn check_decoded_label(
@@ -1069,19 +1061,15 @@ pub fn check_decoded_label(
     check: fn(&str, &str) -> Result<(), Unsafe>,
 ) -> Result<(), Unsafe> {
     check(label, tld)?;
-    let idna = crate::host::Idna::Uts46;
-    let shown = |s: &str| {
-        let mut ace = String::new();
-        crate::host::to_ascii(s, idna, &mut ace).ok()?;
-        Some(crate::host::to_unicode(&ace, idna).unwrap_or(ace))
-    };
-    match shown(label) {
-        Some(u) if u != label => {
-            let tld = shown(tld).unwrap_or_else(|| tld.to_lowercase());
-            u.split('.').try_for_each(|l| check(l, &tld))
-        }
-        _ => Ok(()),
+    // The URL Standard's "domain to Unicode" (UTS #46 with the browsers' lax options: no
+    // hyphen, length or STD3 checks), which gives the mapped form even where iribulk's strict
+    // IDNA refuses the label (`ƑACEBOOK-`, a fourth QA sweep).
+    let (u, _) = idna::domain_to_unicode(label);
+    if u == label {
+        return Ok(());
     }
+    let (t, _) = idna::domain_to_unicode(tld);
+    u.split('.').try_for_each(|l| check(l, &t))
 }
 
 /// The TLD that [`check_label`] judges a host's labels under: its last non-empty label (at
@@ -1586,17 +1574,22 @@ pub fn check_label_naive(label: &str, tld: &str) -> Result<(), Unsafe> {
         return Err(Unsafe::MixedScript);
     }
     mark_on_other_script(label)?;
-    if dot_above_on_ijl(label) && !ascii_lookalike_expected(label, tld) {
+    if dot_above_on_ijl(label) {
         return Err(Unsafe::AsciiLookalike);
     }
     if let Some(s) = single_script(label) {
         // The skeleton of the whole label, or browsers' list of look-alike letters.
-        let skeleton_latin =
-            unicode_security::skeleton(label).all(reads_latin) || all_look_latin(label);
+        // ASCII characters other than letters (`_`, `'`, which browsers allow in a host)
+        // read as themselves: they do not break the Latin reading (`ореп_`, a fourth QA
+        // sweep; a label with one never takes `check_label`'s fast path).
+        let skeleton_latin = unicode_security::skeleton(label)
+            .all(|d| reads_latin(d) || (d.is_ascii() && label.contains(d)))
+            || all_look_latin(label);
         if skeleton_latin && !tld_matches(tld, s) {
             return Err(Unsafe::WholeScriptConfusable(s));
         }
-    } else if (unicode_security::skeleton(label).all(|c| c.is_ascii_alphanumeric() || c == '-')
+    } else if (unicode_security::skeleton(label)
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || (c.is_ascii() && label.contains(c)))
         || foreign_letters_read_latin(label))
         && !ascii_lookalike_expected(label, tld)
     {
