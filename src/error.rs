@@ -69,8 +69,10 @@ fn push_escaped_str(s: &str, out: &mut String) {
     }
 }
 
-/// General category Cf (format characters), Unicode 15.
-fn is_format_char(c: char) -> bool {
+/// General category Cf (format characters), Unicode 15. Also to-iri's rule for what stays
+/// in `%HH` (`convert::to_iri`; its test compares the two with general category Cf on every
+/// code point).
+pub(crate) const fn is_format_char(c: char) -> bool {
     matches!(c as u32,
         0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x890..=0x891 | 0x8E2 | 0x180E
         | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F | 0xFEFF

@@ -283,9 +283,17 @@ fn is_displayable_naive(c: char, in_query: bool) -> bool {
 /// Every rule of [`is_displayable`] except the NFKC one.
 #[inline]
 const fn displayable_without_nfkc(c: char, in_query: bool) -> bool {
-    if is_c1(c) || is_bidi_format(c) || is_invisible_or_space(c) || is_visible_format(c) {
+    if is_c1(c) || is_bidi_format(c) || is_invisible_or_space(c) || crate::error::is_format_char(c)
+    {
         return false;
     }
+    // Every format character (Cf, `error::is_format_char`) stays encoded, also those that
+    // are not default-ignorable: the prepended concatenation marks U+0600–U+0605, U+06DD,
+    // U+070F, U+0890, U+0891, U+08E2, U+110BD, U+110CD (a number sign drawn around the
+    // digits after it) and U+FFF9–U+FFFB, as browsers keep them (Chromium's
+    // `ShouldUnescapeCodePoint`; a QA sweep found `/a%D8%80b` shown `/a؀b`). The test
+    // `format_characters_are_never_displayed` compares with general category Cf on every
+    // code point.
     if is_browser_ui_lookalike(c) {
         return false;
     }
@@ -305,21 +313,6 @@ const fn is_invisible_or_space(c: char) -> bool {
         | 0x180E | 0x2000..=0x200F | 0x2028..=0x202F | 0x205F..=0x206F | 0x2800 | 0x3000 | 0x3164
         | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFF8 | 0x13430..=0x1343F | 0x16FE4 | 0x1BCA0..=0x1BCA3
         | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF)
-}
-
-/// The format characters (general category Cf) that are not default-ignorable, so that
-/// [`is_invisible_or_space`] does not list them: they render, but change how the text around
-/// them is drawn. U+0600–U+0605, U+06DD, U+070F, U+0890, U+0891, U+08E2, U+110BD and U+110CD
-/// are prepended concatenation marks (Unicode §23.2: a number sign drawn under or around the
-/// digits after it), U+FFF9–U+FFFB the interlinear annotation controls. A browser keeps every
-/// Cf character percent-encoded (Chromium's `ShouldUnescapeCodePoint`); a QA sweep found
-/// `/a%D8%80b` shown `/a؀b` and `?q=%DB%9D1` shown `?q=۝1`. The test
-/// `format_characters_are_never_displayed` compares the union with general category Cf on
-/// every code point.
-const fn is_visible_format(c: char) -> bool {
-    matches!(c as u32,
-        0x0600..=0x0605 | 0x06DD | 0x070F | 0x0890 | 0x0891 | 0x08E2 | 0xFFF9..=0xFFFB
-        | 0x110BD | 0x110CD)
 }
 
 /// The symbols that imitate a browser's own interface: U+1F50F, U+1F510, U+1F512 and

@@ -275,22 +275,12 @@ pub fn open_counted(
         }
         // Streamed from where it stood: the bytes read to look are put back in front.
         let head = io::Cursor::new(head[..nhead].to_vec());
-        let rest = ExpectLen {
-            want: meta.len().saturating_sub(at + nhead as u64),
-            got: 0,
-            before: at + nhead as u64,
-            f,
-        };
+        let rest = ExpectLen::from(f, meta.len(), at + nhead as u64);
         return Ok((stream(counted(Box::new(head.chain(rest))), by_name)?, size));
     }
     if meta.is_file() {
         let at = (&f).stream_position()?;
-        let rest = ExpectLen {
-            want: meta.len().saturating_sub(at),
-            got: 0,
-            before: at,
-            f,
-        };
+        let rest = ExpectLen::from(f, meta.len(), at);
         return Ok((stream(counted(Box::new(rest)), by_name)?, size));
     }
     Ok((stream(counted(Box::new(f)), by_name)?, size))
@@ -312,12 +302,7 @@ fn stdin_file() -> io::Result<Option<ExpectLen>> {
             return Ok(None);
         }
         let at = (&f).stream_position()?;
-        Ok(Some(ExpectLen {
-            want: meta.len().saturating_sub(at),
-            got: 0,
-            before: at,
-            f,
-        }))
+        Ok(Some(ExpectLen::from(f, meta.len(), at)))
     }
     #[cfg(not(unix))]
     {
@@ -338,6 +323,18 @@ struct ExpectLen {
     /// magic bytes read to look): the message counts from the file's start (it said 10
     /// bytes less than the file had for a `.gz`, found by a QA sweep).
     before: u64,
+}
+
+impl ExpectLen {
+    /// The rest of `f`, a file of `len` bytes when opened, read from byte `before` on.
+    fn from(f: File, len: u64, before: u64) -> ExpectLen {
+        ExpectLen {
+            want: len.saturating_sub(before),
+            got: 0,
+            before,
+            f,
+        }
+    }
 }
 
 impl Read for ExpectLen {
@@ -419,14 +416,19 @@ pub fn names_read_only_descriptor(path: &Path) -> bool {
 /// QA sweep); the CLI refuses such a stdout or stderr before any input is read. Linux only
 /// (`/proc/self/fdinfo`); false elsewhere, and for a descriptor that is not open.
 pub fn descriptor_read_only(n: i32) -> bool {
-    let Ok(info) = std::fs::read_to_string(format!("/proc/self/fdinfo/{n}")) else {
-        return false;
-    };
-    // `flags:\t0100000`: octal open flags; the access mode is the low two bits (O_RDONLY 0).
+    descriptor_access_mode(n) == Some(0)
+}
+
+/// The access mode (`O_RDONLY` 0, `O_WRONLY` 1, `O_RDWR` 2) descriptor `n` of this process
+/// was opened with, from `/proc/self/fdinfo/N`; `None` where that cannot be read (not
+/// Linux, or the descriptor is not open).
+pub fn descriptor_access_mode(n: i32) -> Option<u32> {
+    let info = std::fs::read_to_string(format!("/proc/self/fdinfo/{n}")).ok()?;
+    // `flags:\t0100002`: octal open flags; the access mode is the low two bits.
     info.lines()
         .find_map(|l| l.strip_prefix("flags:"))
         .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
-        .is_some_and(|f| f & 3 == 0)
+        .map(|f| f & 3)
 }
 
 /// The descriptor named by `/dev/stdin`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or

@@ -85,12 +85,12 @@ pub enum Unsafe {
     /// characters, or the iteration mark `ヽ ヾ` not after Katakana: it reads as a Latin
     /// letter, a digit or punctuation there (`goog丨e`; [`browser_rules`]).
     CjkLookalike(char),
-    /// The Hiragana `へ べ ぺ` among Katakana only, or the Katakana `ヘ ベ ペ` among
-    /// Hiragana only: they are drawn alike, so the label reads as another written in one
+    /// The Hiragana `へ べ ぺ` right between Katakana, or the Katakana `ヘ ベ ペ` between
+    /// Hiragana ([`shape_among_other_kana`]): they are drawn alike, so the label reads as another written in one
     /// kana script (`アべア` and `アベア`; [`browser_rules`]).
     KanaLookalike(char),
     /// Every character is an ASCII digit, `-`, or a letter or digit of another script drawn
-    /// like an ASCII digit (`1ვ2` reads `132`; [`DIGIT_LOOKALIKES`]).
+    /// like an ASCII digit (`1ვ2` reads `132`; [`is_digit_lookalike`]).
     DigitLookalike,
     /// A letter browsers do not show in a host name at all: Latin Extended Additional
     /// U+1E00–U+1E9B (`ḷ`), the pinyin letters U+01CD–U+01DC, Latin Extended-D U+A720–U+A7FF,
@@ -725,12 +725,21 @@ pub fn all_look_latin(label: &str) -> bool {
     };
     // A combining diacritical mark (U+0300–U+036F) on such a letter reads as the letter with
     // an accent, still Latin (`спп̦` reads `cnn` with a comma below; a second QA sweep).
-    label.chars().any(|c| looks_latin(lower(c)))
-        && label.chars().all(|c| {
-            looks_latin(lower(c))
-                || (c.is_ascii() && !c.is_ascii_alphabetic())
-                || matches!(c as u32, 0x0300..=0x036F)
-        })
+    // One pass; a character is lower-cased only when it is not listed as it is (a table
+    // lookup this rule asks of every letter of every non-Latin label on the fast path).
+    let mut listed = false;
+    for c in label.chars() {
+        if looks_latin(c) {
+            listed = true;
+        } else if (c.is_ascii() && !c.is_ascii_alphabetic()) || matches!(c as u32, 0x0300..=0x036F)
+        {
+        } else if looks_latin(lower(c)) {
+            listed = true;
+        } else {
+            return false;
+        }
+    }
+    listed
 }
 
 /// Letters that read as Latin letters (or ASCII digits) in common fonts though their UTS #39
@@ -866,16 +875,14 @@ fn own_scripts(c: char) -> Option<ScriptExtension> {
 /// True when `c` belongs to Han, Hiragana, Katakana or Bopomofo (Script_Extensions), and
 /// with `bopomofo` false to the first three (Japanese).
 fn is_cjk(c: char, bopomofo: bool) -> bool {
-    let e = c.script_extension();
     // Common and Inherited contain every script (`unicode-script`): a digit, `-`, a mark is
-    // not CJK.
-    if e.is_common() || e.is_inherited() || e.is_empty() {
-        return false;
-    }
-    e.contains_script(Script::Han)
-        || e.contains_script(Script::Hiragana)
-        || e.contains_script(Script::Katakana)
-        || (bopomofo && e.contains_script(Script::Bopomofo))
+    // not CJK ([`own_scripts`]).
+    own_scripts(c).is_some_and(|e| {
+        e.contains_script(Script::Han)
+            || e.contains_script(Script::Hiragana)
+            || e.contains_script(Script::Katakana)
+            || (bopomofo && e.contains_script(Script::Bopomofo))
+    })
 }
 
 /// The display rules browsers apply to a host label beyond UTS #39's profile, restriction
@@ -883,15 +890,18 @@ fn is_cjk(c: char, bopomofo: bool) -> bool {
 /// policy and found labels shown that read as another name):
 ///
 /// * a CJK stroke ([`is_cjk_stroke`]) beside a letter that is not Han, Hiragana, Katakana
-///   or Bopomofo (`goog丨e`, `丁witter`; ASCII digits and `-` do not count: `銀座1丁目`); the
+///   or Bopomofo (`goog丨e`, `丁witter`; ASCII digits and `-` count only in a label that
+///   holds such a letter: `paypa1丨` is kept, `銀座1丁目` shown); the
 ///   Katakana `ソ ゾ ン エ ト` with a non-Japanese letter on both sides (`googleソcom`); `ヽ ヾ`
 ///   not after Katakana ([`Unsafe::CjkLookalike`]). `ノ 丿 丶` are delimiter look-alikes,
 ///   ruled by contract item 20 ([`delimiter_lookalikes`]);
 /// * a combining diacritical mark U+0300–U+0339 on a letter that is not Latin, Greek or
 ///   Cyrillic ([`Unsafe::MarkOnOtherScript`]: `googleソ̣com`);
-/// * Hiragana `へ べ ぺ` in a label of Katakana only, Katakana on both ends, or Katakana
-///   `ヘ ベ ペ` so among Hiragana ([`among_kana_only`], [`Unsafe::KanaLookalike`]);
-/// * a label of ASCII digits, `-` and [`is_digit_lookalike`] characters
+/// * Hiragana `へ べ ぺ` right between two Katakana in a label with no other Hiragana, or
+///   Katakana `ヘ ベ ペ` so among Hiragana ([`shape_among_other_kana`],
+///   [`Unsafe::KanaLookalike`]);
+/// * a label of ASCII digits, other ASCII characters that are not letters, and
+///   [`is_digit_lookalike`] characters
 ///   ([`Unsafe::DigitLookalike`]);
 /// * letters browsers never show in a host, and those they show under one TLD only
 ///   ([`Unsafe::LetterNotShown`]).
@@ -972,10 +982,9 @@ pub fn browser_rules(label: &str, tld: &str) -> Result<(), Unsafe> {
                 return Err(Unsafe::MarkOnOtherScript(c));
             }
             0x30FD | 0x30FE
-                if !prev.is_some_and(|p| {
-                    let e = p.script_extension();
-                    !e.is_common() && !e.is_inherited() && e.contains_script(Script::Katakana)
-                }) =>
+                if !prev
+                    .and_then(own_scripts)
+                    .is_some_and(|e| e.contains_script(Script::Katakana)) =>
             {
                 return Err(Unsafe::CjkLookalike(c));
             }

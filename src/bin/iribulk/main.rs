@@ -72,6 +72,21 @@ fn main() -> ExitCode {
     if let Some(p) = cli.stats_file.as_deref().filter(|p| input::names_stdout(p)) {
         on_stdout.push(named("the summary", "--stats-file", p));
     }
+    // A stdout or stderr held for reading only (`1< f`, a pipe's read end): Rust's standard
+    // streams take a write's "Bad file descriptor" for success, so what went there vanished
+    // with status 0 (found by a QA sweep). Refused before any input is read; the summary on
+    // stderr counts too (README: a stderr that cannot take it is not a success).
+    if !on_stdout.is_empty() && input::descriptor_read_only(1) {
+        say!(
+            "iribulk: standard output is open for reading only: {} would be lost",
+            on_stdout.join(" and ")
+        );
+        return ExitCode::from(2);
+    }
+    let summary_on_stderr = (!cli.quiet || given("stats")) && cli.stats_file.is_none();
+    if (opts.errors_to_stderr() || summary_on_stderr) && input::descriptor_read_only(2) {
+        return ExitCode::from(2);
+    }
     if !on_stdout.is_empty() && stdout_was_closed() {
         say!(
             "iribulk: warning: stdout is /dev/null opened for reading and writing, which is what \
@@ -148,26 +163,17 @@ fn check_files(cli: &Cli, opts: &pipeline::RunOptions) -> Result<(), String> {
     } else {
         opts.inputs.iter().map(|p| Some(p.as_path())).collect()
     };
-    // A stdout or stderr held for reading only (`1< f`, a pipe's read end): Rust's standard
-    // streams take a write's "Bad file descriptor" for success, so what went there vanished
-    // with status 0 (found by a QA sweep). The summary on stderr counts too (README: a
-    // stderr that cannot take it is not a success).
-    use iribulk::engine::input::{descriptor_read_only, names_stdout};
-    let to_stdout = outs.iter().any(|(_, p)| p.is_none_or(names_stdout));
-    if to_stdout && descriptor_read_only(1) {
-        return Err("standard output is open for reading only: nothing could be written".into());
-    }
-    for (flag, p) in &outs {
-        if let Some(p) = p.filter(|p| iribulk::engine::input::names_read_only_descriptor(p)) {
-            return Err(format!(
-                "{flag} '{}' names a descriptor open for reading only",
-                p.display()
-            ));
-        }
-    }
-    let summary_to_stderr = !cli.quiet && stats.is_none();
-    if (opts.errors_to_stderr() || summary_to_stderr) && descriptor_read_only(2) {
-        return Err("standard error is open for reading only: nothing could be written".into());
+    // `--out` on a descriptor held for reading only (`--out /dev/fd/3` with `3< f`); the
+    // side files are checked so with the other file options (`cli::check_writable`).
+    if let Some(p) = opts
+        .output
+        .as_deref()
+        .filter(|p| iribulk::engine::input::names_read_only_descriptor(p))
+    {
+        return Err(format!(
+            "--out '{}' names a descriptor open for reading only",
+            p.display()
+        ));
     }
     check_not_inputs(&[("--stats-file", stats)], &inputs)?;
     // The same outputs: those written through a descriptor (stdout, `/dev/fd/N`) may not
@@ -189,14 +195,8 @@ fn stdout_was_closed() -> bool {
     if target.as_os_str() != "/dev/null" {
         return false;
     }
-    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
-        return false;
-    };
-    // `flags:\t0100002`: octal open flags; the access mode is the low two bits (O_RDWR = 2).
-    info.lines()
-        .find_map(|l| l.strip_prefix("flags:"))
-        .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
-        .is_some_and(|f| f & 3 == 2)
+    // O_RDWR = 2.
+    input::descriptor_access_mode(1) == Some(2)
 }
 
 /// Writes the summary where `--stats-file` says (stderr by default).
