@@ -730,7 +730,15 @@ impl ToIri {
                 Some(a) => a,
                 None => components::split_authority(line, ar.clone()),
             };
-            // A malformed authority is left as it is (to-iri reports only what it must).
+            // A malformed authority (a second `@`, a port that is not digits) is left as it is
+            // (to-iri reports only what it must), but a `%` in it that starts no triplet is
+            // `bad-percent` as in every other component (RFC 3986 §2.1; found by a QA sweep:
+            // `http://ex.com:8%zz0/` and `http://a@b@ex.com%zz/` passed without a report).
+            if a.is_err() {
+                if let Some(p) = bad_percent(&line[ar.clone()]) {
+                    return Err(LineError::new(ErrorKind::BadPercent, ar.start + p));
+                }
+            }
             if let Ok(a) = a {
                 if let Some(ui) = a.userinfo.clone() {
                     out.extend_from_slice(&line[pos..ui.start]);
@@ -2228,6 +2236,11 @@ mod tests {
                     ("http://u@ex%4.com/", 11),
                     ("https://ex.com%/", 14),
                     ("http://\u{e9}%g0.com/", 9),
+                    // A malformed authority, left as it came, is still looked at.
+                    ("http://ex.com:8%zz0/", 15),
+                    ("http://a@b@ex.com%zz/", 17),
+                    ("http://ex.com:x%zz/", 15),
+                    ("http://a@b@ex%zz.com/a\u{202E}", 13),
                 ] {
                     let e = c
                         .convert_into(line.as_bytes(), &mut Vec::new())
@@ -2239,6 +2252,8 @@ mod tests {
                     );
                 }
                 let mut out = Vec::new();
+                let o = c.convert_into(b"http://a@b@ex%41.com/", &mut out).unwrap();
+                assert_eq!((o.written, &out[..]), (Written::Passthrough, &b""[..]));
                 let o = c.convert_into(b"http://a%41b.com/", &mut out).unwrap();
                 if host == HostMode::Percent {
                     assert_eq!(out, b"http://aAb.com/");
