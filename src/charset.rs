@@ -1098,6 +1098,32 @@ fn moved_delimiter(cs: Charset, record: &[u8], bad: InvalidUtf8, d: u8, raw_spli
     }
 }
 
+/// How many delimiter bytes of `record[..end]` decoding by `cs` does not keep as delimiters
+/// (trail bytes of double-byte characters, as `83 7C` is `ポ` in Shift_JIS), and the column of
+/// the first; `(0, None)` when the record does not decode.
+fn lost_delimiters(
+    cs: Charset,
+    record: &[u8],
+    bad: InvalidUtf8,
+    d: u8,
+    end: usize,
+) -> (usize, Option<usize>) {
+    let mut text = String::new();
+    let mut map = Vec::new();
+    if cs
+        .decode_line_mapped(record, bad, &mut text, &mut map)
+        .is_err()
+    {
+        return (0, None);
+    }
+    let kept: Vec<usize> = memchr::memchr_iter(d, text.as_bytes())
+        .map(|i| map[i])
+        .collect();
+    let mut lost = memchr::memchr_iter(d, &record[..end]).filter(|c| !kept.contains(c));
+    let first = lost.next();
+    (first.map_or(0, |_| 1 + lost.count()), first)
+}
+
 /// The byte range of field `k` (0-based) of `line`, fields split by `delim`.
 fn field_of(line: &[u8], k: usize, delim: u8) -> Option<std::ops::Range<usize>> {
     let mut start = 0;
@@ -1226,9 +1252,19 @@ impl RecordDecoder {
             // label came out unknown and the record was `unknown-charset`, found by a QA
             // sweep). Otherwise the label is unknown (a later sweep: `é|bogus` and
             // `\xEF|bogus` were `field-delimiter`, guessed from the byte before the `|`).
-            let moved = field_of(record, k + 1, self.delim)
-                .and_then(|n| Charset::for_label(&record[n]))
-                .map(|next| moved_delimiter(next, record, self.bad, self.delim, true))
+            // Two such characters move it two fields, text between the character and the
+            // label changes nothing (`/ポ?q=ポ|shift_jis`, found by a third sweep: it was
+            // `unknown-charset`): the label is looked for in the next fields, a field `j`
+            // naming a charset that loses exactly `j - k` delimiters before it. Sixteen
+            // fields at most, so that a long record of unknown labels stays linear.
+            let moved = (k + 1..=k + 16)
+                .map_while(|j| field_of(record, j, self.delim).map(|n| (j, n)))
+                .find_map(|(j, n)| {
+                    let next = Charset::for_label(&record[n.clone()])?;
+                    let (lost, first) =
+                        lost_delimiters(next, record, self.bad, self.delim, n.start);
+                    (lost == j - k).then_some(first?)
+                })
                 .filter(|&at| at < r.start && record.get(at) == Some(&self.delim));
             return Err(match moved {
                 Some(at) => LineError::new(ErrorKind::FieldDelimiter, at),

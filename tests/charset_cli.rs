@@ -896,6 +896,23 @@ fn a_delimiter_that_decoding_moves_is_field_delimiter() {
             &["--field", "2", "--charset-field", "3", "--delimiter", "|"],
             Err(21),
         ),
+        // Two such characters move the label two fields, and text between the character
+        // and the label changes nothing (a third sweep: both were `unknown-charset`).
+        (
+            b"http://a.jp/\x83\x7c\x83\x7c|shift_jis|x",
+            &["--field", "1", "--charset-field", "2", "--delimiter", "|"],
+            Err(14),
+        ),
+        (
+            b"http://a.jp/\x83\x7c?q=\x83\x7c|shift_jis|x",
+            &["--field", "1", "--charset-field", "2", "--delimiter", "|"],
+            Err(14),
+        ),
+        (
+            b"http://a.jp/\x1b$BK|\x1b(B?q=\x1b$BK|\x1b(B|iso-2022-jp|x",
+            &["--field", "1", "--charset-field", "2", "--delimiter", "|"],
+            Err(17),
+        ),
         (
             b"a\x81\x30\xc9\x32b;http://x/\xa8\xa6;z",
             &["--field", "2", "--charset", "gb18030", "--delimiter", ";"],
@@ -1131,6 +1148,13 @@ fn an_unknown_label_is_not_a_moved_one() {
             b"x|http://ex.ru/\x93\xfa|bogus",
             &["--field", "2", "--charset-field", "3", "--delimiter", "|"],
             19,
+        ),
+        // A charset named further on that loses one delimiter where two fields lie between
+        // (the label would be moved one field, not two): still the unknown label.
+        (
+            b"x|http://ex.ru/\x83\x7c|bogus|junk|shift_jis",
+            &["--field", "2", "--charset-field", "3", "--delimiter", "|"],
+            18,
         ),
     ] {
         let p = dir.path().join("in.txt");
