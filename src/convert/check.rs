@@ -367,11 +367,33 @@ impl Checker {
                 // A host written in `%HH` is read decoded (3987bis §3.4.2; a browser decodes
                 // it too): an `xn--` label that only decoding spells (`%78n--kkg.com`) is
                 // checked like one written as it is, the error at the host's first byte.
-                if decoded.is_some_and(|d| {
+                if decoded.as_deref().is_some_and(|d| {
                     crate::host::contains_ace_prefix(d.as_bytes())
-                        && crate::host::ace::first_bad_ace_naive(&d).is_some()
+                        && crate::host::ace::first_bad_ace_naive(d).is_some()
                 }) {
                     return Err(LineError::new(ErrorKind::BadAce, a.host.start));
+                }
+                // RFC 5893 §1.4, UTS #46 §4.1 criterion 8 (CheckBidi, which browsers set): an
+                // `xn--` label that decodes to right-to-left characters makes the host a bidi
+                // domain name, every label of which must keep the bidi rule, so labels valid
+                // one by one can make a host that is not (`1.xn--4dbrk0ce` is `1.ישראל`,
+                // refused in that spelling; found by a QA sweep). An all-ASCII host is judged
+                // as its Unicode spelling is, by the run's UTS #46 (IDNA2003 has no such
+                // rule across labels): the fast path's answer (`unicode`) means it holds,
+                // otherwise the host's ToASCII decides, the error at the host's first byte.
+                let name = decoded.as_deref().unwrap_or(&s[a.host.clone()]);
+                if unicode.is_none()
+                    && name.is_ascii()
+                    && crate::host::contains_ace_prefix(name.as_bytes())
+                    && host::idna_for(self.opts.to_uri.host, scheme) == Some(host::Idna::Uts46)
+                {
+                    let name = name.to_owned();
+                    self.check_host_idna(
+                        &name,
+                        host::Idna::Uts46,
+                        &s[a.host.clone()],
+                        a.host.start,
+                    )?;
                 }
                 host = Some(a.host);
             }
