@@ -34,11 +34,15 @@ pub struct Repairer {
     first: Option<ErrorKind>,
 }
 
-/// The IP literal of the authority `ar` of `line` (after the first `@`, from `[` to the first
-/// `]`, as [`components::split_authority`] finds it), as a range of `line`.
+/// The IP literal of the authority `ar` of `line` (after the last `@`, from `[` to the first
+/// `]`), as a range of `line`. RFC 3986 §3.2.1 has no `@` in the userinfo, so a line with two
+/// is `extra-at` in the modes that validate it; `leiri-to-iri` passes it, and a browser reads
+/// the host after the last `@` (WHATWG URL §4.4, authority state), so the literal is found
+/// there (the first `@` encoded the brackets of `http://a@b@[::1]/`, a link to `[::1]` made
+/// one no browser opens; found by a QA sweep).
 fn ip_literal(line: &[u8], ar: std::ops::Range<usize>) -> Option<std::ops::Range<usize>> {
     let a = &line[ar.clone()];
-    let h = memchr::memchr(b'@', a).map_or(0, |p| p + 1);
+    let h = memchr::memrchr(b'@', a).map_or(0, |p| p + 1);
     if a.get(h) != Some(&b'[') {
         return None;
     }
@@ -55,8 +59,8 @@ impl Repairer {
         if !r.any() || !line.iter().any(|b| matches!(b, b'%' | b'#' | b'[' | b']')) {
             return None;
         }
-        // The IP literal of the authority (as `components::split_authority` finds it: after
-        // the first `@`, from `[` to the first `]`), and that of a `blob:` URL's inner URL
+        // The IP literal of the authority ([`ip_literal`]: after the last `@`, from `[` to
+        // the first `]`), and that of a `blob:` URL's inner URL
         // (its path): encoding the latter would lose the inner host a browser reads (W3C File
         // API §8.3; `blob:https://[::1]/u` became `blob:https://%5B::1%5D/u`, found by a QA
         // sweep). Its brackets stay, and the line is `bad-bracket` as without the repair:
@@ -253,6 +257,13 @@ mod tests {
         assert_eq!(
             repair("http://u[1]@[v1.x]:80/", b).map(|x| x.0),
             Some("http://u%5B1%5D@[v1.x]:80/".into())
+        );
+        // The host follows the last `@`, as a browser reads it (a QA sweep: `[::1]` after a
+        // second `@` was encoded, in leiri-to-iri, which passes the second `@`).
+        assert_eq!(repair("http://a@b@[::1]/", b), None);
+        assert_eq!(
+            repair("http://a@[::1]@b/", b).map(|x| x.0),
+            Some("http://a@%5B::1%5D@b/".into())
         );
         let p = Repairs {
             percent: true,
