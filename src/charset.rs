@@ -81,6 +81,21 @@ impl Charset {
         Encoding::for_label(label) == Some(encoding_rs::REPLACEMENT)
     }
 
+    /// Why [`Charset::for_label`] refuses `label`, to follow the option and the label in a
+    /// message (the CLI's `--charset 'x' …`, the Python package's `charset='x' …`): the
+    /// "replacement" encoding's labels are labels, just not readable ones.
+    pub fn refused_label_reason(label: &[u8]) -> &'static str {
+        if Charset::is_replacement_label(label) {
+            "names the Encoding Standard's \"replacement\" encoding, which decodes any input to \
+             one U+FFFD: no IRI can be read through it (iso-2022-kr, hz-gb-2312 and the like are \
+             not supported)"
+        } else {
+            "is not a label of the WHATWG Encoding Standard (such as shift_jis, euc-jp, gbk, \
+             gb18030, big5, euc-kr, windows-1251, koi8-r, windows-1252, iso-8859-2, \
+             windows-874, utf-16le, utf-16be)"
+        }
+    }
+
     /// The wrapped `encoding_rs` encoding.
     pub fn encoding(self) -> &'static Encoding {
         self.0

@@ -117,9 +117,8 @@ fn charset_of(
         None => None,
         Some(l) => Some(Charset::for_label(l.as_bytes()).ok_or_else(|| {
             PyValueError::new_err(format!(
-                "charset={l:?} is not a label of the WHATWG Encoding Standard (such as \
-                 shift_jis, euc-jp, gbk, gb18030, big5, euc-kr, windows-1251, koi8-r, \
-                 windows-1252, iso-8859-2, windows-874, utf-16le, utf-16be)"
+                "charset={l:?} {}",
+                Charset::refused_label_reason(l.as_bytes())
             ))
         })?),
     };

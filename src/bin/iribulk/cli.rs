@@ -973,18 +973,9 @@ impl Cli {
         let source = match (&self.charset, self.charset_field) {
             (Some(l), _) => {
                 CharsetSource::Fixed(Charset::for_label(l.as_bytes()).ok_or_else(|| {
-                    if Charset::is_replacement_label(l.as_bytes()) {
-                        return format!(
-                            "--charset '{l}' names the Encoding Standard's \"replacement\" \
-                             encoding, which decodes any input to one U+FFFD: no IRI can be \
-                             read through it (iso-2022-kr, hz-gb-2312 and the like are not \
-                             supported)"
-                        );
-                    }
                     format!(
-                        "--charset '{l}' is not a label of the WHATWG Encoding Standard (such \
-                         as shift_jis, euc-jp, gbk, gb18030, big5, euc-kr, windows-1251, \
-                         koi8-r, windows-1252, iso-8859-2, windows-874, utf-16le, utf-16be)"
+                        "--charset '{l}' {}",
+                        Charset::refused_label_reason(l.as_bytes())
                     )
                 })?)
             }
