@@ -1093,24 +1093,29 @@ impl LegacyInput {
 /// `check_fields`): a delimiter byte that does not decode to one (when `raw_split`, the
 /// split of the raw bytes counted), or a decoded delimiter that came from another character.
 fn moved_delimiter(cs: Charset, record: &[u8], bad: InvalidUtf8, d: u8, raw_split: bool) -> usize {
-    let mut text = String::new();
-    let mut map = Vec::new();
-    if cs
-        .decode_line_mapped(record, bad, &mut text, &mut map)
-        .is_err()
-    {
+    let Some(kept) = decoded_delimiters(cs, record, bad, d) else {
         return 0;
-    }
-    // The columns whose byte decoded to a delimiter, and each decoded delimiter's column.
-    let kept: Vec<usize> = memchr::memchr_iter(d, text.as_bytes())
-        .map(|i| map[i])
-        .collect();
+    };
     let lost = memchr::memchr_iter(d, record).find(|c| raw_split && !kept.contains(c));
     let made = kept.iter().copied().find(|&c| record.get(c) != Some(&d));
     match (lost, made) {
         (Some(a), Some(b)) => a.min(b),
         (a, b) => a.or(b).unwrap_or(0),
     }
+}
+
+/// The column in `record` of each delimiter of its decoding by `cs` (the byte that decoded to
+/// it); `None` when the record does not decode.
+fn decoded_delimiters(cs: Charset, record: &[u8], bad: InvalidUtf8, d: u8) -> Option<Vec<usize>> {
+    let mut text = String::new();
+    let mut map = Vec::new();
+    cs.decode_line_mapped(record, bad, &mut text, &mut map)
+        .ok()?;
+    Some(
+        memchr::memchr_iter(d, text.as_bytes())
+            .map(|i| map[i])
+            .collect(),
+    )
 }
 
 /// How many delimiter bytes of `record[..end]` decoding by `cs` does not keep as delimiters
@@ -1123,17 +1128,9 @@ fn lost_delimiters(
     d: u8,
     end: usize,
 ) -> (usize, Option<usize>) {
-    let mut text = String::new();
-    let mut map = Vec::new();
-    if cs
-        .decode_line_mapped(record, bad, &mut text, &mut map)
-        .is_err()
-    {
+    let Some(kept) = decoded_delimiters(cs, record, bad, d) else {
         return (0, None);
-    }
-    let kept: Vec<usize> = memchr::memchr_iter(d, text.as_bytes())
-        .map(|i| map[i])
-        .collect();
+    };
     let mut lost = memchr::memchr_iter(d, &record[..end]).filter(|c| !kept.contains(c));
     let first = lost.next();
     (first.map_or(0, |_| 1 + lost.count()), first)
@@ -1269,15 +1266,28 @@ impl RecordDecoder {
             // `\xEF|bogus` were `field-delimiter`, guessed from the byte before the `|`).
             // Two such characters move it two fields, text between the character and the
             // label changes nothing (`/ポ?q=ポ|shift_jis`, found by a third sweep: it was
-            // `unknown-charset`): the label is looked for in the next fields, a field `j`
-            // naming a charset that loses exactly `j - k` delimiters before it. Sixteen
-            // fields at most, so that a long record of unknown labels stays linear.
-            let moved = (k + 1..=k + 16)
-                .map_while(|j| field_of(record, j, self.delim).map(|n| (j, n)))
-                .find_map(|(j, n)| {
-                    let next = Charset::for_label(&record[n.clone()])?;
-                    let (lost, first) =
-                        lost_delimiters(next, record, self.bad, self.delim, n.start);
+            // `unknown-charset`): the label is looked for in the fields after it, a field `j`
+            // naming a charset that loses exactly `j - k` delimiters before it (decoded with
+            // bad bytes percent-encoded, so that a byte the charset refuses elsewhere in the
+            // record does not hide the moved label; a fourth sweep). The fields are walked
+            // once; at most eight that name a charset are decoded, so that a long record of
+            // labels stays linear.
+            let d = self.delim;
+            let mut start = r.end + 1;
+            let moved = (k + 1..)
+                .map_while(|j| {
+                    let s = start;
+                    if s > record.len() {
+                        return None;
+                    }
+                    let end = memchr::memchr(d, &record[s..]).map_or(record.len(), |p| s + p);
+                    start = end + 1;
+                    Some((j, s..end))
+                })
+                .filter_map(|(j, n)| Some((j, n.start, Charset::for_label(&record[n])?)))
+                .take(8)
+                .find_map(|(j, at, next)| {
+                    let (lost, first) = lost_delimiters(next, record, InvalidUtf8::Percent, d, at);
                     (lost == j - k).then_some(first?)
                 })
                 .filter(|&at| at < r.start && record.get(at) == Some(&self.delim));

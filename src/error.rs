@@ -461,7 +461,8 @@ error_kinds! {
     /// `unknown-charset`: `--charset-field`: the record's label is not a WHATWG Encoding
     /// Standard label (or names the "replacement" encoding). The offset is the label's start.
     UnknownCharset = "unknown-charset", Error,
-        "the record's charset label is not a WHATWG encoding label", "";
+        "the record's charset label is not a WHATWG encoding label, or names the \"replacement\" \
+         encoding (iso-2022-kr, hz-gb-2312...), through which no IRI can be read", "";
     /// `field-delimiter`: `--field`: the record's fields would not be the same before and after:
     /// a byte of the `--delimiter` inside a multi-byte character of a `--charset-field`
     /// record (its label was found by a split of the raw bytes), or a delimiter that NFC

@@ -861,6 +861,25 @@ fn a_delimiter_that_decoding_moves_is_field_delimiter() {
         "idna2003",
         "--idna2003-no-std3",
     ];
+    // `ポ` seventeen times: the label moves seventeen fields.
+    const SEVENTEEN: [u8; 12 + 34 + 12] = {
+        let mut r = [0u8; 58];
+        let head = b"http://a.jp/";
+        let tail = b"|shift_jis|x";
+        let mut i = 0;
+        while i < 12 {
+            r[i] = head[i];
+            r[46 + i] = tail[i];
+            i += 1;
+        }
+        let mut j = 0;
+        while j < 17 {
+            r[12 + 2 * j] = 0x83;
+            r[13 + 2 * j] = 0x7c;
+            j += 1;
+        }
+        r
+    };
     let cases: &[Case] = &[
         (
             b"A\x83|B|http://y/\x93\xfa|shift_jis|z",
@@ -912,6 +931,18 @@ fn a_delimiter_that_decoding_moves_is_field_delimiter() {
             b"http://a.jp/\x1b$BK|\x1b(B?q=\x1b$BK|\x1b(B|iso-2022-jp|x",
             &["--field", "1", "--charset-field", "2", "--delimiter", "|"],
             Err(17),
+        ),
+        // A byte the charset refuses elsewhere in the record does not hide the moved label,
+        // nor do seventeen moved fields (a fourth sweep: both were `unknown-charset`).
+        (
+            b"http://a.jp/\x83\x7c|shift_jis|\x81",
+            &["--field", "1", "--charset-field", "2", "--delimiter", "|"],
+            Err(14),
+        ),
+        (
+            &SEVENTEEN,
+            &["--field", "1", "--charset-field", "2", "--delimiter", "|"],
+            Err(14),
         ),
         (
             b"a\x81\x30\xc9\x32b;http://x/\xa8\xa6;z",
