@@ -770,6 +770,12 @@ impl ToIri {
                         }
                     }
                     pos = h.end;
+                } else if let Some(p) = bad_percent(&line[h.clone()]) {
+                    // An IP literal is written as it came, but a `%` in it that starts no
+                    // triplet (a zone id not written `%25`, RFC 6874 §2) is `bad-percent` as
+                    // anywhere else in the authority (a QA sweep: `[fe80::1%eth0]` passed
+                    // where the same literal after a second `@` was reported).
+                    return Err(LineError::new(ErrorKind::BadPercent, h.start + p));
                 }
             }
         }
@@ -1189,6 +1195,16 @@ impl ToIri {
             // The run of triplets, decoded into `out` sixteen at a time (`simd::hex`); a '%'
             // right after it starts no triplet.
             let j = i + crate::simd::hex::decode_triplets(&s[i..], out);
+            // A dot segment only once decoded stays as it came ([`encoded_dot_segment_at`]);
+            // its first triplet is a `.`, which is what is asked of every run.
+            if out.get(at) == Some(&b'.') && comp == Component::Path {
+                if let Some(end) = encoded_dot_segment_at(s, i) {
+                    out.truncate(at);
+                    push_upper(&s[i..end], out, o);
+                    (i, run) = (end, end);
+                    continue;
+                }
+            }
             if j < n && s[j] == b'%' {
                 return Err(LineError::new(ErrorKind::BadPercent, r.start + j));
             }
@@ -1238,6 +1254,13 @@ impl ToIri {
                 return Err(LineError::new(ErrorKind::BadPercent, r.start + i));
             }
             out.extend_from_slice(&s[run..i]);
+            if comp == Component::Path {
+                if let Some(end) = encoded_dot_segment_at(s, i) {
+                    push_upper(&s[i..end], out, o);
+                    (i, run) = (end, end);
+                    continue;
+                }
+            }
             let mut j = i;
             self.octets.clear();
             while j < n && s[j] == b'%' {
@@ -1824,6 +1847,40 @@ fn emit_octets_naive(
     }
 }
 
+/// Where the path segment ends (in `s`, a path or a piece of one, whose start is taken for a
+/// segment's) when the `%` at `i` is in a segment that is `.` or `..` only once its `%2E` are
+/// decoded: such a segment is kept as it came (hex in upper case, RFC 3986 §6.2.2.1) by both
+/// twins of [`ToIri::decode`]. RFC 3986 §5.2.4 removes the literal segments alone, so
+/// `%2E%2E` is no dot segment to an RFC 3986 reader, and decoding it would make one
+/// (`foo:/a/%2E%2E/%2E%2E//evil.com/x` became `foo:/a/../..//evil.com/x`, which such a reader
+/// resolves to `foo://evil.com/x`, a host the line did not have; found by a QA sweep).
+/// Browsers read both forms as a dot segment (WHATWG URL §4.2: a double-dot segment is `..`
+/// or `%2e%2e` in any case), so to them nothing changes. No `/` is decoded (`%2F` is
+/// reserved), so the segments are those of the input. One byte test per `%` for every other
+/// triplet.
+#[inline]
+fn encoded_dot_segment_at(s: &[u8], i: usize) -> Option<usize> {
+    if s.get(i + 1) != Some(&b'2') || s.get(i + 2).map(|b| b | 0x20) != Some(b'e') {
+        return None;
+    }
+    let start = memchr::memrchr(b'/', &s[..i]).map_or(0, |p| p + 1);
+    let end = memchr::memchr(b'/', &s[i..]).map_or(s.len(), |p| i + p);
+    is_encoded_dot_segment(&s[start..end]).then_some(end)
+}
+
+/// A path segment that is `.` or `..` once decoded and holds a `%2E` (either case): RFC 3986
+/// §5.2.4 does not remove it as it is written.
+fn is_encoded_dot_segment(seg: &[u8]) -> bool {
+    let dot = |p: &[u8]| p == b"." || p.eq_ignore_ascii_case(b"%2E");
+    seg.contains(&b'%')
+        && match seg.len() {
+            3 => dot(seg),
+            4 => (dot(&seg[..1]) && dot(&seg[1..])) || (dot(&seg[..3]) && dot(&seg[3..])),
+            6 => dot(&seg[..3]) && dot(&seg[3..]),
+            _ => false,
+        }
+}
+
 /// Re-encoded octets use uppercase hex (RFC 3987 §3.2.1, third example).
 fn push_upper(text: &[u8], out: &mut Vec<u8>, o: &mut Outcome) {
     for &t in text {
@@ -2241,6 +2298,8 @@ mod tests {
                     ("http://a@b@ex.com%zz/", 17),
                     ("http://ex.com:x%zz/", 15),
                     ("http://a@b@ex%zz.com/a\u{202E}", 13),
+                    ("http://[fe80::1%eth0]/", 15),
+                    ("http://u@[::1%zz]:80/", 13),
                 ] {
                     let e = c
                         .convert_into(line.as_bytes(), &mut Vec::new())
@@ -2254,11 +2313,58 @@ mod tests {
                 let mut out = Vec::new();
                 let o = c.convert_into(b"http://a@b@ex%41.com/", &mut out).unwrap();
                 assert_eq!((o.written, &out[..]), (Written::Passthrough, &b""[..]));
+                let o = c
+                    .convert_into(b"http://[fe80::1%25eth0]/", &mut out)
+                    .unwrap();
+                assert_eq!((o.written, &out[..]), (Written::Passthrough, &b""[..]));
                 let o = c.convert_into(b"http://a%41b.com/", &mut out).unwrap();
                 if host == HostMode::Percent {
                     assert_eq!(out, b"http://aAb.com/");
                 } else {
                     assert_eq!((o.written, &out[..]), (Written::Passthrough, &b""[..]));
+                }
+            }
+        }
+    }
+
+    /// A path segment that only decoding makes `.` or `..` stays as it came, hex in upper
+    /// case, by both twins (a QA sweep: `foo:/a/%2E%2E/%2E%2E//evil.com/x` was written with
+    /// literal dot segments, which an RFC 3986 reader resolves to the host `evil.com`);
+    /// `%2E` elsewhere is decoded as before.
+    #[test]
+    fn encoded_dot_segments_stay_encoded() {
+        for mut c in [
+            ToIri::new(ToIriOptions::default()),
+            ToIri::new_naive(ToIriOptions::default()),
+        ] {
+            for (line, want) in [
+                (
+                    "foo:/a/%2E%2E/%2e%2e//evil.com/x",
+                    Some("foo:/a/%2E%2E/%2E%2E//evil.com/x"),
+                ),
+                ("%2E%2E/%2E%2E//evil.com/x", None),
+                (
+                    "http://h/a/.%2E/%2E./%2E/x%2E/%2E%2E%2E/%2E%41/y",
+                    Some("http://h/a/.%2E/%2E./%2E/x./.../.A/y"),
+                ),
+                ("http://h/%2e", Some("http://h/%2E")),
+                (
+                    "http://h/%2E%2E%C3%A9/%2E?%2E%2E#%2E%2E",
+                    Some("http://h/..\u{e9}/%2E?..#.."),
+                ),
+                (
+                    "http://h/\u{e9}/%2E%2E/%C3%A9",
+                    Some("http://h/\u{e9}/%2E%2E/\u{e9}"),
+                ),
+            ] {
+                let mut out = Vec::new();
+                let o = c.convert_into(line.as_bytes(), &mut out).unwrap();
+                match want {
+                    Some(w) => {
+                        assert_eq!(o.written, Written::Wrote, "{line}");
+                        assert_eq!(String::from_utf8(out).unwrap(), w, "{line}");
+                    }
+                    None => assert_eq!(o.written, Written::Passthrough, "{line}"),
                 }
             }
         }
