@@ -448,10 +448,13 @@ error_kinds! {
     MissingField = "missing-field", Error,
         "the record has fewer fields than --field (or --base-field, --charset-field) names", "";
     /// `bad-base`: the record's base (`--base-field`) is not an absolute IRI: it has no
-    /// scheme, or an invalid one (RFC 3986 §5.1: the base URI must be absolute; §3.1). The
-    /// offset is the base field's (a fixed `--base` is checked when the command starts).
-    BadBase = "bad-base", Error,
-        "the record's base (--base-field) is not an absolute IRI: no valid scheme such as http:, or a byte to-uri refuses at the column",
+    /// scheme, or an invalid one (RFC 3986 §5.1: the base URI must be absolute; §3.1), or
+    /// to-uri refuses it. The data: the code of to-uri's error (`None`: the scheme), so that
+    /// the message names the fault as `--base` does (a QA sweep: `https://good.com\@evil.com/`
+    /// read as a missing scheme). The offset is the base field's, or its faulty byte's (a
+    /// fixed `--base` is checked when the command starts).
+    BadBase(Option<&'static str>) = "bad-base", Error,
+        "the record's base (--base-field) is not an absolute IRI that to-uri accepts",
         "RFC 3986 §5.1";
     /// `bad-charset`: bytes not valid in the line's declared charset (`--charset`,
     /// `--charset-field`; RFC 3987 §3.1 step 1b cannot decode them). The offset is the column
@@ -648,6 +651,8 @@ impl ErrorKind {
     pub fn detail(self) -> Option<&'static str> {
         match self {
             ErrorKind::Idna(r) => Some(r.reason()),
+            ErrorKind::BadBase(None) => Some("no valid scheme such as http:"),
+            ErrorKind::BadBase(Some(code)) => Some(code),
             _ => None,
         }
     }
@@ -701,6 +706,14 @@ impl fmt::Display for FullMessage {
             ErrorKind::Idna(r) => write!(f, ": {r}")?,
             // The character deleted from the host (issue 16).
             ErrorKind::HostCharRemoved(c) => write!(f, ": U+{:04X}", c as u32)?,
+            // What is wrong with the base: no scheme, or to-uri's error, by code and message.
+            ErrorKind::BadBase(None) => f.write_str(": no valid scheme such as http:")?,
+            ErrorKind::BadBase(Some(code)) => {
+                match ErrorKind::ALL_CODES.iter().position(|&c| c == code) {
+                    Some(i) => write!(f, ": {code} ({})", ErrorKind::MESSAGES[i])?,
+                    None => write!(f, ": {code}")?,
+                }
+            }
             _ => {}
         }
         Ok(())
@@ -787,7 +800,8 @@ mod tests {
         v.extend([
             LineTooLong,
             MissingField,
-            BadBase,
+            BadBase(None),
+            BadBase(Some("backslash-authority")),
             BadCharset,
             UnknownCharset,
             FieldDelimiter,

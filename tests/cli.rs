@@ -643,6 +643,31 @@ fn segments_removed_by_resolution_are_still_checked() {
         "{}",
         stdout(&o)
     );
+    // The message names the fault, as `--base` does (a QA sweep: every bad base read "no
+    // valid scheme", a spoofing base too).
+    let o = run_stdin(
+        &["-q", "--field", "2", "--base-field", "1", "--errors", "-"],
+        b"https://good.com\\@evil.com/\tx\nnoscheme\tx\nhttp://a/%zz\tx\n",
+    );
+    let messages: Vec<String> = report_rows(&stderr(&o))
+        .iter()
+        .map(|r| r[4].to_string())
+        .collect();
+    let tails = [
+        ": backslash-authority ('\\' in the authority",
+        ": no valid scheme such as http:",
+        ": bad-percent ('%' not followed by two hex digits)",
+    ];
+    assert_eq!(messages.len(), 3, "{}", stderr(&o));
+    for (m, tail) in messages.iter().zip(tails) {
+        assert!(
+            m.starts_with(
+                "the record's base (--base-field) is not an absolute IRI that to-uri accepts"
+            ),
+            "{m}"
+        );
+        assert!(m.contains(tail), "{m} / {tail}");
+    }
 }
 
 #[test]

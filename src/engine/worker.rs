@@ -334,7 +334,7 @@ impl Worker {
                     let raw = &record[r.clone()];
                     let c = components::split(raw);
                     if c.scheme.is_none() || components::check_scheme(raw, &c).is_err() {
-                        return Err(LineError::new(ErrorKind::BadBase, r.start));
+                        return Err(LineError::new(ErrorKind::BadBase(None), r.start));
                     }
                     // And one that to-uri converts without an error, as `--base` must be
                     // (`http://a/%zz/c` gave the reference's column, or lost the segment to
@@ -359,7 +359,7 @@ impl Worker {
                     sink.clear();
                     if let Err(e) = conv.convert_into(raw, sink) {
                         let at = r.start + e.offset.min(raw.len().saturating_sub(1));
-                        return Err(LineError::new(ErrorKind::BadBase, at));
+                        return Err(LineError::new(ErrorKind::BadBase(Some(e.kind.code())), at));
                     }
                     // Resolution uses the repaired base ([`Worker::set_base`]).
                     Some(
