@@ -1096,7 +1096,9 @@ fn moved_delimiter(cs: Charset, record: &[u8], bad: InvalidUtf8, d: u8, raw_spli
     let Some(kept) = decoded_delimiters(cs, record, bad, d) else {
         return 0;
     };
-    let lost = memchr::memchr_iter(d, record).find(|c| raw_split && !kept.contains(c));
+    let lost = raw_split
+        .then(|| first_not_kept(record, d, &kept, record.len()))
+        .flatten();
     let made = kept.iter().copied().find(|&c| record.get(c) != Some(&d));
     match (lost, made) {
         (Some(a), Some(b)) => a.min(b),
@@ -1119,21 +1121,31 @@ fn decoded_delimiters(cs: Charset, record: &[u8], bad: InvalidUtf8, d: u8) -> Op
 }
 
 /// How many delimiter bytes of `record[..end]` decoding by `cs` does not keep as delimiters
-/// (trail bytes of double-byte characters, as `83 7C` is `ポ` in Shift_JIS), and the column of
-/// the first; `(0, None)` when the record does not decode.
-fn lost_delimiters(
+/// (trail bytes of double-byte characters, as `83 7C` is `ポ` in Shift_JIS), counted without
+/// a map of offsets (the prefix decoded, its delimiters counted against the raw ones); `None`
+/// when it does not decode.
+fn lost_delimiter_count(
     cs: Charset,
     record: &[u8],
     bad: InvalidUtf8,
     d: u8,
     end: usize,
-) -> (usize, Option<usize>) {
-    let Some(kept) = decoded_delimiters(cs, record, bad, d) else {
-        return (0, None);
-    };
-    let mut lost = memchr::memchr_iter(d, &record[..end]).filter(|c| !kept.contains(c));
-    let first = lost.next();
-    (first.map_or(0, |_| 1 + lost.count()), first)
+) -> Option<usize> {
+    let mut text = String::new();
+    cs.decode_line(&record[..end], bad, &mut text).ok()?;
+    let count = |b: &[u8]| memchr::memchr_iter(d, b).count();
+    count(&record[..end]).checked_sub(count(text.as_bytes()))
+}
+
+/// The first delimiter byte of `record[..end]` whose column is not in `kept` (ascending, as
+/// [`decoded_delimiters`] gives them): one merge of the two ascending lists (a search of
+/// `kept` for each delimiter made a record of many fields quadratic; found by a QA sweep).
+fn first_not_kept(record: &[u8], d: u8, kept: &[usize], end: usize) -> Option<usize> {
+    let mut k = kept.iter().copied().peekable();
+    memchr::memchr_iter(d, &record[..end]).find(|&c| {
+        while k.next_if(|&x| x < c).is_some() {}
+        k.peek() != Some(&c)
+    })
 }
 
 /// The byte range of field `k` (0-based) of `line`, fields split by `delim`.
@@ -1270,8 +1282,10 @@ impl RecordDecoder {
             // naming a charset that loses exactly `j - k` delimiters before it (decoded with
             // bad bytes percent-encoded, so that a byte the charset refuses elsewhere in the
             // record does not hide the moved label; a fourth sweep). The fields are walked
-            // once; at most eight that name a charset are decoded, so that a long record of
-            // labels stays linear.
+            // once; at most eight that name a charset have the record before them decoded and
+            // its delimiters counted (no map of offsets, a merge for the column of the one
+            // that matches), so that a long record of labels stays linear (a fifth sweep: a
+            // search of the kept delimiters for each one made it quadratic).
             let d = self.delim;
             let mut start = r.end + 1;
             let moved = (k + 1..)
@@ -1287,8 +1301,12 @@ impl RecordDecoder {
                 .filter_map(|(j, n)| Some((j, n.start, Charset::for_label(&record[n])?)))
                 .take(8)
                 .find_map(|(j, at, next)| {
-                    let (lost, first) = lost_delimiters(next, record, InvalidUtf8::Percent, d, at);
-                    (lost == j - k).then_some(first?)
+                    let bad = InvalidUtf8::Percent;
+                    if lost_delimiter_count(next, record, bad, d, at)? != j - k {
+                        return None;
+                    }
+                    let kept = decoded_delimiters(next, record, bad, d)?;
+                    first_not_kept(record, d, &kept, at)
                 })
                 .filter(|&at| at < r.start && record.get(at) == Some(&self.delim));
             return Err(match moved {

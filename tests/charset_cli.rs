@@ -1202,3 +1202,39 @@ fn an_unknown_label_is_not_a_moved_one() {
         );
     }
 }
+
+/// A record of many fields with an unknown label and a charset named far to its right, and
+/// one whose label a trail byte moved late in the record: the answers of the moved-label
+/// look-ahead and of the delimiter check, on records of 300,000 fields (a QA sweep: a
+/// search of the kept delimiters for each one made these quadratic, 23 s for the first;
+/// this test asserts the answers only, `scripts/` and the sweep's inputs measure the time).
+#[test]
+fn many_fields_keep_the_moved_label_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let many = ",x".repeat(300_000);
+    let cases: [(Vec<u8>, &[&str], (usize, &str)); 2] = [
+        (
+            format!("http://a/,bogus{many},shift_jis").into_bytes(),
+            &["--field", "1", "--charset-field", "2", "--delimiter", ","],
+            (11, "unknown-charset"),
+        ),
+        (
+            [
+                b"http://a/|shift_jis".as_slice(),
+                many.replace(',', "|").as_bytes(),
+                b"|\x83|y",
+            ]
+            .concat(),
+            &["--field", "1", "--charset-field", "2", "--delimiter", "|"],
+            (20 + 2 * 300_000 + 2, "field-delimiter"),
+        ),
+    ];
+    for (data, args, (col, code)) in cases {
+        let p = dir.path().join("in.txt");
+        std::fs::write(&p, [data.as_slice(), b"\n"].concat()).unwrap();
+        let mut a = vec!["-q", "--errors", "-", "--out", "/dev/null"];
+        a.extend_from_slice(args);
+        let o = run(&a, &p);
+        assert_eq!(report(&o), [(1, col, code.to_string())]);
+    }
+}
