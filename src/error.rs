@@ -453,7 +453,7 @@ error_kinds! {
     /// the message names the fault as `--base` does (a QA sweep: `https://good.com\@evil.com/`
     /// read as a missing scheme). The offset is the base field's, or its faulty byte's (a
     /// fixed `--base` is checked when the command starts).
-    BadBase(Option<&'static str>) = "bad-base", Error,
+    BadBase(BaseFault) = "bad-base", Error,
         "the record's base (--base-field) is not an absolute IRI that to-uri accepts",
         "RFC 3986 §5.1";
     /// `bad-charset`: bytes not valid in the line's declared charset (`--charset`,
@@ -651,8 +651,12 @@ impl ErrorKind {
     pub fn detail(self) -> Option<&'static str> {
         match self {
             ErrorKind::Idna(r) => Some(r.reason()),
-            ErrorKind::BadBase(None) => Some("no valid scheme such as http:"),
-            ErrorKind::BadBase(Some(code)) => Some(code),
+            ErrorKind::BadBase(BaseFault { code: None, .. }) => {
+                Some("no valid scheme such as http:")
+            }
+            ErrorKind::BadBase(BaseFault {
+                code: Some(code), ..
+            }) => Some(code),
             _ => None,
         }
     }
@@ -693,6 +697,53 @@ impl ErrorKind {
     }
 }
 
+/// Why a record's base is refused ([`ErrorKind::BadBase`]): to-uri's error on it, by its code
+/// and, for `idna`, IDNA's reason (a QA sweep: a right-to-left override in the base's host
+/// read only "idna (IDNA failed)"); no code when the base has no valid scheme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BaseFault {
+    /// The code of to-uri's error on the base; `None`: no valid scheme (RFC 3986 §5.1).
+    pub code: Option<&'static str>,
+    /// IDNA's reason, when the error was `idna`.
+    pub idna: Option<IdnaReason>,
+}
+
+impl BaseFault {
+    /// The base has no valid scheme.
+    pub const NO_SCHEME: BaseFault = BaseFault {
+        code: None,
+        idna: None,
+    };
+
+    /// to-uri's error `kind` on the base.
+    pub fn of(kind: ErrorKind) -> BaseFault {
+        BaseFault {
+            code: Some(kind.code()),
+            idna: match kind {
+                ErrorKind::Idna(r) => Some(r),
+                _ => None,
+            },
+        }
+    }
+}
+
+impl fmt::Display for BaseFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(code) = self.code else {
+            return f.write_str("no valid scheme such as http:");
+        };
+        let message = ErrorKind::ALL_CODES
+            .iter()
+            .position(|&c| c == code)
+            .map(|i| ErrorKind::MESSAGES[i]);
+        match (message, self.idna) {
+            (Some(m), Some(r)) => write!(f, "{code} ({m}: {r})"),
+            (Some(m), None) => write!(f, "{code} ({m})"),
+            (None, _) => f.write_str(code),
+        }
+    }
+}
+
 /// [`ErrorKind::message`] and [`ErrorKind::detail`] joined by `": "`, written without
 /// allocating (see [`ErrorKind::full_message`]).
 #[derive(Clone, Copy, Debug)]
@@ -707,13 +758,7 @@ impl fmt::Display for FullMessage {
             // The character deleted from the host (issue 16).
             ErrorKind::HostCharRemoved(c) => write!(f, ": U+{:04X}", c as u32)?,
             // What is wrong with the base: no scheme, or to-uri's error, by code and message.
-            ErrorKind::BadBase(None) => f.write_str(": no valid scheme such as http:")?,
-            ErrorKind::BadBase(Some(code)) => {
-                match ErrorKind::ALL_CODES.iter().position(|&c| c == code) {
-                    Some(i) => write!(f, ": {code} ({})", ErrorKind::MESSAGES[i])?,
-                    None => write!(f, ": {code}")?,
-                }
-            }
+            ErrorKind::BadBase(fault) => write!(f, ": {fault}")?,
             _ => {}
         }
         Ok(())
@@ -800,8 +845,8 @@ mod tests {
         v.extend([
             LineTooLong,
             MissingField,
-            BadBase(None),
-            BadBase(Some("backslash-authority")),
+            BadBase(BaseFault::NO_SCHEME),
+            BadBase(BaseFault::of(BackslashAuthority)),
             BadCharset,
             UnknownCharset,
             FieldDelimiter,

@@ -659,6 +659,56 @@ fn segments_removed_by_resolution_are_still_checked() {
         ": bad-percent ('%' not followed by two hex digits)",
     ];
     assert_eq!(messages.len(), 3, "{}", stderr(&o));
+    // IDNA's reason too (a later sweep: "idna (IDNA failed)" alone).
+    let o = run_stdin(
+        &["-q", "--field", "2", "--base-field", "1", "--errors", "-"],
+        "http://\u{202E}evil.com/\tx\n".as_bytes(),
+    );
+    let err = stderr(&o);
+    let rows = report_rows(&err);
+    assert_eq!(rows.len(), 1, "{err}");
+    assert!(
+        rows[0][4].ends_with(
+            ": idna (IDNA failed: UTS #46 ToASCII: label 1: disallowed code point U+202E)"
+        ),
+        "{:?}",
+        rows[0]
+    );
+    // Under `--strict` the host mapping's warnings are the base's errors, at its byte, as
+    // they would fail every line (a later sweep: reported at the reference's column), and a
+    // `--base` with one is refused before reading.
+    let o = run_stdin(
+        &[
+            "-q",
+            "--strict",
+            "--field",
+            "2",
+            "--base-field",
+            "1",
+            "--errors",
+            "-",
+        ],
+        "http://a.com\u{200B}/\tx\n".as_bytes(),
+    );
+    let err = stderr(&o);
+    let rows = report_rows(&err);
+    assert_eq!(rows.len(), 1, "{err}");
+    assert_eq!(rows[0][2..4], ["13", "bad-base"], "{:?}", rows[0]);
+    assert!(
+        rows[0][4].contains(": host-char-removed ("),
+        "{:?}",
+        rows[0]
+    );
+    let o = run_stdin(
+        &["-q", "--strict", "--base", "http://a.com\u{200B}/"],
+        b"x\n",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("host-char-removed at byte 13"),
+        "{}",
+        stderr(&o)
+    );
     for (m, tail) in messages.iter().zip(tails) {
         assert!(
             m.starts_with(

@@ -334,7 +334,10 @@ impl Worker {
                     let raw = &record[r.clone()];
                     let c = components::split(raw);
                     if c.scheme.is_none() || components::check_scheme(raw, &c).is_err() {
-                        return Err(LineError::new(ErrorKind::BadBase(None), r.start));
+                        return Err(LineError::new(
+                            ErrorKind::BadBase(crate::error::BaseFault::NO_SCHEME),
+                            r.start,
+                        ));
                     }
                     // And one that to-uri converts without an error, as `--base` must be
                     // (`http://a/%zz/c` gave the reference's column, or lost the segment to
@@ -350,7 +353,10 @@ impl Worker {
                         let o = t.for_base();
                         let g = GuardOptions {
                             trim: false,
-                            strict: false,
+                            // The host mapping's warnings are errors under `--strict`, of the
+                            // base as of the line (a QA sweep: a ZWSP in the base's host was
+                            // reported at the reference's column).
+                            strict: o.strict,
                             maps_hosts: Some(o.host),
                             warnings_unseen: false,
                         };
@@ -359,7 +365,10 @@ impl Worker {
                     sink.clear();
                     if let Err(e) = conv.convert_into(raw, sink) {
                         let at = r.start + e.offset.min(raw.len().saturating_sub(1));
-                        return Err(LineError::new(ErrorKind::BadBase(Some(e.kind.code())), at));
+                        return Err(LineError::new(
+                            ErrorKind::BadBase(crate::error::BaseFault::of(e.kind)),
+                            at,
+                        ));
                     }
                     // Resolution uses the repaired base ([`Worker::set_base`]).
                     Some(
