@@ -377,23 +377,26 @@ impl Checker {
                 // `xn--` label that decodes to right-to-left characters makes the host a bidi
                 // domain name, every label of which must keep the bidi rule, so labels valid
                 // one by one can make a host that is not (`1.xn--4dbrk0ce` is `1.ישראל`,
-                // refused in that spelling; found by a QA sweep). An all-ASCII host is judged
-                // as its Unicode spelling is, by the run's UTS #46 (IDNA2003 has no such
-                // rule across labels): the fast path's answer (`unicode`) means it holds,
-                // otherwise the host's ToASCII decides, the error at the host's first byte.
+                // refused in that spelling; found by a QA sweep). An all-ASCII host with an
+                // ACE label is judged by that rule as its Unicode spelling is, in the run's
+                // UTS #46 (IDNA2003 has no such rule across labels): the fast path's answer
+                // (`unicode`) means it holds; otherwise [`host::ace::bidi_domain_fault`]
+                // decides, the error at the label's first byte.
                 let name = decoded.as_deref().unwrap_or(&s[a.host.clone()]);
                 if unicode.is_none()
                     && name.is_ascii()
-                    && crate::host::contains_ace_prefix(name.as_bytes())
+                    && host::has_ace_label(name)
                     && host::idna_for(self.opts.to_uri.host, scheme) == Some(host::Idna::Uts46)
                 {
-                    let name = name.to_owned();
-                    self.check_host_idna(
-                        &name,
-                        host::Idna::Uts46,
-                        &s[a.host.clone()],
-                        a.host.start,
-                    )?;
+                    if let Some(f) = host::ace::bidi_domain_fault(name) {
+                        let h = s[a.host.clone()].as_bytes();
+                        return Err(host::idna_error(
+                            IdnaReason::Uts46(f),
+                            name,
+                            h,
+                            a.host.start,
+                        ));
+                    }
                 }
                 host = Some(a.host);
             }

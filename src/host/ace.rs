@@ -135,9 +135,61 @@ pub fn first_bad_ace_naive(host: &str) -> Option<(usize, AceError)> {
     })
 }
 
+/// The first label of the all-ASCII `host` that breaks the Bidi Rule of RFC 5893 §2 when its
+/// `xn--` labels are read as their U-labels, if that makes it a bidi domain name (§1.4: a
+/// label holds an R, AL or AN character), as UTS #46 CheckBidi reads it (§4.1 criterion 8,
+/// on every label, ASCII ones included): labels valid one by one can make a host that is not
+/// (`1.xn--4dbrk0ce` is `1.ישראל`, whose label `1` breaks rule 1; found by a QA sweep).
+/// Labels that are not valid A-labels are read as written (`bad-ace` names them). Only this
+/// rule: CheckHyphens, which UTS #46 also applies, is not asked of ASCII labels here, as
+/// browsers do not ask it (WHATWG URL: CheckHyphens false), and `check` holds ASCII labels
+/// to the DNS rule instead.
+pub fn bidi_domain_fault(host: &str) -> Option<crate::error::Uts46Failure> {
+    use crate::error::{Uts46Failure, Uts46Rule};
+    use unicode_bidi::BidiClass::{AL, AN, R};
+    let body = host.strip_suffix('.').unwrap_or(host);
+    let labels: Vec<std::borrow::Cow<'_, str>> = body
+        .split('.')
+        .map(|l| match check_ace_label(l) {
+            Ok(u) => std::borrow::Cow::Owned(u),
+            Err(_) => std::borrow::Cow::Borrowed(l),
+        })
+        .collect();
+    let rtl = |l: &str| {
+        l.chars()
+            .any(|c| matches!(unicode_bidi::bidi_class(c), R | AL | AN))
+    };
+    if !labels.iter().any(|l| rtl(l)) {
+        return None;
+    }
+    labels.iter().enumerate().find_map(|(i, l)| {
+        super::uts46_reason::bidi_rule(l).map(|n| Uts46Failure {
+            rule: Uts46Rule::Bidi(n),
+            label: Some(i),
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// RFC 5893 §1.4: an ACE label of right-to-left text makes every label answer to the
+    /// Bidi Rule; without one, nothing is asked; hyphens are not this rule's.
+    #[test]
+    fn bidi_domain_fault_reads_ace_labels_as_u_labels() {
+        use crate::error::Uts46Rule;
+        let fault = |h| bidi_domain_fault(h).map(|f| (f.rule, f.label));
+        assert_eq!(fault("1.xn--4dbrk0ce"), Some((Uts46Rule::Bidi(1), Some(0))));
+        assert_eq!(
+            fault("XN--4DBRK0CE.1."),
+            Some((Uts46Rule::Bidi(1), Some(1)))
+        );
+        assert_eq!(fault("www.xn--4dbrk0ce.xn--4dbrk0ce"), None);
+        assert_eq!(fault("ab--c.xn--4dbrk0ce"), None);
+        assert_eq!(fault("1.xn--bcher-kva.de"), None, "no right-to-left label");
+        assert_eq!(fault("1.xn--zz"), None, "not an A-label: read as written");
+    }
 
     #[test]
     fn valid_a_labels() {
