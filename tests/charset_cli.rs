@@ -1212,7 +1212,9 @@ fn an_unknown_label_is_not_a_moved_one() {
 fn many_fields_keep_the_moved_label_answers() {
     let dir = tempfile::tempdir().unwrap();
     let many = ",x".repeat(300_000);
-    let cases: [(Vec<u8>, &[&str], (usize, &str)); 2] = [
+    // (record, options, the report's column and code)
+    type Case<'a> = (Vec<u8>, &'a [&'a str], (usize, &'a str));
+    let cases: [Case; 2] = [
         (
             format!("http://a/,bogus{many},shift_jis").into_bytes(),
             &["--field", "1", "--charset-field", "2", "--delimiter", ","],
