@@ -1665,21 +1665,32 @@ impl<R: Read> Read for Utf16Reader<R> {
             }
             let last = self.eof && self.in_pos == self.in_len;
             let cap = self.outbuf.len() - 1;
-            let (r, read, written) = self.decoder.decode_to_utf8_without_replacement(
-                &self.inbuf[self.in_pos..self.in_len],
-                &mut self.outbuf[..cap],
-                last,
-            );
-            self.in_pos += read;
             self.out_pos = 0;
-            self.out_len = written;
-            match r {
-                DecoderResult::InputEmpty => self.done = last,
-                DecoderResult::OutputFull => {}
-                DecoderResult::Malformed(_, _) => {
-                    self.outbuf[written] = 0xFF;
-                    self.out_len += 1;
-                    self.malformed += 1;
+            self.out_len = 0;
+            // The whole input buffer is decoded at once, a malformed sequence marked and the
+            // decoding carried on: one `read` per malformed sequence, each returning a few
+            // bytes, made the chunker's work per read (proportional to its chunk) quadratic
+            // on input full of unpaired surrogates (a QA sweep: 4 MB took 24 s with
+            // `--chunk-size 64M`). The marker has the one byte kept free past `cap`.
+            while self.out_len < cap {
+                let (r, read, written) = self.decoder.decode_to_utf8_without_replacement(
+                    &self.inbuf[self.in_pos..self.in_len],
+                    &mut self.outbuf[self.out_len..cap],
+                    last,
+                );
+                self.in_pos += read;
+                self.out_len += written;
+                match r {
+                    DecoderResult::InputEmpty => {
+                        self.done = last;
+                        break;
+                    }
+                    DecoderResult::OutputFull => break,
+                    DecoderResult::Malformed(_, _) => {
+                        self.outbuf[self.out_len] = 0xFF;
+                        self.out_len += 1;
+                        self.malformed += 1;
+                    }
                 }
             }
         }
@@ -1813,6 +1824,28 @@ mod tests {
         assert_eq!(out, "a\u{e9}\n\u{1F600}\n");
         // It can stand in front of the chunker, which takes a `Box<dyn Read + Send>`.
         let _boxed: Box<dyn Read + Send> = Box::new(Utf16Reader::new(io::empty(), cs("utf-16be")));
+    }
+
+    /// Unpaired surrogates are each one `0xFF` between the text around them, and one `read`
+    /// returns all that its input buffer decodes to, markers and all (a QA sweep: a `read`
+    /// per marker made the chunker quadratic).
+    #[test]
+    fn utf16_reader_marks_malformed_without_a_read_each() {
+        let mut src = Vec::new();
+        for _ in 0..1000 {
+            src.extend_from_slice(b"a\x00\x00\xd8");
+        }
+        src.push(b'z');
+        let mut r = Utf16Reader::new(&src[..], cs("utf-16le"));
+        let mut buf = vec![0u8; 1 << 16];
+        let n = r.read(&mut buf).unwrap();
+        // All but the last surrogate, which waits for what follows it.
+        assert_eq!(n, 1999, "one read for the whole buffer");
+        let mut all = buf[..n].to_vec();
+        r.read_to_end(&mut all).unwrap();
+        // The last surrogate and the odd byte after it are one malformed sequence.
+        assert!(all == b"a\xff".repeat(1000), "{} bytes", all.len());
+        assert_eq!(r.malformed(), 1000);
     }
 
     /// The derived table against the `encoding_rs` decoder (its twin): every byte pair after
