@@ -891,7 +891,7 @@ mod tests {
     impl Read for Trickle {
         fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
             self.1 += 1;
-            if self.1 % 4 == 0 {
+            if self.1.is_multiple_of(4) {
                 return Err(io::Error::from(io::ErrorKind::Interrupted));
             }
             let n = buf.len().min(3);
