@@ -69,6 +69,25 @@ impl Default for RunOptions {
     }
 }
 
+/// What one chunk's output may grow to from a fixed `--base` ([`RunOptions::chunk_bytes`]).
+const BASE_OUTPUT_PER_CHUNK: usize = 32 << 20;
+
+impl RunOptions {
+    /// The chunk size the run cuts its input at: [`RunOptions::chunk_size`], but with a fixed
+    /// `--base` at most what keeps one chunk's output near [`BASE_OUTPUT_PER_CHUNK`] when
+    /// every line is a short reference written as the whole base (a chunk of empty lines is
+    /// as many bases; a QA sweep: 4 MB of empty lines and a 499-byte base held 2.8 GB), and
+    /// not below 64 KiB. `--base-field` needs no cap: the base is in the record.
+    pub fn chunk_bytes(&self) -> usize {
+        match &self.base {
+            Base::Fixed(b) => self
+                .chunk_size
+                .min((BASE_OUTPUT_PER_CHUNK / (b.len() + 16)).max(64 << 10)),
+            _ => self.chunk_size,
+        }
+    }
+}
+
 /// A failure that ends the run (exit status 1), naming the file and the cause.
 #[derive(Debug)]
 pub enum Fatal {
@@ -693,7 +712,7 @@ pub fn convert_source(
     let st = match source {
         Source::Mapped(m) => convert_mapped(&job, ordered(m.bytes(), progress))?,
         Source::Stream(r) => {
-            let ch = StreamChunker::new(r, opts.chunk_size, opts.engine.max_line_bytes);
+            let ch = StreamChunker::new(r, opts.chunk_bytes(), opts.engine.max_line_bytes);
             // A stream's progress is the bytes read from its file, counted by the input
             // (run's ticker).
             convert_stream(&job, ordered(&[], None), ch, in_name)?
@@ -775,7 +794,7 @@ impl Job<'_> {
 /// and ×1.04 faster to `/dev/null` (both orders) and to a tmpfs file, `intl_cldr` ×1.00;
 /// two threads on two CPUs switch context a third less, at the same speed.
 fn convert_mapped(job: &Job, mut ord: Ordered<'_>) -> Result<State, Fatal> {
-    let (all, chunk_size, slots) = (ord.all, ord.opts.chunk_size, ord.waiting.len());
+    let (all, chunk_size, slots) = (ord.all, ord.opts.chunk_bytes(), ord.waiting.len());
     let mut pos = if all.starts_with(b"\xEF\xBB\xBF") {
         3
     } else {
@@ -1126,6 +1145,29 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A fixed base caps the chunk so that a chunk of empty lines, each written as the whole
+    /// base, stays near [`BASE_OUTPUT_PER_CHUNK`] (a QA sweep: 2.8 GB for 4 MB); a short
+    /// base keeps the chunk asked for, a long one 64 KiB; a base field changes nothing.
+    #[test]
+    fn a_fixed_base_caps_the_chunk() {
+        let with = |base: Base, chunk_size| RunOptions {
+            base,
+            chunk_size,
+            ..RunOptions::default()
+        };
+        let fixed = |n: usize| Base::Fixed(std::sync::Arc::from(vec![b'a'; n]));
+        assert_eq!(with(Base::None, 1 << 20).chunk_bytes(), 1 << 20);
+        assert_eq!(with(Base::Field(0), 64 << 20).chunk_bytes(), 64 << 20);
+        assert_eq!(with(fixed(16), 1 << 20).chunk_bytes(), 1 << 20);
+        let c = with(fixed(200), 1 << 20).chunk_bytes();
+        assert!(
+            c < 1 << 20 && c * (200 + 16) <= BASE_OUTPUT_PER_CHUNK,
+            "{c}"
+        );
+        assert_eq!(with(fixed(1 << 20), 1 << 20).chunk_bytes(), 64 << 10);
+        assert_eq!(with(fixed(500), 4096).chunk_bytes(), 4096);
+    }
 
     /// A job's [`SendBack`] answers for its chunk however the job ends: the converted slot
     /// when it finished, `None` when it panicked first, so that the thread waiting on the
