@@ -76,13 +76,14 @@ impl RunOptions {
     /// The chunk size the run cuts its input at: [`RunOptions::chunk_size`], but with a fixed
     /// `--base` at most what keeps one chunk's output near [`BASE_OUTPUT_PER_CHUNK`] when
     /// every line is a short reference written as the whole base (a chunk of empty lines is
-    /// as many bases; a QA sweep: 4 MB of empty lines and a 499-byte base held 2.8 GB), and
-    /// not below 64 KiB. `--base-field` needs no cap: the base is in the record.
+    /// as many bases; a QA sweep: 4 MB of empty lines and a 499-byte base held 2.8 GB), as
+    /// small as that needs (a 32 KB base: 1 KiB chunks; a floor of 64 KiB let an 8 KB base
+    /// hold 2.7 GB, a later sweep). `--base-field` needs no cap: the base is in the record.
     pub fn chunk_bytes(&self) -> usize {
         match &self.base {
             Base::Fixed(b) => self
                 .chunk_size
-                .min((BASE_OUTPUT_PER_CHUNK / (b.len() + 16)).max(64 << 10)),
+                .min((BASE_OUTPUT_PER_CHUNK / (b.len() + 16)).max(1)),
             _ => self.chunk_size,
         }
     }
@@ -1148,7 +1149,7 @@ mod tests {
 
     /// A fixed base caps the chunk so that a chunk of empty lines, each written as the whole
     /// base, stays near [`BASE_OUTPUT_PER_CHUNK`] (a QA sweep: 2.8 GB for 4 MB); a short
-    /// base keeps the chunk asked for, a long one 64 KiB; a base field changes nothing.
+    /// base keeps the chunk asked for; a base field changes nothing.
     #[test]
     fn a_fixed_base_caps_the_chunk() {
         let with = |base: Base, chunk_size| RunOptions {
@@ -1165,7 +1166,8 @@ mod tests {
             c < 1 << 20 && c * (200 + 16) <= BASE_OUTPUT_PER_CHUNK,
             "{c}"
         );
-        assert_eq!(with(fixed(1 << 20), 1 << 20).chunk_bytes(), 64 << 10);
+        assert_eq!(with(fixed(32 << 10), 1 << 20).chunk_bytes(), 1023);
+        assert_eq!(with(fixed(64 << 20), 1 << 20).chunk_bytes(), 1);
         assert_eq!(with(fixed(500), 4096).chunk_bytes(), 4096);
     }
 
