@@ -1287,18 +1287,17 @@ impl RecordDecoder {
             // that matches), so that a long record of labels stays linear (a fifth sweep: a
             // search of the kept delimiters for each one made it quadratic).
             let d = self.delim;
-            let mut start = r.end + 1;
-            let moved = (k + 1..)
-                .map_while(|j| {
-                    let s = start;
-                    if s > record.len() {
-                        return None;
-                    }
-                    let end = memchr::memchr(d, &record[s..]).map_or(record.len(), |p| s + p);
-                    start = end + 1;
-                    Some((j, s..end))
+            let mut at = r.end + 1;
+            let moved = record
+                .get(at..)
+                .into_iter()
+                .flat_map(|rest| rest.split(move |&b| b == d))
+                .zip(k + 1..)
+                .filter_map(|(field, j)| {
+                    let start = at;
+                    at += field.len() + 1;
+                    Some((j, start, Charset::for_label(field)?))
                 })
-                .filter_map(|(j, n)| Some((j, n.start, Charset::for_label(&record[n])?)))
                 .take(8)
                 .find_map(|(j, at, next)| {
                     let bad = InvalidUtf8::Percent;
@@ -1308,7 +1307,7 @@ impl RecordDecoder {
                     let kept = decoded_delimiters(next, record, bad, d)?;
                     first_not_kept(record, d, &kept, at)
                 })
-                .filter(|&at| at < r.start && record.get(at) == Some(&self.delim));
+                .filter(|&at| at < r.start);
             return Err(match moved {
                 Some(at) => LineError::new(ErrorKind::FieldDelimiter, at),
                 None => LineError::new(ErrorKind::UnknownCharset, r.start),

@@ -651,12 +651,7 @@ impl ErrorKind {
     pub fn detail(self) -> Option<&'static str> {
         match self {
             ErrorKind::Idna(r) => Some(r.reason()),
-            ErrorKind::BadBase(BaseFault { code: None, .. }) => {
-                Some("no valid scheme such as http:")
-            }
-            ErrorKind::BadBase(BaseFault {
-                code: Some(code), ..
-            }) => Some(code),
+            ErrorKind::BadBase(fault) => Some(fault.code.unwrap_or(BaseFault::NO_SCHEME_TEXT)),
             _ => None,
         }
     }
@@ -677,10 +672,12 @@ impl ErrorKind {
     /// The severity of the kind whose code is `code` (for tables and reports that hold codes),
     /// or `None` for an unknown code.
     pub fn severity_of_code(code: &str) -> Option<Severity> {
-        Self::ALL_CODES
-            .iter()
-            .position(|&c| c == code)
-            .map(|i| Self::SEVERITIES[i])
+        Self::slot_of_code(code).map(|i| Self::SEVERITIES[i])
+    }
+
+    /// The index in [`ErrorKind::ALL_CODES`] of `code`.
+    fn slot_of_code(code: &str) -> Option<usize> {
+        Self::ALL_CODES.iter().position(|&c| c == code)
     }
 
     /// True for the kinds that are warnings unless strict mode makes them errors.
@@ -709,6 +706,9 @@ pub struct BaseFault {
 }
 
 impl BaseFault {
+    /// What the message says of a base with no valid scheme.
+    const NO_SCHEME_TEXT: &'static str = "no valid scheme such as http:";
+
     /// The base has no valid scheme.
     pub const NO_SCHEME: BaseFault = BaseFault {
         code: None,
@@ -730,12 +730,9 @@ impl BaseFault {
 impl fmt::Display for BaseFault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let Some(code) = self.code else {
-            return f.write_str("no valid scheme such as http:");
+            return f.write_str(Self::NO_SCHEME_TEXT);
         };
-        let message = ErrorKind::ALL_CODES
-            .iter()
-            .position(|&c| c == code)
-            .map(|i| ErrorKind::MESSAGES[i]);
+        let message = ErrorKind::slot_of_code(code).map(|i| ErrorKind::MESSAGES[i]);
         match (message, self.idna) {
             (Some(m), Some(r)) => write!(f, "{code} ({m}: {r})"),
             (Some(m), None) => write!(f, "{code} ({m})"),

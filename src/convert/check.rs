@@ -388,7 +388,7 @@ impl Checker {
                     let name = decoded.as_deref().unwrap_or(&s[a.host.clone()]);
                     let uts46 =
                         host::idna_for(self.opts.to_uri.host, scheme) == Some(host::Idna::Uts46);
-                    if uts46 && name.is_ascii() && host::has_ace_label(name) {
+                    if uts46 && name.is_ascii() {
                         if let Some(f) = host::ace::bidi_domain_fault(name) {
                             let h = s[a.host.clone()].as_bytes();
                             return Err(host::idna_error(
