@@ -1473,3 +1473,46 @@ fn truncated_under_the_run(extra: &[&str], by_stdin: bool) {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// A file or symbolic link planted at a predictable temporary name (the name the output was
+/// written to before: `.NAME.iribulk-PID.tmp`, the PID being the shell's under `exec`) is
+/// never opened: the output goes to a fresh, exclusively created file and the planted
+/// link's target is untouched (QA sweep Y: a planted link redirected `--out` and `--errors`
+/// into another file, which the run then overwrote).
+#[cfg(unix)]
+#[test]
+fn a_link_planted_at_a_temporary_name_is_not_followed() {
+    let d = tempfile::tempdir().unwrap();
+    let d = d.path();
+    std::fs::write(
+        d.join("in.txt"),
+        "http://bücher.de/ü\nhttp://example.com/a%zz\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("victim.txt"), "VICTIM\n").unwrap();
+    let o = bash(
+        r#"cd "$1" && ln -s victim.txt .o.txt.iribulk-$$.tmp && ln -s victim.txt .e.tsv.iribulk-$$.tmp \
+           && exec "$IRIBULK" -q --in in.txt --out o.txt --errors e.tsv"#,
+        &[d],
+    )
+    .output()
+    .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    assert_eq!(
+        std::fs::read_to_string(d.join("victim.txt")).unwrap(),
+        "VICTIM\n"
+    );
+    let meta = std::fs::symlink_metadata(d.join("o.txt")).unwrap();
+    assert!(meta.is_file(), "--out must be a new regular file: {meta:?}");
+    assert_eq!(
+        std::fs::read_to_string(d.join("o.txt")).unwrap(),
+        "http://xn--bcher-kva.de/%C3%BC\nhttp://example.com/a%zz\n"
+    );
+    let e = std::fs::read_to_string(d.join("e.tsv")).unwrap();
+    assert!(e.contains("bad-percent"), "{e}");
+    assert!(std::fs::symlink_metadata(d.join("e.tsv"))
+        .unwrap()
+        .is_file());
+    // Only the two planted links remain of the temporary names.
+    assert_eq!(tmp_files(d).len(), 2, "{:?}", tmp_files(d));
+}

@@ -1,8 +1,10 @@
 //! The output: stdout, stderr or a file written under a temporary name and renamed on success,
 //! optionally compressed by extension (`.gz`, `.zst`).
 //!
-//! Nothing half-written ever carries a final name: a file is written to `.NAME.iribulk-PID.tmp`
-//! beside its target and renamed at the end; a failed or interrupted run (SIGINT, SIGTERM,
+//! Nothing half-written ever carries a final name: a file is written to
+//! `.NAME.iribulk-PID-RANDOM.tmp` beside its target, created exclusively (a file or a symbolic
+//! link already there is never opened: a planted link would redirect the output), and renamed
+//! at the end; a failed or interrupted run (SIGINT, SIGTERM,
 //! SIGHUP, see [`install_signal_cleanup`]) removes the temporary file and leaves any previous
 //! file of that name as it was. Writing over an existing file keeps its permission bits (and
 //! its group where allowed); a symbolic link is written through to its target and stays a link.
@@ -138,10 +140,38 @@ pub fn install_signal_cleanup() -> io::Result<()> {
 /// be created there. The list of temporary files is held meanwhile, so a signal's cleanup
 /// waits for the removal (a `.iribulk-probe-PID` was left behind; found by a QA sweep).
 pub fn probe_dir(dir: &Path) -> io::Result<()> {
-    let f = dir.join(format!(".iribulk-probe-{}", std::process::id()));
     let _list = temps();
-    File::options().write(true).create_new(true).open(&f)?;
-    fs::remove_file(&f)
+    let (_f, path) = create_unique(dir, ".iribulk-probe")?;
+    fs::remove_file(&path)
+}
+
+/// Creates `dir/STEM-PID-RANDOM.tmp` exclusively (`O_CREAT | O_EXCL`: a file, or a symbolic
+/// link dangling or not, already at that name is never opened nor followed), trying fresh
+/// random names while the name is taken. The name holds the process ID and 64 random bits, so
+/// two runs with the same process ID (one per PID namespace) never share a file, and another
+/// user cannot plant a link at the name in advance (a QA sweep had a planted link redirect
+/// `--out` into another file, and two containers' runs mix their outputs).
+fn create_unique(dir: &Path, stem: &str) -> io::Result<(File, PathBuf)> {
+    use std::hash::{BuildHasher, Hasher};
+    let mut last = None;
+    for attempt in 0u32..64 {
+        // `RandomState` is keyed from the operating system's random source once per process
+        // and stepped for each new state; the attempt is hashed too.
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u32(attempt);
+        let name = format!("{stem}-{}-{:016x}.tmp", std::process::id(), h.finish());
+        let path = if dir.as_os_str().is_empty() {
+            PathBuf::from(name)
+        } else {
+            dir.join(name)
+        };
+        match File::options().write(true).create_new(true).open(&path) {
+            Ok(f) => return Ok((f, path)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("no free temporary name")))
 }
 
 /// Removes the temporary outputs from inside a signal handler (`sigbus`): no allocation, no
@@ -497,12 +527,12 @@ impl Output {
             let f = fs::OpenOptions::new().write(true).open(&target)?;
             return Self::new(Box::new(f), None, comp);
         }
-        let tmp = temp_name(&target);
-        let f = {
+        let (f, tmp) = {
             let mut list = temps();
-            let f = File::create(&tmp)?;
+            let (dir, stem) = temp_stem(&target);
+            let (f, tmp) = create_unique(&dir, &stem)?;
             list.push(tmp.clone());
-            f
+            (f, tmp)
         };
         if let Some(m) = &old {
             keep_owner_and_mode(&f, m);
@@ -651,17 +681,15 @@ fn keep_owner_and_mode(f: &File, old: &fs::Metadata) {
     let _ = f.set_permissions(old.permissions());
 }
 
-/// `dir/.name.iribulk-PID.tmp` beside `p`.
-fn temp_name(p: &Path) -> PathBuf {
+/// The directory of `p` and the stem `.name.iribulk` of its temporary file
+/// ([`create_unique`] adds `-PID-RANDOM.tmp`).
+fn temp_stem(p: &Path) -> (PathBuf, String) {
     let name = p
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "out".into());
-    let tmp = format!(".{}.iribulk-{}.tmp", name, std::process::id());
-    match p.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.join(tmp),
-        _ => PathBuf::from(tmp),
-    }
+    let dir = p.parent().map(Path::to_path_buf).unwrap_or_default();
+    (dir, format!(".{name}.iribulk"))
 }
 
 #[cfg(test)]
