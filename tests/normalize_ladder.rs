@@ -139,8 +139,23 @@ const TEXT: &[Spellings] = &[
     &["x#y", "x%23y"],
 ];
 
-/// Dot segments before a path segment (RFC 3986 §5.2.4).
-const DOTS: Spellings = &["", "./", "x/../", "%2E/", "%2e/", "x/%2E%2E/", "../"];
+/// Dot segments before a path segment (RFC 3986 §5.2.4). With a literal `..` after an
+/// encoded dot segment, which must remove the segment before both (QA sweep Z: `--path`
+/// without `--percent` let `..` remove `%2E%2E` itself, so `x/%2E%2E/../` and `x/` merged
+/// under `--path` and split again with `--percent`).
+const DOTS: Spellings = &[
+    "",
+    "./",
+    "x/../",
+    "%2E/",
+    "%2e/",
+    "x/%2E%2E/",
+    "../",
+    "x/",
+    "x/%2E%2E/../",
+    "y/x/%2e/../",
+    "z/x/.%2E/../",
+];
 
 /// Every combination of rungs and options with this IDNA, with its name.
 fn configs(idna: Idna) -> Vec<(String, NormalizeOptions)> {

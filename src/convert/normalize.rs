@@ -40,6 +40,9 @@
 //!    default port is removed.
 //! 6. **Path**: [`Rungs::path`] (§5.3.2.4) applies `remove_dot_segments` (RFC 3986 §5.2.4) to
 //!    paths that start with `/` (absolute paths, and every non-empty path after an authority).
+//!    A segment that is `.` or `..` once its `%2E`s are decoded (`%2E%2E`, `.%2e`) is a dot
+//!    segment too, without [`Rungs::percent`] as well (RFC 3986 §2.3, §6.2.2.2; the WHATWG URL
+//!    parser reads it so): a literal `..` after it must not remove it as if it were a name.
 //!    Rootless paths (`urn:a/../b`, `mailto:…`) and relative-path references (`../a`) are left
 //!    alone: there `.`/`..` are data or depend on a base (and §5.2.4 would turn `a/../b` into
 //!    `/b`). A result that starts with `//` without an authority gets a `/.` prefix (`foo:/.//a`),
@@ -175,7 +178,7 @@ use crate::error::{ErrorKind, LineError};
 use crate::grammar::classes::{self, is_bidi_format, is_c1, is_iprivate, is_ucschar, HEX_UPPER};
 use crate::grammar::components;
 use crate::grammar::pct::{decode_utf8, push_pct, push_pct_all};
-use crate::grammar::resolve::remove_dot_segments_in_place;
+use crate::grammar::resolve::{decode_dot_segments_in_place, remove_dot_segments_in_place};
 use crate::grammar::validate;
 use crate::host::{self, HostCache, Idna};
 use std::ops::Range;
@@ -1100,6 +1103,11 @@ impl Normalizer {
         let pstart = dst.len();
         self.component(&line[c.path.clone()], Component::Path, dst);
         if rungs.path && dst.get(pstart) == Some(&b'/') {
+            // A segment that is `.` or `..` once its `%2E`s are decoded is a dot segment too
+            // (RFC 3986 §6.2.2.2; the percent rung has decoded them already).
+            if !rungs.percent {
+                decode_dot_segments_in_place(dst, pstart);
+            }
             remove_dot_segments_in_place(dst, pstart);
             if c.authority.is_none() && dst[pstart..].starts_with(b"//") {
                 dst.splice(pstart..pstart, *b"/.");

@@ -209,6 +209,70 @@ pub(crate) fn has_dot_segment(path: &[u8]) -> bool {
     false
 }
 
+/// How many dots the path segment `seg` is once its `%2E`s are decoded, where that is one or
+/// two and at least one was encoded (`%2E`, `.%2e`, `%2E%2E`, any hex case); `None` for any
+/// other segment. RFC 3986 §2.3 and §6.2.2.2: `%2E` is the unreserved `.`, so such a segment
+/// is equivalent to the dot segment `.` or `..` (§3.3), and the WHATWG URL Standard's path
+/// parser reads it as one ("single-dot" and "double-dot URL path segment").
+pub(crate) fn encoded_dot_segment(seg: &[u8]) -> Option<usize> {
+    if seg.len() < 3 || seg.len() > 6 {
+        return None;
+    }
+    let mut dots = 0;
+    let mut i = 0;
+    while i < seg.len() {
+        if seg[i] == b'.' {
+            i += 1;
+        } else if seg[i..].len() >= 3
+            && seg[i] == b'%'
+            && seg[i + 1] == b'2'
+            && seg[i + 2] | 0x20 == b'e'
+        {
+            i += 3;
+        } else {
+            return None;
+        }
+        dots += 1;
+    }
+    (dots <= 2).then_some(dots)
+}
+
+/// Writes each segment of `buf[start..]` that [`encoded_dot_segment`] finds as the dot
+/// segment it stands for (`.` or `..`), so that `remove_dot_segments` (§5.2.4) removes it as
+/// it removes the literal one. Without this, a literal `..` after `%2E%2E` removed the
+/// encoded segment, not the segment before it: `/a/%2E%2E/..` became `/a/`, which a browser
+/// and RFC 3986 §6.2.2 both read as `/` (QA sweep Z, `normalize --path` without
+/// `--percent`). Nothing is done (and nothing allocated) for a path without `%`.
+pub(crate) fn decode_dot_segments_in_place(buf: &mut Vec<u8>, start: usize) {
+    if memchr::memchr(b'%', &buf[start..]).is_none() {
+        return;
+    }
+    let mut w = start;
+    let mut i = start;
+    let n = buf.len();
+    loop {
+        let end = memchr::memchr(b'/', &buf[i..n]).map_or(n, |p| i + p);
+        let len = match encoded_dot_segment(&buf[i..end]) {
+            Some(d) => {
+                buf[w..w + d].fill(b'.');
+                d
+            }
+            None => {
+                buf.copy_within(i..end, w);
+                end - i
+            }
+        };
+        w += len;
+        if end == n {
+            break;
+        }
+        buf[w] = b'/';
+        w += 1;
+        i = end + 1;
+    }
+    buf.truncate(w);
+}
+
 /// §5.2.4 on `buf[start..]`, in place. The output buffer of the RFC is `buf[start..w]` and the
 /// input buffer is `buf[i..]`: every step writes at most what it consumed, so `w <= i` always
 /// holds and the output never overwrites input not yet read.
@@ -309,6 +373,47 @@ fn pop_segment(buf: &[u8], start: usize, w: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`decode_dot_segments_in_place`] against its definition, on every path of up to five
+    /// pieces over `/ . %2E %2e %2 x %`: each segment that is `.` or `..` once its `%2E` and
+    /// `%2e` are decoded, and held at least one, is written as those dots; every other byte
+    /// is kept, and a prefix before `start` is never touched.
+    #[test]
+    fn encoded_dot_segments_are_decoded_and_nothing_else() {
+        let pieces: [&str; 7] = ["/", ".", "%2E", "%2e", "%2", "x", "%"];
+        let mut paths = vec![String::new()];
+        for _ in 0..5 {
+            let next: Vec<String> = paths
+                .iter()
+                .flat_map(|p| pieces.iter().map(move |q| format!("{p}{q}")))
+                .collect();
+            paths.extend(next);
+        }
+        paths.sort();
+        paths.dedup();
+        let mut changed = 0;
+        for p in &paths {
+            let want: Vec<String> = p
+                .split('/')
+                .map(|seg| {
+                    let d = seg.replace("%2E", ".").replace("%2e", ".");
+                    if seg.contains('%') && (d == "." || d == "..") {
+                        d
+                    } else {
+                        seg.to_string()
+                    }
+                })
+                .collect();
+            let want = want.join("/");
+            let mut buf = b"k%2E/".to_vec();
+            buf.extend_from_slice(p.as_bytes());
+            decode_dot_segments_in_place(&mut buf, 5);
+            assert_eq!(&buf[..5], b"k%2E/", "{p:?}");
+            assert_eq!(String::from_utf8(buf[5..].to_vec()).unwrap(), want, "{p:?}");
+            changed += usize::from(want != *p);
+        }
+        assert!(changed > 1000, "{changed} of {}", paths.len());
+    }
 
     fn rds(p: &str) -> String {
         let mut out = b"keep".to_vec();
