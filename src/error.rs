@@ -608,9 +608,11 @@ error_kinds! {
         "host name that browsers read as an IPv4 address (WHATWG URL ends-in-a-number)",
         "WHATWG URL §3.5";
     /// `display-unsafe`: `check` warning: an `xn--` label that display safety keeps in ACE
-    /// form (UTS #39 §5.2 mixed scripts, whole-script confusable, delimiter look-alike).
+    /// form (UTS #39 §5.2 mixed scripts, whole-script confusable, delimiter look-alike; a
+    /// right-to-left label that a number after the host would be displayed in place of,
+    /// RFC 3987 §4.4).
     DisplayUnsafe = "display-unsafe", Warning,
-        "xn-- label unsafe to display in Unicode (UTS #39 §5.2, confusable, look-alike)",
+        "xn-- label unsafe to display in Unicode (UTS #39 §5.2, confusable, look-alike; right-to-left before a number, RFC 3987 §4.4)",
         "UTS #39 §5.2";
     /// `repaired-bracket`: `--repair brackets` percent-encoded a `[` or `]` outside an IP
     /// literal (RFC 3986 §3.2.2; RFC 3987 §3.1 allows it only as a preprocessing step). A

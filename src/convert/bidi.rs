@@ -120,6 +120,47 @@ pub fn strength(c: char) -> Strength {
     STRENGTH.get(c)
 }
 
+/// Where a host would be displayed with a number in its place (issue 16; RFC 3987 §4.4,
+/// Example 10: "components consisting of only numbers … may interact with adjacent RTL
+/// components in ways that are not easy to predict"): the start of the label of `host`
+/// (split at `.`) that holds its last strong character (UAX #9 Table 4: L, R or AL) when
+/// that character is right-to-left and the first character of `after` (what follows the
+/// host: port, path, query, fragment) that is L, EN or AN is a number (neutrals and more
+/// right-to-left text do not end the run; the host's own digits after that character are
+/// its text and do not count). In a left-to-right paragraph, UAX #9 rules N1
+/// and I1 put the right-to-left text, the delimiters and the digits into one run displayed
+/// from right to left: `https://במי.ישראל/8.8.8.8/login` shows as
+/// `https://8.8.8.8/לארשי.ימב/login`, read as the host `8.8.8.8` (found by a QA sweep).
+/// That label written in `xn--` form (left-to-right at both ends) ends the run. `None` for
+/// a host without a right-to-left character or a line without the problem.
+pub fn rtl_host_before_number(host: &str, after: &str) -> Option<usize> {
+    if !may_contain_rtl(host.as_bytes()) {
+        return None;
+    }
+    let (k, ch) = host
+        .char_indices()
+        .rev()
+        .find(|&(_, ch)| matches!(strength(ch), Strength::Ltr | Strength::Rtl))?;
+    if strength(ch) != Strength::Rtl {
+        return None;
+    }
+    // The rest of the host (digits, dots: no strong character) belongs to the run, but its
+    // digits are the host's own text (`ؠ85`, an Arabic label ending in digits, RFC 5893
+    // §2 rule 3): only a number after the host takes the host's place.
+    // Letters answer from the memo of [`strength`]; only the rest (digits, delimiters,
+    // symbols) asks `bidi_class`.
+    let number = after.chars().find_map(|c| match strength(c) {
+        Strength::Ltr => Some(false),
+        Strength::Rtl | Strength::Nsm => None,
+        Strength::Other if c.is_ascii_digit() => Some(true),
+        Strength::Other => match unicode_bidi::bidi_class(c) {
+            BidiClass::EN | BidiClass::AN => Some(true),
+            _ => None,
+        },
+    })?;
+    number.then(|| host[..k].rfind('.').map_or(0, |p| p + 1))
+}
+
 /// The prefilter: true if `b` may hold a character of Bidi_Class R or AL; false only if it
 /// holds none (the tests check every code point). In UTF-8 (Unicode 16 data), R and AL
 /// occur only under these leading bytes:

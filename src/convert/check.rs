@@ -626,6 +626,9 @@ impl Checker {
             .flatten();
         let tld = tld_unicode.as_deref().unwrap_or(tld);
         let mut shown = unicode.map(|u| u.split('.'));
+        // The host as to-iri shows it (each label decoded that would be), when a decoded
+        // label holds right-to-left text.
+        let mut rtl = false;
         for (k, l) in crate::host::labels(host) {
             let at = r.start + k;
             let fast = shown.as_mut().and_then(Iterator::next);
@@ -637,9 +640,32 @@ impl Checker {
                 if let Some(u) = u {
                     if crate::host::display::check_label(&u, tld).is_err() {
                         warn(ErrorKind::DisplayUnsafe, at);
-                        break;
+                        return;
                     }
+                    rtl |= crate::convert::bidi::may_contain_rtl(u.as_bytes());
                 }
+            }
+        }
+        // A right-to-left host before a number, which to-iri keeps in `xn--` form
+        // (`bidi::rtl_host_before_number`): `http://xn--4dbrk0ce/8.8.8.8/` would be shown
+        // with `8.8.8.8` in the host's place.
+        if rtl {
+            let mut shown = String::with_capacity(host.len());
+            let mut starts = Vec::new();
+            for (k, l) in crate::host::labels(host) {
+                if !starts.is_empty() {
+                    shown.push('.');
+                }
+                starts.push((shown.len(), k, crate::host::ace::has_ace_prefix(l)));
+                match crate::host::ace::check_ace_label(l) {
+                    Ok(u) if starts.last().is_some_and(|s| s.2) => shown.push_str(&u),
+                    _ => shown.push_str(l),
+                }
+            }
+            let at = crate::convert::bidi::rtl_host_before_number(&shown, &s[r.end..])
+                .and_then(|p| starts.iter().find(|st| st.0 == p));
+            if let Some(&(_, k, true)) = at {
+                warn(ErrorKind::DisplayUnsafe, r.start + k);
             }
         }
     }

@@ -694,7 +694,7 @@ impl Normalizer {
         })
         .without_bidi_rule();
         let presenter = if opts.rungs.idn == Some(Idn::Unicode) {
-            presenter
+            presenter.with_ace_kept_labels(opts.idna)
         } else {
             presenter.without_host_label_rule()
         };

@@ -306,13 +306,15 @@ const fn displayable_without_nfkc(c: char, in_query: bool) -> bool {
 /// a space (found by a QA sweep), and the zero-width format controls that Unicode does not
 /// list as default-ignorable: U+13430–U+1343F EGYPTIAN HIEROGLYPH format controls (Cf,
 /// shaping only inside a hieroglyph cluster) and U+16FE4 KHITAN SMALL SCRIPT FILLER (a QA
-/// sweep: `pay%F0%93%90%B0pal` was shown `pay𓐰pal`, read `paypal`).
+/// sweep: `pay%F0%93%90%B0pal` was shown `pay𓐰pal`, read `paypal`); and U+1D159 MUSICAL
+/// SYMBOL NULL NOTEHEAD, drawn blank (a QA sweep: `ab%F0%9D%85%99c` was shown `abc` with a
+/// hidden character, and a combining slash on it as a bare `/`).
 const fn is_invisible_or_space(c: char) -> bool {
     matches!(c as u32,
         0x00A0 | 0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x1680 | 0x17B4 | 0x17B5
         | 0x180E | 0x2000..=0x200F | 0x2028..=0x202F | 0x205F..=0x206F | 0x2800 | 0x3000 | 0x3164
         | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFF8 | 0x13430..=0x1343F | 0x16FE4 | 0x1BCA0..=0x1BCA3
-        | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF)
+        | 0x1D159 | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF)
 }
 
 /// The symbols that imitate a browser's own interface: U+1F50F, U+1F510, U+1F512 and
@@ -451,6 +453,9 @@ pub struct ToIri {
     /// ([`ToIri::decode_host`]; off for normalize's presenter:
     /// [`ToIri::without_host_label_rule`]).
     label_rule: bool,
+    /// A host label of a DNS scheme that [`ToIri::keep_bidi_encoded`] keeps from display is
+    /// written in its ACE form by this IDNA, not as it came ([`ToIri::with_ace_kept_labels`]).
+    ace_kept: Option<crate::host::Idna>,
     /// While [`ToIri::convert_unfit_raw`] converts its encoded line: the offsets in it of
     /// the characters that came raw and were encoded there, so that
     /// [`ToIri::keep_bidi_encoded`] encodes a host label holding one whole (empty otherwise).
@@ -477,6 +482,7 @@ impl ToIri {
             bidi: Vec::new(),
             bidi_rule: true,
             label_rule: true,
+            ace_kept: None,
             encoded_raw: Vec::new(),
             line_start: 0,
         }
@@ -496,6 +502,15 @@ impl ToIri {
     /// decodes a reg-name host whatever it looks like; `--idn unicode` judges DNS hosts.
     pub fn without_host_label_rule(mut self) -> Self {
         self.label_rule = false;
+        self
+    }
+
+    /// This converter writing a DNS host's label that display safety keeps from display
+    /// ([`rtl_host_label_before_number`]) in its ACE form by `idna` rather than as it came:
+    /// for normalize's `--idn unicode`, whose presenter receives hosts percent-encoded
+    /// (README: that form shows a host in Unicode or in `xn--` form).
+    pub fn with_ace_kept_labels(mut self, idna: crate::host::Idna) -> Self {
+        self.ace_kept = Some(idna);
         self
     }
 
@@ -819,7 +834,7 @@ impl ToIri {
             out.push(b'#');
             self.decode(line, f, Component::Fragment, out, &mut o)?;
         }
-        if o.written == Written::Wrote && self.bidi_rule {
+        if o.written == Written::Wrote && (self.bidi_rule || self.label_rule) {
             self.keep_bidi_encoded(line, out, mark);
         }
         Ok(o)
@@ -856,7 +871,9 @@ impl ToIri {
         let text = unsafe { std::str::from_utf8_unchecked(written) };
         let c = components::split(written);
         self.bidi.clear();
-        crate::convert::bidi::push_components(text, &c, &mut self.bidi);
+        if self.bidi_rule {
+            crate::convert::bidi::push_components(text, &c, &mut self.bidi);
+        }
         // A component without a byte that may start a right-to-left character passes
         // (`check_component` finds no right-to-left character in it).
         let mut bad: Vec<usize> = self
@@ -868,6 +885,9 @@ impl ToIri {
             })
             .map(|r| r.start)
             .collect();
+        if self.label_rule {
+            bad.extend(rtl_host_label_before_number(text, &c));
+        }
         if bad.is_empty() {
             return;
         }
@@ -897,13 +917,40 @@ impl ToIri {
                 // segment is (RFC 3986 §3.2.2 allows a reg-name in `%HH`; a browser decodes
                 // it to the same host).
                 let encoded_here = self.encoded_raw.iter().any(|e| l.contains(e));
-                push_as_it_came(&line[l], part != UNIT_HOST || encoded_here, &mut fixed);
+                if let Some(ace) = (part == UNIT_HOST)
+                    .then(|| self.ace_of_kept_label(written, &c, w.clone()))
+                    .flatten()
+                {
+                    fixed.extend_from_slice(ace.as_bytes());
+                } else {
+                    push_as_it_came(&line[l], part != UNIT_HOST || encoded_here, &mut fixed);
+                }
                 prev = w.end;
             }
         }
         fixed.extend_from_slice(&written[prev..]);
         out.truncate(mark);
         out.extend_from_slice(&fixed);
+    }
+
+    /// The ACE form of the written host label `written[w]` of a DNS scheme, in lower case,
+    /// where [`ToIri::with_ace_kept_labels`] asks for it and the label is not ASCII.
+    fn ace_of_kept_label(
+        &self,
+        written: &[u8],
+        c: &components::Components,
+        w: std::ops::Range<usize>,
+    ) -> Option<String> {
+        let idna = self.ace_kept?;
+        let scheme = &written[c.scheme.clone()?];
+        let label = std::str::from_utf8(&written[w]).ok()?;
+        if label.is_ascii() || !crate::config::is_dns_scheme(scheme) {
+            return None;
+        }
+        let mut ace = String::new();
+        crate::host::to_ascii(label, idna, &mut ace).ok()?;
+        ace.make_ascii_lowercase();
+        Some(ace)
     }
 
     fn idna_for(&self, scheme: Option<&[u8]>) -> Option<Idna> {
@@ -1601,6 +1648,29 @@ fn in_query((query, fragment): (Option<usize>, usize), k: usize) -> bool {
 fn query_and_fragment_starts(line: &[u8]) -> (Option<usize>, usize) {
     let fragment = memchr::memchr(b'#', line).unwrap_or(line.len());
     (memchr::memchr(b'?', &line[..fragment]), fragment)
+}
+
+/// The start of the host label (in `text`, a written IRI split as `c`) that display safety
+/// keeps as it came because a number after the host would be shown in the host's place
+/// ([`crate::convert::bidi::rtl_host_before_number`]); `None` for an IP literal or a line
+/// without the problem.
+fn rtl_host_label_before_number(text: &str, c: &components::Components) -> Option<usize> {
+    let ar = c.authority.clone()?;
+    // Most right-to-left lines hold it outside the authority: one fold, no split.
+    let lead = crate::convert::bidi::may_lead_rtl;
+    if !text.as_bytes()[ar.clone()]
+        .iter()
+        .fold(false, |a, &b| a | lead(b))
+    {
+        return None;
+    }
+    let a = components::split_authority(text.as_bytes(), ar).ok()?;
+    let host = text.get(a.host.clone())?;
+    if host.starts_with('[') {
+        return None;
+    }
+    crate::convert::bidi::rtl_host_before_number(host, &text[a.host.end..])
+        .map(|k| a.host.start + k)
 }
 
 /// The part [`bidi_units`] gives a host label (0 userinfo, 2 path, 3 query, 4 fragment).

@@ -177,12 +177,13 @@ pub fn skeleton_has_delimiter(c: char) -> bool {
     SKELETON_DELIMITER.get(i).is_some_and(|&(lo, _)| lo <= u)
 }
 
-/// The code points whose UTS #39 skeleton holds one of [`DELIMITERS`], as inclusive ranges
+/// The code points whose UTS #39 skeleton holds one of [`DELIMITERS`] (or that
+/// [`DRAWN_AS_DELIMITER`] adds), as inclusive ranges
 /// in ascending order: [`skeleton_has_delimiter_naive`] over every code point, for the
 /// confusables data of unicode-security 0.1.3 (the test
 /// `skeleton_memo_matches_twin_on_every_code_point` recomputes it; a new version of the
 /// crate that changes it fails that test, and the table is regenerated from the twin).
-static SKELETON_DELIMITER: [(u32, u32); 107] = [
+static SKELETON_DELIMITER: [(u32, u32); 114] = [
     (0x0023, 0x0023),
     (0x0025, 0x0025),
     (0x002E, 0x002F),
@@ -221,7 +222,8 @@ static SKELETON_DELIMITER: [(u32, u32); 107] = [
     (0x205A, 0x205A),
     (0x2100, 0x2101),
     (0x2105, 0x2106),
-    (0x2153, 0x215F),
+    (0x2150, 0x215F),
+    (0x2189, 0x2189),
     (0x2215, 0x2216),
     (0x2236, 0x2237),
     (0x2254, 0x2255),
@@ -239,12 +241,15 @@ static SKELETON_DELIMITER: [(u32, u32); 107] = [
     (0x2CC6, 0x2CC7),
     (0x2CF9, 0x2CF9),
     (0x2E2C, 0x2E2C),
+    (0x2E4A, 0x2E4A),
+    (0x2E5D, 0x2E5D),
     (0x2F02, 0x2F03),
     (0x3033, 0x3033),
     (0x30CE, 0x30CE),
+    (0x31C0, 0x31C0),
     (0x31D2, 0x31D4),
-    (0x33A7, 0x33A7),
-    (0x33AE, 0x33AE),
+    (0x33A7, 0x33A8),
+    (0x33AE, 0x33AF),
     (0x33C2, 0x33C2),
     (0x33C6, 0x33C7),
     (0x33D8, 0x33D8),
@@ -260,6 +265,7 @@ static SKELETON_DELIMITER: [(u32, u32); 107] = [
     (0xABEC, 0xABEC),
     (0xFE13, 0xFE13),
     (0xFE16, 0xFE16),
+    (0xFE19, 0xFE19),
     (0xFE30, 0xFE30),
     (0xFE52, 0xFE52),
     (0xFE55, 0xFE56),
@@ -274,6 +280,7 @@ static SKELETON_DELIMITER: [(u32, u32); 107] = [
     (0xFF3C, 0xFF3C),
     (0xFF89, 0xFF89),
     (0x1015B, 0x1015B),
+    (0x10781, 0x10781),
     (0x10A50, 0x10A50),
     (0x10AF5, 0x10AF5),
     (0x11002, 0x11002),
@@ -290,6 +297,7 @@ static SKELETON_DELIMITER: [(u32, u32); 107] = [
     (0x1D23A, 0x1D23B),
     (0x1ECAE, 0x1ECAE),
     (0x1F100, 0x1F100),
+    (0x1F67C, 0x1F67D),
 ];
 
 /// [`SKELETON_DELIMITER`] below U+10000 as a bitmap (one bit per code point, 8 KiB),
@@ -312,8 +320,37 @@ const fn bmp_bitmap(ranges: &[(u32, u32)]) -> [u64; 1024] {
     m
 }
 
-/// The twin of [`skeleton_has_delimiter`]: the skeleton computed for `c`.
+/// Characters drawn as a delimiter that confusables.txt (UTS #39 §4) does not map to one,
+/// found by a QA sweep: U+1F67C VERY HEAVY SOLIDUS and U+1F67D VERY HEAVY REVERSE SOLIDUS,
+/// U+2E4A DOTTED SOLIDUS, U+2E5D OBLIQUE HYPHEN and U+31C0 CJK STROKE T (a slanted stroke
+/// the height of `/`: `google.com🙼login@evil.com` read as the host `google.com`); and those
+/// whose NFKC (UAX #15) holds a character the table already has, as their siblings do
+/// (U+2150–U+2152 and U+2189, vulgar fractions with U+2044 `⁄` like U+2153–U+215F; U+33A8
+/// `㎨` and U+33AF `㎯`, with U+2215 `∕` like U+33A7 `㎧`; U+FE19, NFKC `...`; U+10781, a
+/// superscript of U+02D0 `ː`).
+const DRAWN_AS_DELIMITER: [(u32, u32); 10] = [
+    (0x2150, 0x2152),
+    (0x2189, 0x2189),
+    (0x2E4A, 0x2E4A),
+    (0x2E5D, 0x2E5D),
+    (0x31C0, 0x31C0),
+    (0x33A8, 0x33A8),
+    (0x33AF, 0x33AF),
+    (0xFE19, 0xFE19),
+    (0x10781, 0x10781),
+    (0x1F67C, 0x1F67D),
+];
+
+/// The twin of [`skeleton_has_delimiter`]: the skeleton computed for `c`, or `c` in
+/// [`DRAWN_AS_DELIMITER`].
 pub fn skeleton_has_delimiter_naive(c: char) -> bool {
+    let u = c as u32;
+    if DRAWN_AS_DELIMITER
+        .iter()
+        .any(|&(lo, hi)| lo <= u && u <= hi)
+    {
+        return true;
+    }
     let mut buf = [0u8; 4];
     let found =
         unicode_security::skeleton(c.encode_utf8(&mut buf)).any(|d| DELIMITERS.contains(&d));
@@ -822,6 +859,15 @@ const fn is_cjk_stroke(u: u32) -> bool {
         | 0x4E59 | 0x4E5A | 0x4E5B | 0x4E85 | 0x5341 | 0x5DE5 | 0x8BA0)
 }
 
+/// The Katakana `ソ ゾ ン エ ト メ レ ロ` and the Han `口 凵`, read as Latin letters between
+/// two of them ([`browser_rules`]).
+const fn is_between_letters_lookalike(u: u32) -> bool {
+    matches!(
+        u,
+        0x30BD | 0x30BE | 0x30F3 | 0x30A8 | 0x30C8 | 0x30E1 | 0x30EC | 0x30ED | 0x51F5 | 0x53E3
+    )
+}
+
 /// The characters [`browser_rules`] looks at (beyond ASCII digits and `-`): the digit
 /// look-alikes, the CJK strokes, `ソ ゾ ン エ ト ヽ ヾ`, the kana shapes `へ べ ぺ ヘ ベ ペ`, the
 /// letters browsers hide or show under one TLD, the dotless `ı`, and the combining
@@ -834,8 +880,8 @@ pub const fn browser_rule_listed(u: u32) -> bool {
         || matches!(u,
             0x00D0 | 0x00DE | 0x00F0 | 0x00FE | 0x0131 | 0x018F | 0x0259 | 0x0300..=0x036F
             | 0x01CD..=0x01DC | 0x1E00..=0x1E9B | 0x1F00..=0x1FFF | 0xA720..=0xA7FF
-            | 0x3078..=0x307A | 0x30D8..=0x30DA | 0x30A8 | 0x30BD | 0x30BE | 0x30C8 | 0x30F3
-            | 0x30FD | 0x30FE)
+            | 0x3078..=0x307A | 0x30D8..=0x30DA | 0x30FD | 0x30FE)
+        || is_between_letters_lookalike(u)
 }
 
 /// [`browser_rule_listed`] by one bitmap load for the BMP.
@@ -892,7 +938,8 @@ fn is_cjk(c: char, bopomofo: bool) -> bool {
 /// * a CJK stroke ([`is_cjk_stroke`]) beside a letter that is not Han, Hiragana, Katakana
 ///   or Bopomofo (`goog丨e`, `丁witter`; ASCII digits and `-` count only in a label that
 ///   holds such a letter: `paypa1丨` is kept, `銀座1丁目` shown); the
-///   Katakana `ソ ゾ ン エ ト` with a non-Japanese letter on both sides (`googleソcom`); `ヽ ヾ`
+///   Katakana `ソ ゾ ン エ ト メ レ ロ` and the Han `口 凵` with a non-Japanese letter on both
+///   sides of them (`googleソcom`, `micrロsoft`, `g口口gle`); `ヽ ヾ`
 ///   not after Katakana ([`Unsafe::CjkLookalike`]). `ノ 丿 丶` are delimiter look-alikes,
 ///   ruled by contract item 20 ([`delimiter_lookalikes`]);
 /// * a combining diacritical mark U+0300–U+0339 on a letter that is not Latin, Greek or
@@ -915,6 +962,8 @@ pub fn browser_rules(label: &str, tld: &str) -> Result<(), Unsafe> {
     let mut prev: Option<char> = None;
     // The last character that is not a combining diacritical mark (U+0300–U+036F).
     let mut base: Option<char> = None;
+    // The last character that is not one of [`is_between_letters_lookalike`].
+    let mut before_run: Option<char> = None;
     let mut chars = label.chars().peekable();
     let mut digits_only = true;
     let mut lookalike_digit = false;
@@ -927,12 +976,14 @@ pub fn browser_rules(label: &str, tld: &str) -> Result<(), Unsafe> {
         if c.is_ascii() && !c.is_ascii_alphabetic() {
             prev = Some(c);
             base = prev;
+            before_run = prev;
             continue;
         }
         if u < 0x80 || !browser_rule_char(u) {
             digits_only = false;
             prev = Some(c);
             base = prev;
+            before_run = prev;
             continue;
         }
         let next = chars.peek().copied();
@@ -963,8 +1014,19 @@ pub fn browser_rules(label: &str, tld: &str) -> Result<(), Unsafe> {
             return Err(Unsafe::CjkLookalike(c));
         }
         match u {
-            0x30BD | 0x30BE | 0x30F3 | 0x30A8 | 0x30C8
-                if other(prev, false) && other(next, false) =>
+            // `メ レ ロ 口 凵` read as `x v o o u` between two Latin letters (a QA sweep:
+            // `micrロsoft`, `teメt`, `plaレer`, `g口口gle`); a run of these look-alikes is
+            // judged by the characters around the run (`g口口gle`).
+            _ if is_between_letters_lookalike(u) && other(before_run, false) && {
+                let mut rest = chars.clone();
+                let after = loop {
+                    match rest.next() {
+                        Some(x) if is_between_letters_lookalike(x as u32) => {}
+                        x => break x,
+                    }
+                };
+                other(after, false)
+            } =>
             {
                 return Err(Unsafe::CjkLookalike(c));
             }
@@ -1009,6 +1071,9 @@ pub fn browser_rules(label: &str, tld: &str) -> Result<(), Unsafe> {
         prev = Some(c);
         if !matches!(u, 0x0300..=0x036F) {
             base = prev;
+        }
+        if !is_between_letters_lookalike(u) {
+            before_run = prev;
         }
     }
     if digits_only && lookalike_digit {
@@ -2089,6 +2154,7 @@ mod tests {
             &SKELETON_LATIN[..],
             &SKELETON_READS_LATIN[..],
             &SKELETON_DELIMITER[..],
+            &DRAWN_AS_DELIMITER[..],
         ] {
             for w in t.windows(2) {
                 assert!(w[0].0 <= w[0].1 && w[0].1 + 1 < w[1].0, "{w:X?}");
