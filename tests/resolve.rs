@@ -238,10 +238,26 @@ fn errors_and_iris() {
         resolve("http://例え.テスト/дом/ü?ä#ö", "../ß/./ø?þ#ð").unwrap(),
         "http://例え.テスト/ß/ø?þ#ð"
     );
+    // A `%2E` segment is a dot segment (module docs, step 4: §2.3, §6.2.2.2, as browsers
+    // read it); RFC 3986 §5.2.4 alone sees literal dots only, and then a `..` after an
+    // encoded one removed it instead of the segment before it (found with a QA sweep).
     assert_eq!(
         resolve("http://h/a/b", "%2E%2E/c").unwrap(),
-        "http://h/a/%2E%2E/c",
-        "%2E is not a dot segment (RFC 3986 §5.2.4 sees complete segments only)"
+        "http://h/c",
+        "%2E%2E is a dot segment"
+    );
+    assert_eq!(
+        resolve("http://a/b/%2E%2E/c", "../x").unwrap(),
+        "http://a/x"
+    );
+    assert_eq!(
+        resolve("http://a/b/c", "/a/%2e%2E/../x").unwrap(),
+        "http://a/x"
+    );
+    assert_eq!(resolve("http://a/b/c", "x/.%2E/y").unwrap(), "http://a/b/y");
+    assert_eq!(
+        resolve("http://a/b/c", "x/%2E%2E%2E/y").unwrap(),
+        "http://a/b/x/%2E%2E%2E/y"
     );
     // A base with a fragment: the fragment is ignored (§5.1).
     assert_eq!(resolve("http://h/a#f", "").unwrap(), "http://h/a");

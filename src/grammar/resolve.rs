@@ -18,7 +18,13 @@
 //!    `http://a/b/c/d` is `http://a/b/c/g` (issue 16: `http:/evil.com` must not leave the
 //!    base's host for a path that a browser reads as a host).
 //! 3. Relative paths are merged with the base path (§5.2.3).
-//! 4. Dot segments are removed by [`remove_dot_segments`] (§5.2.4).
+//! 4. Dot segments are removed by [`remove_dot_segments`] (§5.2.4), a segment spelled with
+//!    `%2E` (`%2E%2E`, `.%2e`) counting as one: `%2E` is the unreserved `.` (§2.3, §6.2.2.2)
+//!    and browsers read such a segment as a dot segment (WHATWG URL, "double-dot URL path
+//!    segment"). §5.2.4 reads literal dots only, so there a `..` after `%2E%2E` removes the
+//!    encoded segment itself: against `http://a/b/%2E%2E/c`, `../x` would be `http://a/b/x`
+//!    where a browser goes to `http://a/x` (§5.2.1 allows normalizing the base first, which
+//!    gives the browser's answer; found with a QA sweep of normalize's `--path`).
 //! 5. The target is recomposed (§5.3).
 //!
 //! A `blob:` reference with a rootless path (its path is a URL: `blob:https://a/x`) keeps the
@@ -98,7 +104,7 @@ pub fn resolve_into(base: &[u8], reference: &[u8], out: &mut Vec<u8>) -> Result<
             // removing dot segments there would move its host (`blob:https://a/../b`).
             out.extend_from_slice(rpath);
         } else {
-            remove_dot_segments(rpath, out);
+            remove_dots(rpath, out);
         }
         push_query(reference, &r, out);
     } else {
@@ -108,7 +114,7 @@ pub fn resolve_into(base: &[u8], reference: &[u8], out: &mut Vec<u8>) -> Result<
             // T.authority = R.authority; T.path = remove_dot_segments(R.path); T.query = R.query.
             has_authority = push_authority(reference, &r, out);
             path_start = out.len();
-            remove_dot_segments(&reference[r.path.clone()], out);
+            remove_dots(&reference[r.path.clone()], out);
             push_query(reference, &r, out);
         } else {
             // T.authority = Base.authority.
@@ -126,7 +132,7 @@ pub fn resolve_into(base: &[u8], reference: &[u8], out: &mut Vec<u8>) -> Result<
             } else {
                 if rpath[0] == b'/' {
                     // T.path = remove_dot_segments(R.path).
-                    remove_dot_segments(rpath, out);
+                    remove_dots(rpath, out);
                 } else {
                     // Step 3: T.path = merge(Base.path, R.path) (§5.2.3), then step 4.
                     let bpath = &base[b.path.clone()];
@@ -136,6 +142,7 @@ pub fn resolve_into(base: &[u8], reference: &[u8], out: &mut Vec<u8>) -> Result<
                         out.extend_from_slice(&bpath[..=slash]);
                     }
                     out.extend_from_slice(rpath);
+                    decode_dot_segments_in_place(out, path_start);
                     remove_dot_segments_in_place(out, path_start);
                 }
                 push_query(reference, &r, out);
@@ -186,6 +193,15 @@ fn push_query(s: &[u8], c: &Components, out: &mut Vec<u8>) {
 pub fn remove_dot_segments(path: &[u8], out: &mut Vec<u8>) {
     let start = out.len();
     out.extend_from_slice(path);
+    remove_dot_segments_in_place(out, start);
+}
+
+/// [`remove_dot_segments`] of `path` with its `%2E` segments read as dot segments (module
+/// docs, step 4; [`decode_dot_segments_in_place`]).
+fn remove_dots(path: &[u8], out: &mut Vec<u8>) {
+    let start = out.len();
+    out.extend_from_slice(path);
+    decode_dot_segments_in_place(out, start);
     remove_dot_segments_in_place(out, start);
 }
 
@@ -340,7 +356,7 @@ pub(crate) fn remove_dot_segments_in_place(buf: &mut Vec<u8>, start: usize) {
 /// a/b/../c/%zz/../..   ->   b, then %zz, then a
 /// ```
 pub(crate) fn popped_segments(path: &[u8], out: &mut Vec<Range<usize>>) {
-    if !has_dot_segment(path) {
+    if !has_dot_segment(path) && memchr::memchr(b'%', path).is_none() {
         return;
     }
     // The reference's own segments now in the output, as a stack.
@@ -352,9 +368,10 @@ pub(crate) fn popped_segments(path: &[u8], out: &mut Vec<Range<usize>>) {
     }
     loop {
         let end = memchr::memchr(b'/', &path[start..]).map_or(path.len(), |p| start + p);
-        match &path[start..end] {
-            b"." => {}
-            b".." => out.extend(kept.pop()),
+        // A segment spelled with `%2E` is a dot segment too (module docs, step 4).
+        match (&path[start..end], encoded_dot_segment(&path[start..end])) {
+            (b".", _) | (_, Some(1)) => {}
+            (b"..", _) | (_, Some(2)) => out.extend(kept.pop()),
             _ => kept.push(start..end),
         }
         if end == path.len() {
@@ -428,21 +445,21 @@ mod tests {
         Ok(String::from_utf8(out).unwrap())
     }
 
-    /// `popped_segments` against §5.2.4 itself: every path of up to six segments made of a
-    /// named segment, an empty one, `.` and `..`, absolute and relative, merged under a base
-    /// directory as §5.2.3 does; a named segment of the reference is popped exactly when it
-    /// is not in `remove_dot_segments`' output.
+    /// `popped_segments` against the resolver's §5.2.4 itself: every path of up to six
+    /// segments made of a named segment, an empty one, `.`, `..` and their `%2E` spellings,
+    /// absolute and relative, merged under a base directory as §5.2.3 does; a named segment
+    /// of the reference is popped exactly when it is not in `remove_dots`' output.
     #[test]
     fn popped_segments_are_what_remove_dot_segments_drops() {
-        let kinds: [&str; 4] = ["n", "", ".", ".."];
+        let kinds: [&str; 6] = ["n", "", ".", "..", "%2E", "%2e%2E"];
         for len in 1..=6u32 {
-            for code in 0..4usize.pow(len) {
+            for code in 0..6usize.pow(len) {
                 for absolute in [false, true] {
                     let mut segs = Vec::new();
                     let mut c = code;
                     for i in 0..len {
-                        let k = kinds[c % 4];
-                        c /= 4;
+                        let k = kinds[c % 6];
+                        c /= 6;
                         segs.push(if k == "n" {
                             format!("s{i}")
                         } else {
@@ -456,7 +473,7 @@ mod tests {
                         format!("/b1/b2/{path}")
                     };
                     let mut out = Vec::new();
-                    remove_dot_segments(merged.as_bytes(), &mut out);
+                    remove_dots(merged.as_bytes(), &mut out);
                     let out = String::from_utf8(out).unwrap();
                     let survives = |name: &str| out.split('/').any(|x| x == name);
                     let mut popped = Vec::new();
