@@ -126,8 +126,8 @@ pub fn strength(c: char) -> Strength {
 /// (split at `.`) that holds its last strong character (UAX #9 Table 4: L, R or AL) when
 /// that character is right-to-left and the first character of `after` (what follows the
 /// host: port, path, query, fragment) that is L, EN or AN is a number (neutrals and more
-/// right-to-left text do not end the run; the host's own digits after that character are
-/// its text and do not count). In a left-to-right paragraph, UAX #9 rules N1
+/// right-to-left text do not end the run; the digits that end that label are its own text
+/// and do not count, those of a later label do). In a left-to-right paragraph, UAX #9 rules N1
 /// and I1 put the right-to-left text, the delimiters and the digits into one run displayed
 /// from right to left: `https://במי.ישראל/8.8.8.8/login` shows as
 /// `https://8.8.8.8/לארשי.ימב/login`, read as the host `8.8.8.8` (found by a QA sweep).
@@ -144,12 +144,15 @@ pub fn rtl_host_before_number(host: &str, after: &str) -> Option<usize> {
     if strength(ch) != Strength::Rtl {
         return None;
     }
-    // The rest of the host (digits, dots: no strong character) belongs to the run, but its
-    // digits are the host's own text (`ؠ85`, an Arabic label ending in digits, RFC 5893
-    // §2 rule 3): only a number after the host takes the host's place.
+    // The rest of that label (digits: no strong character) belongs to the run, but its
+    // digits are the label's own text (`ؠ85`, an Arabic label ending in digits, RFC 5893 §2
+    // rule 3); a number in a later label (`א.8.8.8.8`, a percent-decoded host; found by a
+    // QA sweep) or after the host takes the host's place.
     // Letters answer from the memo of [`strength`]; only the rest (digits, delimiters,
     // symbols) asks `bidi_class`.
-    let number = after.chars().find_map(|c| match strength(c) {
+    let label_end = host[k..].find('.').map_or(host.len(), |p| k + p);
+    let mut rest = host[label_end..].chars().chain(after.chars());
+    let number = rest.find_map(|c| match strength(c) {
         Strength::Ltr => Some(false),
         Strength::Rtl | Strength::Nsm => None,
         Strength::Other if c.is_ascii_digit() => Some(true),

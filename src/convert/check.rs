@@ -662,7 +662,10 @@ impl Checker {
                     _ => shown.push_str(l),
                 }
             }
-            let at = crate::convert::bidi::rtl_host_before_number(&shown, &s[r.end..])
+            // What follows the host as to-iri would show it: `%HH` decoded (a QA sweep:
+            // `/%D9%A8`, an Arabic-Indic digit, passed silently).
+            let after = crate::grammar::pct::decode_lossy(&s.as_bytes()[r.end..]);
+            let at = crate::convert::bidi::rtl_host_before_number(&shown, &after)
                 .and_then(|p| starts.iter().find(|st| st.0 == p));
             if let Some(&(_, k, true)) = at {
                 warn(ErrorKind::DisplayUnsafe, r.start + k);

@@ -1044,10 +1044,53 @@ impl Normalizer {
             r?;
         } else {
             self.normalize_iri(line, out)?;
+            if self.opts.rungs.idn == Some(Idn::Unicode) {
+                self.ace_rtl_label_before_number(out, mark);
+            }
         }
         // Written whole, then compared: an unchanged line is taken back (passthrough).
         o.settle(line, out, mark);
         Ok(o)
+    }
+
+    /// `--idn unicode` without the percent rung (no presenter runs, which applies it
+    /// otherwise: `ToIri::keep_bidi_encoded`): the right-to-left label of a DNS host that a
+    /// number after the host would be displayed in place of
+    /// ([`crate::convert::bidi::rtl_host_before_number`]) is written in its ACE form (a QA
+    /// sweep: `--level string --idn unicode` wrote `https://במי.ישראל/8.8.8.8/login`).
+    fn ace_rtl_label_before_number(&mut self, out: &mut Vec<u8>, mark: usize) {
+        let w = &out[mark..];
+        if !crate::convert::bidi::may_contain_rtl(w) {
+            return;
+        }
+        let Ok(t) = std::str::from_utf8(w) else {
+            return;
+        };
+        let c = components::split(w);
+        let (Some(sr), Some(ar)) = (c.scheme.clone(), c.authority.clone()) else {
+            return;
+        };
+        if !crate::config::is_dns_scheme(&w[sr]) {
+            return;
+        }
+        let Ok(a) = components::split_authority(w, ar) else {
+            return;
+        };
+        let host = &t[a.host.clone()];
+        if host.starts_with('[') {
+            return;
+        }
+        let Some(k) = crate::convert::bidi::rtl_host_before_number(host, &t[a.host.end..]) else {
+            return;
+        };
+        let end = host[k..].find('.').map_or(host.len(), |p| k + p);
+        let mut ace = String::new();
+        if crate::host::to_ascii(&host[k..end], self.opts.idna, &mut ace).is_err() {
+            return;
+        }
+        ace.make_ascii_lowercase();
+        let (from, to) = (mark + a.host.start + k, mark + a.host.start + end);
+        out.splice(from..to, ace.into_bytes());
     }
 
     /// Steps 1–7, appending the IRI form to `dst`.

@@ -813,15 +813,27 @@ impl ToIri {
             Some((a, h)) => {
                 let m = out.len();
                 self.decode(line, c.path.start..h.start, Component::Path, out, &mut o)?;
-                if self.decode_host(line, h.clone(), out, &mut o)? {
+                let hs = out.len();
+                let kept = self.decode_host(line, h.clone(), out, &mut o)?;
+                let he = out.len();
+                // The number rule of the host (`rtl_host_before_number`) for the inner host:
+                // a right-to-left inner host before a number in the rest of the path keeps
+                // the inner authority as it came (a QA sweep: `blob:https://%D7%91…/8.8.8.8/`
+                // showed as `blob:https://8.8.8.8/…`).
+                let number = !kept && {
+                    self.decode(line, h.end..c.path.end, Component::Path, out, &mut o)?;
+                    let t = std::str::from_utf8(&out[hs..]).unwrap_or_default();
+                    let n = he - hs;
+                    t.is_char_boundary(n)
+                        && crate::convert::bidi::rtl_host_before_number(&t[..n], &t[n..]).is_some()
+                };
+                if kept || number {
                     out.truncate(m);
                     self.decode(line, c.path.start..a.start, Component::Path, out, &mut o)?;
                     if push_as_it_came(&line[a.clone()], true, out) {
                         o.written = Written::Wrote;
                     }
                     self.decode(line, a.end..c.path.end, Component::Path, out, &mut o)?;
-                } else {
-                    self.decode(line, h.end..c.path.end, Component::Path, out, &mut o)?;
                 }
             }
             None => self.decode(line, c.path.clone(), Component::Path, out, &mut o)?,
@@ -885,8 +897,14 @@ impl ToIri {
             })
             .map(|r| r.start)
             .collect();
+        let number_label = if self.label_rule {
+            rtl_host_label_before_number(text, &c)
+        } else {
+            None
+        };
         if self.label_rule {
-            bad.extend(rtl_host_label_before_number(text, &c));
+            bad.extend(number_label);
+            bad.extend(rtl_userinfo(text, &c));
         }
         if bad.is_empty() {
             return;
@@ -917,13 +935,21 @@ impl ToIri {
                 // segment is (RFC 3986 §3.2.2 allows a reg-name in `%HH`; a browser decodes
                 // it to the same host).
                 let encoded_here = self.encoded_raw.iter().any(|e| l.contains(e));
+                // A label the number rule keeps that came raw (the input's own Unicode host,
+                // or a raw `--base`'s) would be shown as it came, before the number it joins:
+                // written in ACE form for a DNS scheme, percent-encoded otherwise (a QA sweep:
+                // `https://במי.ישראל/%D9%A8` decoded the digit after a raw host).
+                let number = part == UNIT_HOST
+                    && number_label.is_some_and(|k| w.contains(&k))
+                    && !line[l.clone()].is_ascii();
                 if let Some(ace) = (part == UNIT_HOST)
-                    .then(|| self.ace_of_kept_label(written, &c, w.clone()))
+                    .then(|| self.ace_of_kept_label(written, &c, w.clone(), number))
                     .flatten()
                 {
                     fixed.extend_from_slice(ace.as_bytes());
                 } else {
-                    push_as_it_came(&line[l], part != UNIT_HOST || encoded_here, &mut fixed);
+                    let raw = part != UNIT_HOST || encoded_here || number;
+                    push_as_it_came(&line[l], raw, &mut fixed);
                 }
                 prev = w.end;
             }
@@ -934,15 +960,22 @@ impl ToIri {
     }
 
     /// The ACE form of the written host label `written[w]` of a DNS scheme, in lower case,
-    /// where [`ToIri::with_ace_kept_labels`] asks for it and the label is not ASCII.
+    /// where [`ToIri::with_ace_kept_labels`] asks for it, or `came_raw` (a label the number
+    /// rule keeps that the input held in Unicode) and to-iri treats the scheme's hosts as
+    /// DNS names; and the label is not ASCII.
     fn ace_of_kept_label(
         &self,
         written: &[u8],
         c: &components::Components,
         w: std::ops::Range<usize>,
+        came_raw: bool,
     ) -> Option<String> {
-        let idna = self.ace_kept?;
         let scheme = &written[c.scheme.clone()?];
+        let idna = match self.ace_kept {
+            Some(idna) => idna,
+            None if came_raw => self.idna_for(Some(scheme))?,
+            None => return None,
+        };
         let label = std::str::from_utf8(&written[w]).ok()?;
         if label.is_ascii() || !crate::config::is_dns_scheme(scheme) {
             return None;
@@ -1671,6 +1704,23 @@ fn rtl_host_label_before_number(text: &str, c: &components::Components) -> Optio
     }
     crate::convert::bidi::rtl_host_before_number(host, &text[a.host.end..])
         .map(|k| a.host.start + k)
+}
+
+/// The start of the userinfo (in `text`, a written IRI split as `c`) when it holds a
+/// right-to-left character: display safety keeps it as it came (issue 16). Across the `@`
+/// (a neutral between two right-to-left characters, UAX #9 rule N1) it joins a host that
+/// starts right-to-left, or a host of digits (rules W2, I1), in one run displayed from right
+/// to left, so the userinfo is shown where the host should be: `https://בנק@ישראל.com/`
+/// shows as `https://לארשי@קנב.com/`, read as the host `בנק.com`, and `http://ب@1.2.3.4/`
+/// with the digits before the `@` (found by QA sweeps). A userinfo is rare in links and
+/// never needed to read one; browsers do not show it at all.
+fn rtl_userinfo(text: &str, c: &components::Components) -> Option<usize> {
+    let ar = c.authority.clone()?;
+    let at = memchr::memrchr(b'@', &text.as_bytes()[ar.clone()])?;
+    let ui = &text[ar.start..ar.start + at];
+    let rtl = crate::convert::bidi::may_contain_rtl(ui.as_bytes())
+        && ui.chars().any(crate::convert::bidi::is_rtl);
+    rtl.then_some(ar.start)
 }
 
 /// The part [`bidi_units`] gives a host label (0 userinfo, 2 path, 3 query, 4 fragment).

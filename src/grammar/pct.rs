@@ -47,6 +47,26 @@ pub fn is_pct_triplet(s: &[u8], i: usize) -> bool {
     i + 2 < s.len() && s[i] == b'%' && s[i + 1].is_ascii_hexdigit() && s[i + 2].is_ascii_hexdigit()
 }
 
+/// `s` with every `%HH` triplet decoded (RFC 3986 §2.1), as text: a byte sequence that is
+/// not UTF-8 becomes U+FFFD (`String::from_utf8_lossy`). For judging how a component would
+/// be shown once decoded, not for output.
+pub fn decode_lossy(s: &[u8]) -> String {
+    let mut v = Vec::with_capacity(s.len());
+    let mut i = 0;
+    while i < s.len() {
+        if is_pct_triplet(s, i) {
+            let hi = crate::grammar::classes::hex_value(s[i + 1]).unwrap_or(0);
+            let lo = crate::grammar::classes::hex_value(s[i + 2]).unwrap_or(0);
+            v.push(hi << 4 | lo);
+            i += 3;
+        } else {
+            v.push(s[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&v).into_owned()
+}
+
 /// Decodes one UTF-8 scalar at the start of `s` (`s` non-empty, `s[0] >= 0x80`), strictly as
 /// RFC 3629 §4 defines it: no overlongs, no surrogates, nothing above U+10FFFF. Returns the
 /// character and its length, or `None` if `s[0]` does not start a valid sequence.

@@ -183,7 +183,7 @@ pub fn skeleton_has_delimiter(c: char) -> bool {
 /// confusables data of unicode-security 0.1.3 (the test
 /// `skeleton_memo_matches_twin_on_every_code_point` recomputes it; a new version of the
 /// crate that changes it fails that test, and the table is regenerated from the twin).
-static SKELETON_DELIMITER: [(u32, u32); 114] = [
+static SKELETON_DELIMITER: [(u32, u32); 119] = [
     (0x0023, 0x0023),
     (0x0025, 0x0025),
     (0x002E, 0x002F),
@@ -220,6 +220,7 @@ static SKELETON_DELIMITER: [(u32, u32); 114] = [
     (0x2047, 0x2049),
     (0x2052, 0x2052),
     (0x205A, 0x205A),
+    (0x205D, 0x205D),
     (0x2100, 0x2101),
     (0x2105, 0x2106),
     (0x2150, 0x215F),
@@ -227,15 +228,18 @@ static SKELETON_DELIMITER: [(u32, u32); 114] = [
     (0x2215, 0x2216),
     (0x2236, 0x2237),
     (0x2254, 0x2255),
+    (0x22EE, 0x22EE),
     (0x244A, 0x244A),
     (0x2488, 0x249B),
     (0x2571, 0x2572),
     (0x27C8, 0x27C9),
     (0x27CB, 0x27CB),
     (0x27CD, 0x27CD),
+    (0x2982, 0x2982),
     (0x29F4, 0x29F6),
     (0x29F8, 0x29F9),
     (0x2A74, 0x2A74),
+    (0x2AF6, 0x2AF6),
     (0x2AFB, 0x2AFB),
     (0x2AFD, 0x2AFD),
     (0x2CC6, 0x2CC7),
@@ -247,6 +251,7 @@ static SKELETON_DELIMITER: [(u32, u32); 114] = [
     (0x3033, 0x3033),
     (0x30CE, 0x30CE),
     (0x31C0, 0x31C0),
+    (0x31CF, 0x31CF),
     (0x31D2, 0x31D4),
     (0x33A7, 0x33A8),
     (0x33AE, 0x33AF),
@@ -321,19 +326,26 @@ const fn bmp_bitmap(ranges: &[(u32, u32)]) -> [u64; 1024] {
 }
 
 /// Characters drawn as a delimiter that confusables.txt (UTS #39 §4) does not map to one,
-/// found by a QA sweep: U+1F67C VERY HEAVY SOLIDUS and U+1F67D VERY HEAVY REVERSE SOLIDUS,
-/// U+2E4A DOTTED SOLIDUS, U+2E5D OBLIQUE HYPHEN and U+31C0 CJK STROKE T (a slanted stroke
-/// the height of `/`: `google.com🙼login@evil.com` read as the host `google.com`); and those
+/// found by QA sweeps: U+1F67C VERY HEAVY SOLIDUS and U+1F67D VERY HEAVY REVERSE SOLIDUS,
+/// U+2E4A DOTTED SOLIDUS, U+2E5D OBLIQUE HYPHEN, U+31C0 CJK STROKE T and U+31CF CJK STROKE N
+/// (a slanted stroke the height of `/` or `\`: `google.com🙼login@evil.com` read as the host
+/// `google.com`); U+2982 Z NOTATION TYPE COLON, U+2AF6 TRIPLE COLON OPERATOR, U+205D
+/// TRICOLON and U+22EE VERTICAL ELLIPSIS (drawn as `:` or as U+FE19); and those
 /// whose NFKC (UAX #15) holds a character the table already has, as their siblings do
 /// (U+2150–U+2152 and U+2189, vulgar fractions with U+2044 `⁄` like U+2153–U+215F; U+33A8
 /// `㎨` and U+33AF `㎯`, with U+2215 `∕` like U+33A7 `㎧`; U+FE19, NFKC `...`; U+10781, a
 /// superscript of U+02D0 `ː`).
-const DRAWN_AS_DELIMITER: [(u32, u32); 10] = [
+const DRAWN_AS_DELIMITER: [(u32, u32); 15] = [
+    (0x205D, 0x205D),
     (0x2150, 0x2152),
     (0x2189, 0x2189),
+    (0x22EE, 0x22EE),
+    (0x2982, 0x2982),
+    (0x2AF6, 0x2AF6),
     (0x2E4A, 0x2E4A),
     (0x2E5D, 0x2E5D),
     (0x31C0, 0x31C0),
+    (0x31CF, 0x31CF),
     (0x33A8, 0x33A8),
     (0x33AF, 0x33AF),
     (0xFE19, 0xFE19),
@@ -859,12 +871,28 @@ const fn is_cjk_stroke(u: u32) -> bool {
         | 0x4E59 | 0x4E5A | 0x4E5B | 0x4E85 | 0x5341 | 0x5DE5 | 0x8BA0)
 }
 
-/// The Katakana `ソ ゾ ン エ ト メ レ ロ` and the Han `口 凵`, read as Latin letters between
-/// two of them ([`browser_rules`]).
+/// The Katakana `ソ ゾ ン エ ト メ レ ロ` and the Han `口 囗 凵 冂 几 卩 匚 乂`, read as Latin
+/// letters (`o o u n n p c x`) between two of them ([`browser_rules`]; `囗` from a QA sweep,
+/// `g囗囗gle`).
 const fn is_between_letters_lookalike(u: u32) -> bool {
     matches!(
         u,
-        0x30BD | 0x30BE | 0x30F3 | 0x30A8 | 0x30C8 | 0x30E1 | 0x30EC | 0x30ED | 0x51F5 | 0x53E3
+        0x30BD
+            | 0x30BE
+            | 0x30F3
+            | 0x30A8
+            | 0x30C8
+            | 0x30E1
+            | 0x30EC
+            | 0x30ED
+            | 0x51F5
+            | 0x53E3
+            | 0x56D7
+            | 0x5182
+            | 0x51E0
+            | 0x5369
+            | 0x531A
+            | 0x4E42
     )
 }
 
