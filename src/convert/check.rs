@@ -662,9 +662,10 @@ impl Checker {
                     _ => shown.push_str(l),
                 }
             }
-            // What follows the host as to-iri would show it: `%HH` decoded (a QA sweep:
-            // `/%D9%A8`, an Arabic-Indic digit, passed silently).
-            let after = crate::grammar::pct::decode_lossy(&s.as_bytes()[r.end..]);
+            // What follows the host as to-iri would show it: `%HH` of non-ASCII and
+            // unreserved characters decoded, `%2F` kept (QA sweeps: `/%D9%A8`, an
+            // Arabic-Indic digit, passed silently; then `/%2F` did, whose `2` shows).
+            let after = crate::grammar::pct::decode_shown_lossy(&s.as_bytes()[r.end..]);
             let at = crate::convert::bidi::rtl_host_before_number(&shown, &after)
                 .and_then(|p| starts.iter().find(|st| st.0 == p));
             if let Some(&(_, k, true)) = at {

@@ -1067,30 +1067,26 @@ impl Normalizer {
             return;
         };
         let c = components::split(w);
-        let (Some(sr), Some(ar)) = (c.scheme.clone(), c.authority.clone()) else {
-            return;
-        };
-        if !crate::config::is_dns_scheme(&w[sr]) {
-            return;
-        }
-        let Ok(a) = components::split_authority(w, ar) else {
-            return;
-        };
-        let host = &t[a.host.clone()];
-        if host.starts_with('[') {
+        if !c
+            .scheme
+            .clone()
+            .is_some_and(|sr| crate::config::is_dns_scheme(&w[sr]))
+        {
             return;
         }
-        let Some(k) = crate::convert::bidi::rtl_host_before_number(host, &t[a.host.end..]) else {
+        let Some(k) = crate::convert::to_iri::rtl_host_label_before_number(t, &c) else {
             return;
         };
-        let end = host[k..].find('.').map_or(host.len(), |p| k + p);
+        // The label up to the next dot; a host ends at a delimiter no label holds.
+        let end = t[k..]
+            .find(['.', '/', ':', '?', '#'])
+            .map_or(t.len(), |p| k + p);
         let mut ace = String::new();
-        if crate::host::to_ascii(&host[k..end], self.opts.idna, &mut ace).is_err() {
+        if crate::host::to_ascii(&t[k..end], self.opts.idna, &mut ace).is_err() {
             return;
         }
         ace.make_ascii_lowercase();
-        let (from, to) = (mark + a.host.start + k, mark + a.host.start + end);
-        out.splice(from..to, ace.into_bytes());
+        out.splice(mark + k..mark + end, ace.into_bytes());
     }
 
     /// Steps 1–7, appending the IRI form to `dst`.

@@ -740,6 +740,9 @@ impl ToIri {
             None => components::split(line),
         };
         let mut pos = 0;
+        // The host, when it holds a raw byte that may start a right-to-left character (the
+        // number rule on a line written as it came, below).
+        let mut rtl_host = None;
         if let Some(ar) = c.authority.clone() {
             let a = match head.and_then(|h| h.split_authority(line)) {
                 Some(a) => a,
@@ -763,6 +766,9 @@ impl ToIri {
                 out.extend_from_slice(&line[pos..a.host.start]);
                 pos = a.host.start;
                 let h = a.host.clone();
+                if ascii.is_none() && crate::convert::bidi::may_contain_rtl(&line[h.clone()]) {
+                    rtl_host = Some(h.clone());
+                }
                 if line.get(h.start) != Some(&b'[') {
                     let scheme = c.scheme.clone().map(|r| &line[r]);
                     // The host lies between ASCII delimiters of a valid UTF-8 line.
@@ -847,7 +853,24 @@ impl ToIri {
             self.decode(line, f, Component::Fragment, out, &mut o)?;
         }
         if o.written == Written::Wrote && (self.bidi_rule || self.label_rule) {
-            self.keep_bidi_encoded(line, out, mark);
+            self.keep_bidi_encoded(line, out, mark, false);
+        } else if self.label_rule
+            && rtl_host.is_some_and(|h| {
+                text.get(h.clone()).is_some_and(|host| {
+                    crate::convert::bidi::rtl_host_before_number(host, &text[h.end..]).is_some()
+                })
+            })
+            && out[mark..] == *line
+        {
+            // A line written as it came that holds raw non-ASCII text: the number rule of
+            // the host still applies (a QA sweep: `https://ab.ب/8.8.8.8/x` passed through,
+            // shown with `8.8.8.8` in the host's place, while the same line with a `%41`
+            // to decode had its label kept in ACE form); the input's own text is otherwise
+            // left as it is.
+            self.keep_bidi_encoded(line, out, mark, true);
+            if out[mark..] != *line {
+                o.written = Written::Wrote;
+            }
         }
         Ok(o)
     }
@@ -863,7 +886,15 @@ impl ToIri {
     /// `/%D7%90b/` was shown as `/אb/`, which check refuses). What is kept encoded is the
     /// piece [`bidi_units`] puts the component in (a path segment, a query piece, a host
     /// label, the userinfo, the fragment): its characters decide together how it displays.
-    fn keep_bidi_encoded(&mut self, line: &[u8], out: &mut Vec<u8>, mark: usize) {
+    /// `number_only`: only the number rule of the host ([`rtl_host_label_before_number`]),
+    /// for a line written as it came.
+    fn keep_bidi_encoded(
+        &mut self,
+        line: &[u8],
+        out: &mut Vec<u8>,
+        mark: usize,
+        number_only: bool,
+    ) {
         let written = &out[mark..];
         // A byte that may start a right-to-left character, then the exact prefilter: the
         // first is a fold the compiler vectorizes (the exact test alone cost ~200
@@ -883,7 +914,7 @@ impl ToIri {
         let text = unsafe { std::str::from_utf8_unchecked(written) };
         let c = components::split(written);
         self.bidi.clear();
-        if self.bidi_rule {
+        if self.bidi_rule && !number_only {
             crate::convert::bidi::push_components(text, &c, &mut self.bidi);
         }
         // A component without a byte that may start a right-to-left character passes
@@ -904,7 +935,9 @@ impl ToIri {
         };
         if self.label_rule {
             bad.extend(number_label);
-            bad.extend(rtl_userinfo(text, &c));
+            if !number_only {
+                bad.extend(rtl_userinfo(text, &c));
+            }
         }
         if bad.is_empty() {
             return;
@@ -1065,7 +1098,7 @@ impl ToIri {
                 // What this encoding wrote (`%E2%80%8B` beside right-to-left letters)
                 // is held to RFC 3987 §4.2 as a decoded character is.
                 if self.bidi_rule {
-                    self.keep_bidi_encoded(&enc, out, mark);
+                    self.keep_bidi_encoded(&enc, out, mark, false);
                 }
                 Ok(o)
             }
@@ -1687,7 +1720,10 @@ fn query_and_fragment_starts(line: &[u8]) -> (Option<usize>, usize) {
 /// keeps as it came because a number after the host would be shown in the host's place
 /// ([`crate::convert::bidi::rtl_host_before_number`]); `None` for an IP literal or a line
 /// without the problem.
-fn rtl_host_label_before_number(text: &str, c: &components::Components) -> Option<usize> {
+pub(crate) fn rtl_host_label_before_number(
+    text: &str,
+    c: &components::Components,
+) -> Option<usize> {
     let ar = c.authority.clone()?;
     // Most right-to-left lines hold it outside the authority: one fold, no split.
     let lead = crate::convert::bidi::may_lead_rtl;

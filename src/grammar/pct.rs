@@ -47,17 +47,24 @@ pub fn is_pct_triplet(s: &[u8], i: usize) -> bool {
     i + 2 < s.len() && s[i] == b'%' && s[i + 1].is_ascii_hexdigit() && s[i + 2].is_ascii_hexdigit()
 }
 
-/// `s` with every `%HH` triplet decoded (RFC 3986 §2.1), as text: a byte sequence that is
-/// not UTF-8 becomes U+FFFD (`String::from_utf8_lossy`). For judging how a component would
-/// be shown once decoded, not for output.
-pub fn decode_lossy(s: &[u8]) -> String {
+/// `s` with the `%HH` triplets decoded that to-iri decodes (RFC 3987 §3.2 step 2: octets of
+/// non-ASCII characters; RFC 3986 §2.3: unreserved ASCII), others (`%2F`, `%20`) kept, as
+/// text: a byte sequence that is not UTF-8 becomes U+FFFD (`String::from_utf8_lossy`). For
+/// judging how a component would be shown, not for output (to-iri keeps some non-ASCII
+/// characters encoded too: the judgement may err towards decoded).
+pub fn decode_shown_lossy(s: &[u8]) -> String {
     let mut v = Vec::with_capacity(s.len());
     let mut i = 0;
     while i < s.len() {
-        if is_pct_triplet(s, i) {
+        let b = is_pct_triplet(s, i).then(|| {
             let hi = crate::grammar::classes::hex_value(s[i + 1]).unwrap_or(0);
             let lo = crate::grammar::classes::hex_value(s[i + 2]).unwrap_or(0);
-            v.push(hi << 4 | lo);
+            hi << 4 | lo
+        });
+        if let Some(b) =
+            b.filter(|&b| b >= 0x80 || b.is_ascii_alphanumeric() || b"-._~".contains(&b))
+        {
+            v.push(b);
             i += 3;
         } else {
             v.push(s[i]);
