@@ -650,25 +650,31 @@ impl Checker {
         // (`bidi::rtl_host_before_number`): `http://xn--4dbrk0ce/8.8.8.8/` would be shown
         // with `8.8.8.8` in the host's place.
         if rtl {
-            let mut shown = String::with_capacity(host.len());
-            let mut starts = Vec::new();
-            for (k, l) in crate::host::labels(host) {
-                if !starts.is_empty() {
-                    shown.push('.');
+            // The fast path's ToUnicode of the whole host when it answered (its labels are
+            // the U-labels of the host's labels, in order), else each `xn--` label decoded.
+            let built;
+            let shown: &str = match unicode {
+                Some(u) => u,
+                None => {
+                    built = crate::host::labels(host)
+                        .map(|(_, l)| {
+                            let u = crate::host::ace::has_ace_prefix(l)
+                                .then(|| crate::host::ace::check_ace_label(l).ok())
+                                .flatten();
+                            u.map_or(std::borrow::Cow::Borrowed(l), Into::into)
+                        })
+                        .collect::<Vec<_>>()
+                        .join(".");
+                    &built
                 }
-                starts.push((shown.len(), k, crate::host::ace::has_ace_prefix(l)));
-                match crate::host::ace::check_ace_label(l) {
-                    Ok(u) if starts.last().is_some_and(|s| s.2) => shown.push_str(&u),
-                    _ => shown.push_str(l),
-                }
-            }
+            };
             // What follows the host as to-iri would show it: `%HH` of non-ASCII and
             // unreserved characters decoded, `%2F` kept (QA sweeps: `/%D9%A8`, an
             // Arabic-Indic digit, passed silently; then `/%2F` did, whose `2` shows).
             let after = crate::grammar::pct::decode_shown_lossy(&s.as_bytes()[r.end..]);
-            let at = crate::convert::bidi::rtl_host_before_number(&shown, &after)
-                .and_then(|p| starts.iter().find(|st| st.0 == p));
-            if let Some(&(_, k, true)) = at {
+            let label = crate::convert::bidi::rtl_host_before_number(shown, &after)
+                .and_then(|p| crate::host::labels(host).nth(shown[..p].matches('.').count()));
+            if let Some((k, _)) = label.filter(|(_, l)| crate::host::ace::has_ace_prefix(l)) {
                 warn(ErrorKind::DisplayUnsafe, r.start + k);
             }
         }

@@ -1666,10 +1666,7 @@ impl<C: Converter> Guard<C> {
         // A `..` that pops a segment of the reference follows one, so a `/`: the whole line
         // then has a dot segment too (one `memchr` pass), and a line without (nearly every
         // one) is not split again here.
-        // (A `%2E` segment is a dot segment too: one `memchr` more.)
-        if !crate::grammar::resolve::has_dot_segment(reference)
-            && memchr::memchr(b'%', reference).is_none()
-        {
+        if !crate::grammar::resolve::may_pop(reference) {
             return None;
         }
         let path = components::split(reference).path;

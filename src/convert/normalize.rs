@@ -1081,12 +1081,9 @@ impl Normalizer {
         let end = t[k..]
             .find(['.', '/', ':', '?', '#'])
             .map_or(t.len(), |p| k + p);
-        let mut ace = String::new();
-        if crate::host::to_ascii(&t[k..end], self.opts.idna, &mut ace).is_err() {
-            return;
+        if let Some(ace) = crate::host::to_ascii_lower(&t[k..end], self.opts.idna) {
+            out.splice(mark + k..mark + end, ace.into_bytes());
         }
-        ace.make_ascii_lowercase();
-        out.splice(mark + k..mark + end, ace.into_bytes());
     }
 
     /// Steps 1–7, appending the IRI form to `dst`.

@@ -928,16 +928,13 @@ impl ToIri {
             })
             .map(|r| r.start)
             .collect();
-        let number_label = if self.label_rule {
-            rtl_host_label_before_number(text, &c)
-        } else {
-            None
-        };
-        if self.label_rule {
-            bad.extend(number_label);
-            if !number_only {
-                bad.extend(rtl_userinfo(text, &c));
-            }
+        let number_label = self
+            .label_rule
+            .then(|| rtl_host_label_before_number(text, &c))
+            .flatten();
+        bad.extend(number_label);
+        if self.label_rule && !number_only {
+            bad.extend(rtl_userinfo(text, &c));
         }
         if bad.is_empty() {
             return;
@@ -1013,10 +1010,7 @@ impl ToIri {
         if label.is_ascii() || !crate::config::is_dns_scheme(scheme) {
             return None;
         }
-        let mut ace = String::new();
-        crate::host::to_ascii(label, idna, &mut ace).ok()?;
-        ace.make_ascii_lowercase();
-        Some(ace)
+        crate::host::to_ascii_lower(label, idna)
     }
 
     fn idna_for(&self, scheme: Option<&[u8]>) -> Option<Idna> {

@@ -61,9 +61,9 @@ pub fn decode_shown_lossy(s: &[u8]) -> String {
             let lo = crate::grammar::classes::hex_value(s[i + 2]).unwrap_or(0);
             hi << 4 | lo
         });
-        if let Some(b) =
-            b.filter(|&b| b >= 0x80 || b.is_ascii_alphanumeric() || b"-._~".contains(&b))
-        {
+        let unreserved =
+            |b: u8| crate::grammar::classes::is(b, crate::grammar::classes::UNRESERVED);
+        if let Some(b) = b.filter(|&b| b >= 0x80 || unreserved(b)) {
             v.push(b);
             i += 3;
         } else {

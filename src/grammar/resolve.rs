@@ -205,6 +205,13 @@ fn remove_dots(path: &[u8], out: &mut Vec<u8>) {
     remove_dot_segments_in_place(out, start);
 }
 
+/// False only if resolving `path` pops none of its segments: it has no dot segment, literal
+/// ([`has_dot_segment`]) or spelled with `%2E` (no `%` at all; module docs, step 4).
+#[inline]
+pub(crate) fn may_pop(path: &[u8]) -> bool {
+    has_dot_segment(path) || memchr::memchr(b'%', path).is_some()
+}
+
 /// True if `path` has a complete segment `.` or `..` (a dot segment, RFC 3986 §3.3).
 #[inline]
 pub(crate) fn has_dot_segment(path: &[u8]) -> bool {
@@ -356,7 +363,7 @@ pub(crate) fn remove_dot_segments_in_place(buf: &mut Vec<u8>, start: usize) {
 /// a/b/../c/%zz/../..   ->   b, then %zz, then a
 /// ```
 pub(crate) fn popped_segments(path: &[u8], out: &mut Vec<Range<usize>>) {
-    if !has_dot_segment(path) && memchr::memchr(b'%', path).is_none() {
+    if !may_pop(path) {
         return;
     }
     // The reference's own segments now in the output, as a stack.

@@ -277,6 +277,15 @@ pub fn to_ascii(host: &str, idna: Idna, out: &mut String) -> Result<(), IdnaReas
     to_ascii_with(host, idna, out, true)
 }
 
+/// [`to_ascii`] of `host` in lower case (ASCII case is not significant in a host, RFC 3986
+/// §3.2.2): the `xn--` form display safety writes for a label it keeps from display.
+pub fn to_ascii_lower(host: &str, idna: Idna) -> Option<String> {
+    let mut ace = String::new();
+    to_ascii(host, idna, &mut ace).ok()?;
+    ace.make_ascii_lowercase();
+    Some(ace)
+}
+
 /// True when `a` and `b`, two spellings of one host (as written, and character-normalized),
 /// are one name to IDNA `idna`: both have an ACE form ([`to_ascii`], which percent-decodes
 /// first), equal up to ASCII case. IDNA maps before it normalizes (UTS #46 §4 steps 1–2, RFC
